@@ -1,0 +1,2 @@
+"""The Regelwerk front end: YAML loading, the expression grammar and parser,
+JSON Schema structure checks and located diagnostics."""

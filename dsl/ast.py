@@ -1,0 +1,159 @@
+"""Typed AST of the expression language.
+
+Every node carries ``pos``, the file position of its first character, so
+that the compiler can report any problem at the exact YAML column.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .diagnostics import Pos
+
+
+@dataclass(eq=False)
+class Node:
+    pos: Pos = field(repr=False, kw_only=True)
+
+
+@dataclass(eq=False)
+class Number(Node):
+    value: int
+
+
+@dataclass(eq=False)
+class String(Node):
+    value: str
+
+
+@dataclass(eq=False)
+class Const(Node):
+    """``true``, ``false`` and ``none``."""
+
+    value: object
+
+
+@dataclass(eq=False)
+class Name(Node):
+    id: str
+
+
+@dataclass(eq=False)
+class Attr(Node):
+    obj: Node
+    name: str
+
+
+@dataclass(eq=False)
+class Index(Node):
+    obj: Node
+    args: list[Node]
+
+
+@dataclass(eq=False)
+class Call(Node):
+    func: Node
+    args: list[Node]
+
+
+@dataclass(eq=False)
+class Lambda(Node):
+    param: str
+    body: Node
+
+
+@dataclass(eq=False)
+class BinOp(Node):
+    op: str  # + - * // %
+    left: Node
+    right: Node
+
+
+@dataclass(eq=False)
+class Neg(Node):
+    operand: Node
+
+
+@dataclass(eq=False)
+class Compare(Node):
+    op: str  # == != < <= > >= in notin
+    left: Node
+    right: Node
+
+
+@dataclass(eq=False)
+class BoolOp(Node):
+    op: str  # and / or
+    values: list[Node]
+
+
+@dataclass(eq=False)
+class Not(Node):
+    operand: Node
+
+
+@dataclass(eq=False)
+class IfExp(Node):
+    test: Node
+    body: Node
+    orelse: Node
+
+
+@dataclass(eq=False)
+class Range(Node):
+    lo: Node
+    hi: Node
+
+
+@dataclass(eq=False)
+class ListExpr(Node):
+    items: list[Node]
+
+
+@dataclass(eq=False)
+class TupleExpr(Node):
+    items: list[Node]
+
+
+@dataclass(eq=False)
+class RecordExpr(Node):
+    fields: list[tuple[str, Node]]
+
+
+@dataclass(eq=False)
+class CompFor(Node):
+    names: list[str]
+    iter: Node
+
+
+@dataclass(eq=False)
+class ListComp(Node):
+    elt: Node
+    fors: list[CompFor]
+    cond: Node | None
+
+
+@dataclass(eq=False)
+class Assignment(Node):
+    """``target op value`` from a ``set:`` or ``let:`` step."""
+
+    name: str
+    index: list[Node] | None
+    op: str  # = += -= *=
+    value: Node
+
+
+def walk(node: Node):
+    """Yield ``node`` and every node below it."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        for value in vars(n).values():
+            if isinstance(value, Node):
+                stack.append(value)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, Node):
+                        stack.append(item)
+                    elif isinstance(item, tuple):
+                        stack.extend(x for x in item if isinstance(x, Node))

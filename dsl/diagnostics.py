@@ -1,0 +1,141 @@
+"""Diagnostics: every problem in a rulebook or an input file, located.
+
+A :class:`Diagnostic` carries a file, a 1-based line and column, a severity,
+a code and a message.  Checks yield diagnostics; a :class:`Report` collects
+all of them so that one run shows every problem, not only the first.
+Formatting follows the compiler convention ``file:line:col: error: message``
+followed by the offending source line and a caret, as strictyaml does.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Pos:
+    """A position in a source file (line and column are 1-based)."""
+
+    file: str
+    line: int = 1
+    col: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+UNKNOWN_POS = Pos("<unknown>", 1, 1)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    pos: Pos
+    message: str
+    severity: str = ERROR
+    code: str = "RW000"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def format(self, with_source: bool = True) -> str:
+        head = f"{self.pos}: {self.severity}: {self.message} [{self.code}]"
+        if not with_source:
+            return head
+        snippet = source_snippet(self.pos)
+        return head + ("\n" + snippet if snippet else "")
+
+    def as_json(self) -> dict:
+        return {
+            "file": self.pos.file,
+            "line": self.pos.line,
+            "column": self.pos.col,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+
+class RulebookError(Exception):
+    """Raised when loading or compiling cannot go on; carries all diagnostics."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.pos, d.message))
+        super().__init__("\n".join(d.format(with_source=False) for d in self.diagnostics))
+
+
+class RuleRuntimeError(Exception):
+    """An error inside the rules while a game runs, located at a rulebook line."""
+
+    def __init__(self, message: str, pos: Pos | None = None):
+        self.pos = pos or UNKNOWN_POS
+        self.message = message
+        super().__init__(f"{self.pos}: error: {message}")
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(self.pos, self.message, ERROR, "RW900")
+
+
+@dataclass
+class Report:
+    """Collects diagnostics from every check."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, pos: Pos, message: str, code: str = "RW000") -> None:
+        self.items.append(Diagnostic(pos, message, ERROR, code))
+
+    def warning(self, pos: Pos, message: str, code: str = "RW000") -> None:
+        self.items.append(Diagnostic(pos, message, WARNING, code))
+
+    def extend(self, diags: Iterable[Diagnostic]) -> None:
+        self.items.extend(diags)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.is_error]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        seen = set()
+        out = []
+        for d in sorted(self.items, key=lambda d: (d.pos, d.severity, d.message)):
+            key = (d.pos, d.message, d.code)
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+        return out
+
+    def raise_if_errors(self) -> None:
+        if self.has_errors:
+            raise RulebookError(self.sorted())
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.sorted())
+
+
+def source_snippet(pos: Pos) -> str:
+    """The source line at ``pos`` with a caret under the column."""
+    try:
+        lines = Path(pos.file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    if not 1 <= pos.line <= len(lines):
+        return ""
+    text = lines[pos.line - 1].replace("\t", " ")
+    return f"  {text}\n  {' ' * (pos.col - 1)}^"
+
+
+def format_report(diags: Iterable[Diagnostic], fmt: str = "text") -> str:
+    diags = list(diags)
+    if fmt == "json":
+        return json.dumps([d.as_json() for d in diags], indent=2, ensure_ascii=False)
+    return "\n".join(d.format() for d in diags)

@@ -1,0 +1,231 @@
+"""Safe YAML loading that remembers where every value came from.
+
+The loader composes the YAML node graph with PyYAML's safe machinery and
+turns it into plain Python containers that also carry positions:
+
+* :class:`LDict` — a ``dict`` with ``pos`` (the mapping's start) and
+  ``key_pos`` / ``val_pos`` per key;
+* :class:`LList` — a ``list`` with ``pos`` and ``item_pos`` per index;
+* :class:`LStr` — a ``str`` with ``pos`` and a map from offsets inside the
+  string to file positions, so that an expression error points at the exact
+  column in the YAML file.
+
+Only the plain YAML types are accepted.  Tags (``!!python/object`` and any
+other), anchors and aliases, and duplicate keys are reported as errors.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from pathlib import Path
+
+import yaml
+
+from .diagnostics import Diagnostic, Pos, Report
+
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:seq",
+    "tag:yaml.org,2002:map",
+}
+
+
+class LDict(dict):
+    pos: Pos
+    key_pos: dict
+    val_pos: dict
+
+    def pos_of(self, key) -> Pos:
+        return self.val_pos.get(key, self.pos)
+
+
+class LList(list):
+    pos: Pos
+    item_pos: list
+
+    def pos_of(self, index: int) -> Pos:
+        if 0 <= index < len(self.item_pos):
+            return self.item_pos[index]
+        return self.pos
+
+
+class LStr(str):
+    """A string that knows the file position of each of its characters."""
+
+    pos: Pos
+    _offsets: list
+    _points: list
+
+    def pos_at(self, offset: int) -> Pos:
+        if not getattr(self, "_offsets", None):
+            return getattr(self, "pos", Pos("<string>"))
+        i = bisect_right(self._offsets, offset) - 1
+        if i < 0:
+            return self.pos
+        base, line, col = self._points[i]
+        return Pos(self.pos.file, line, col + (offset - base))
+
+
+def located_str(text: str, pos: Pos) -> LStr:
+    s = LStr(text)
+    s.pos = pos
+    s._offsets = [0]
+    s._points = [(0, pos.line, pos.col)]
+    return s
+
+
+def pos_of(value, default: Pos) -> Pos:
+    return getattr(value, "pos", default)
+
+
+class _Loader(yaml.SafeLoader):
+    """A safe loader that refuses aliases (and with them billion-laugh bombs)."""
+
+    def compose_node(self, parent, index):  # noqa: D401 - PyYAML hook
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases are not allowed in a rulebook", event.start_mark
+            )
+        event = self.peek_event()
+        if getattr(event, "anchor", None):
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases are not allowed in a rulebook", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+
+class _Builder:
+    def __init__(self, file: str, text: str, report: Report):
+        self.file = file
+        self.lines = text.splitlines()
+        self.report = report
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def pos(self, mark) -> Pos:
+        return Pos(self.file, mark.line + 1, mark.column + 1)
+
+    def build(self, node):
+        if node.tag == "tag:yaml.org,2002:timestamp" and isinstance(node, yaml.ScalarNode):
+            return self.located_scalar(node.value, node)  # a date-like word stays text
+        if node.tag not in _PLAIN_TAGS:
+            self.report.error(self.pos(node.start_mark), f"YAML tag '{node.tag}' is not allowed in a rulebook", "RW002")
+            return None
+        if isinstance(node, yaml.MappingNode):
+            out = LDict()
+            out.pos = self.pos(node.start_mark)
+            out.key_pos, out.val_pos = {}, {}
+            for knode, vnode in node.value:
+                key = self.build(knode)
+                if isinstance(key, (list, dict)):
+                    self.report.error(self.pos(knode.start_mark), "a mapping key must be a plain value", "RW002")
+                    continue
+                if key in out:
+                    self.report.error(
+                        self.pos(knode.start_mark),
+                        f"duplicate key '{key}' (first at line {out.key_pos[key].line})",
+                        "RW003",
+                    )
+                    continue
+                out[key] = self.build(vnode)
+                out.key_pos[key] = self.pos(knode.start_mark)
+                out.val_pos[key] = self.pos(vnode.start_mark)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            out = LList()
+            out.pos = self.pos(node.start_mark)
+            out.item_pos = []
+            for item in node.value:
+                out.append(self.build(item))
+                out.item_pos.append(self.pos(item.start_mark))
+            return out
+        # scalar
+        try:
+            value = self.constructor.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError) as exc:
+            self.report.error(self.pos(node.start_mark), f"bad YAML value: {exc}", "RW001")
+            return None
+        if isinstance(value, str):
+            return self.located_scalar(value, node)
+        return value
+
+    def located_scalar(self, value: str, node) -> LStr:
+        s = LStr(value)
+        s.pos = self.pos(node.start_mark)
+        start, end = node.start_mark, node.end_mark
+        quoted = node.style in ("'", '"')
+        if start.line == end.line or not value:
+            col = start.column + 1 + (1 if quoted else 0)
+            s._offsets, s._points = [0], [(0, start.line + 1, col)]
+            return s
+        # multi-line (block, folded, or flowed plain/quoted): find each source
+        # line's text inside the value, in order.
+        offsets, points = [], []
+        cursor = 0
+        first = start.line + (1 if node.style in ("|", ">") else 0)
+        for ln in range(first, min(end.line + 1, len(self.lines))):
+            raw = self.lines[ln]
+            if ln == start.line:
+                raw_from = start.column + (1 if quoted else 0)
+            else:
+                raw_from = len(raw) - len(raw.lstrip())
+            text = raw[raw_from:].rstrip()
+            if quoted and ln == end.line and text.endswith(node.style):
+                text = text[:-1]
+            if not text:
+                continue
+            found = value.find(text, cursor)
+            if found < 0:
+                continue
+            offsets.append(found)
+            points.append((found, ln + 1, raw_from + 1))
+            cursor = found + len(text)
+        if not offsets:
+            offsets, points = [0], [(0, start.line + 1, start.column + 1)]
+        s._offsets, s._points = offsets, points
+        return s
+
+
+def load_yaml_text(text: str, file: str, report: Report):
+    """Parse ``text`` (the contents of ``file``) into located data.
+
+    Errors go to ``report``; on a syntax error the result is ``None``.
+    """
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        pos = Pos(file, mark.line + 1, mark.column + 1) if mark else Pos(file)
+        problem = exc.problem or str(exc)
+        if exc.context and "alias" not in problem:
+            problem = f"{exc.context}: {problem}" if "found" in problem else problem
+        report.error(pos, f"YAML syntax: {problem}", "RW001")
+        return None
+    except yaml.YAMLError as exc:
+        report.error(Pos(file), f"YAML: {exc}", "RW001")
+        return None
+    finally:
+        loader.dispose()
+    if node is None:
+        return None
+    return _Builder(file, text, report).build(node)
+
+
+def load_yaml_file(path: Path, report: Report, display: str | None = None):
+    display = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        report.error(Pos(display), "file not found", "RW004")
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        report.error(Pos(display), f"cannot read file: {exc}", "RW004")
+        return None
+    return load_yaml_text(text, display, report)
+
+
+__all__ = ["LDict", "LList", "LStr", "load_yaml_file", "load_yaml_text", "located_str", "pos_of", "Diagnostic"]

@@ -1,0 +1,826 @@
+"""Compile a loaded rulebook into a :class:`model.GameDef`.
+
+Declarations are collected first (enums, kinds, zones, variables, actions,
+procedures, triggers), so that every name is known before any expression is
+compiled; then every expression and step list is compiled into closures.
+All problems are reported; a rulebook with errors gives no GameDef.
+"""
+from __future__ import annotations
+
+import re
+
+from dsl import ast
+from dsl.diagnostics import Pos, Report
+from dsl.loader import RulebookSource
+from dsl.parser import ParseError, parse_expression
+from dsl.yamlload import LDict, LList
+
+from . import types as T
+from .exprs import E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, guard, suggest
+from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
+                    ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
+from .steps import StepCompiler
+from .stdlib import BUILTINS
+
+RESERVED = {"player", "players", "num_players", "num_seats", "option", "variant", "event", "viewer", "box",
+            "true", "false", "none", "kind", "and", "or", "not", "in", "if", "else", "for"}
+
+EVENT_TYPES = {
+    "drawn": T.RecordT((("components", T.ListT(T.Comp())), ("from", T.ZoneT()), ("to", T.ZoneT()),
+                        ("count", T.INT), ("short", T.BOOL))),
+    "moved": T.RecordT((("components", T.ListT(T.Comp())), ("from", T.ZoneT()), ("to", T.ZoneT()))),
+}
+SCOPE_EVENT = T.RecordT((("name", T.STR),))
+BUILTIN_SCOPES = ("action", "turn", "phase", "round")
+
+
+class Compiler:
+    def __init__(self, source: RulebookSource, report: Report):
+        self.src = source
+        self.report = report
+        first = source.files[0] if source.files else "?"
+        game = source.sections.get("game") or {}
+        players = game.get("players") if isinstance(game, dict) else None
+        players = players if isinstance(players, dict) else {}
+        self.game = GameDef(
+            name=str(game.get("name", "?")) if isinstance(game, dict) else "?",
+            root=str(source.root),
+            min_players=players.get("min", 1) if isinstance(players.get("min", 1), int) else 1,
+            max_players=players.get("max", 1) if isinstance(players.get("max", 1), int) else 1,
+        )
+        self.game.source_files = list(source.files)
+        self.game.inline_actions = {}
+        self.game.action_by_proc = {}
+        self.first_file = first
+        self.procedures: dict[str, Procedure] = {}
+        self.emitted: set = set()
+        self.scope_names: set = set(BUILTIN_SCOPES)
+        self.deferrals: list = []  # (until, pos)
+
+    # --- helpers -----------------------------------------------------------------
+    def parse(self, value, pos: Pos):
+        try:
+            return parse_expression(value, getattr(value, "pos", pos))
+        except ParseError as exc:
+            self.report.error(exc.pos, exc.message, "RW100")
+            return None
+
+    def static_expr(self, value, pos: Pos, scope: Scope | None = None, what="expression"):
+        node = self.parse(value, pos)
+        if node is None:
+            return None, T.ANY
+        fn, typ = compile_expr(node, Cx(self.game, self.report, scope or Scope(), True, {}, self))
+        return guard(fn, node.pos, what), typ
+
+    def dyn_expr(self, value, pos: Pos, scope: Scope | None = None, what="expression", cond=False):
+        node = self.parse(value, pos)
+        if node is None:
+            return None, T.ANY
+        cx = Cx(self.game, self.report, scope or Scope(), False, {}, self)
+        fn, typ = compile_cond(node, cx, what) if cond else compile_expr(node, cx)
+        return guard(fn, node.pos, what), typ
+
+    def literal(self, value, pos: Pos):
+        """A YAML value as a run-time value and its type."""
+        g = self.game
+        if isinstance(value, bool):
+            return value, T.BOOL
+        if isinstance(value, int):
+            return value, T.INT
+        if value is None:
+            return None, T.NONE
+        if isinstance(value, str):
+            if value in g.symbol_enum:
+                return str(value), T.Sym(g.symbol_enum[value])
+            if value in self.kind_names:
+                return str(value), T.Sym("kind")
+            return str(value), T.STR
+        if isinstance(value, list):
+            items = [self.literal(v, value.pos_of(i) if isinstance(value, LList) else pos)
+                     for i, v in enumerate(value)]
+            return tuple(v for v, _ in items), T.ListT(T.join_all(t for _, t in items))
+        if isinstance(value, dict):
+            out = {}
+            ktypes, vtypes = [], []
+            for k, v in value.items():
+                kv, kt = self.literal(k, pos)
+                vv, vt = self.literal(v, value.pos_of(k) if isinstance(value, LDict) else pos)
+                out[kv] = vv
+                ktypes.append(kt)
+                vtypes.append(vt)
+            if all(isinstance(k, str) and re.match(r"^[A-Za-z_]\w*$", k) for k in out) and not any(
+                    isinstance(kt, T.Sym) for kt in ktypes):
+                from .values import Record
+                return Record(out), T.RecordT(tuple((k, t) for k, t in zip(out, vtypes)))
+            return out, T.MapT(T.join_all(ktypes), T.join_all(vtypes))
+        if isinstance(value, float):
+            self.report.error(pos, "numbers in a rulebook are whole numbers", E_TYPE)
+            return int(value), T.INT
+        return value, T.ANY
+
+    def type_name(self, word, pos: Pos) -> T.Type:
+        t = T.type_from_name(str(word), self.game.enums, self.kind_names)
+        if t is None:
+            self.report.error(pos, f"unknown type '{word}' (int, bool, str, player, component, zone, list of X, "
+                                   f"an enum or a component kind){suggest(str(word), list(self.game.enums) + list(self.kind_names))}",
+                              E_NAME)
+            return T.ANY
+        return t
+
+    # --- the passes --------------------------------------------------------------
+    def run(self) -> GameDef:
+        s = self.src
+        g = self.game
+        if g.min_players > g.max_players:
+            self.report.error(s.section_pos.get("game", Pos(self.first_file)), "players: min is larger than max",
+                              E_TYPE)
+        self.kind_names = set(s.mapping("components"))
+        self.declare_enums(s.mapping("enums"))
+        self.declare_options(s.mapping("options"), s.mapping("variants"))
+        self.declare_constants(s.mapping("constants"))
+        self.declare_tables(s.mapping("tables"))
+        self.declare_kinds(s.mapping("components"))
+        self.declare_zones(s.mapping("zones"))
+        self.declare_variables(s.mapping("variables"))
+        self.declare_functions(s.mapping("functions"))
+        self.check_name_clashes()
+        self.declare_procedures(s.mapping("procedures"))
+        self.declare_actions(s.mapping("actions"))
+        self.declare_triggers(s.mapping("triggers"))
+        self.compile_constants(s.mapping("constants"))
+        self.compile_seats(s.sections.get("seats"))
+        self.compile_kinds(s.mapping("components"))
+        self.compile_zones(s.mapping("zones"))
+        self.compile_variables(s.mapping("variables"))
+        for f in g.functions.values():
+            self.compile_function(f, f.pos)
+        self.compile_procedures(s.mapping("procedures"))
+        self.compile_actions(s.mapping("actions"))
+        self.compile_triggers(s.mapping("triggers"))
+        g.setup = self.compile_body("setup", "setup", s.steps("setup"), s.section_pos.get("setup"))
+        g.flow = self.compile_body("flow", "flow", s.steps("flow"), s.section_pos.get("flow"))
+        self.compile_end(s.sections.get("end"), s.section_pos.get("end"))
+        self.compile_invariants(s.mapping("invariants"))
+        self.check_events()
+        g.all_procs = dict(self.all_procs())
+        return g
+
+    def all_procs(self):
+        g = self.game
+        for proc in (g.setup, g.flow, g.scoring):
+            if proc is not None:
+                yield proc.name, proc
+        for a in list(g.actions.values()) + list(g.inline_actions.values()):
+            yield a.proc.name, a.proc
+        for p in self.procedures.values():
+            yield p.name, p
+        for t in g.triggers:
+            yield t.proc.name, t.proc
+
+    # enums ------------------------------------------------------------------------
+    def declare_enums(self, enums: LDict):
+        g = self.game
+        for name, symbols in enums.items():
+            if not isinstance(symbols, list):
+                continue
+            syms = []
+            for i, sym in enumerate(symbols):
+                spos = symbols.pos_of(i)
+                if not isinstance(sym, str):
+                    continue
+                if sym in g.symbol_enum:
+                    self.report.error(spos, f"symbol '{sym}' is already in enum '{g.symbol_enum[sym]}'", "RW120")
+                    continue
+                if sym in self.kind_names:
+                    self.report.error(spos, f"symbol '{sym}' is also a component kind", "RW120")
+                    continue
+                g.symbol_enum[sym] = name
+                syms.append(str(sym))
+            g.enums[name] = EnumDecl(name, tuple(syms), enums.key_pos[name])
+
+    def declare_options(self, options: LDict, variants: LDict):
+        g = self.game
+        for name, spec in options.items():
+            if not isinstance(spec, dict):
+                continue
+            allowed = spec.get("allowed")
+            if isinstance(allowed, str):
+                fn, _ = self.static_expr(allowed, spec.pos_of("allowed"), what="allowed values")
+                allowed = fn
+            elif isinstance(allowed, list):
+                allowed = [str(a) if isinstance(a, str) else a for a in allowed]
+            default = spec.get("default")
+            default = str(default) if isinstance(default, str) else default
+            g.options[name] = OptionDecl(name, default, allowed, options.key_pos[name])
+        for name in variants:
+            g.variants[name] = variants.key_pos[name]
+
+    def declare_constants(self, consts: LDict):
+        g = self.game
+        for name, value in consts.items():
+            pos = consts.pos_of(name)
+            if isinstance(value, dict) and set(value) == {"expr"}:
+                g.constants[name] = ConstDecl(name, T.ANY, consts.key_pos[name])
+                continue
+            v, t = self.literal(value, pos)
+            g.constants[name] = ConstDecl(name, t, consts.key_pos[name], value=v)
+
+    def compile_constants(self, consts: LDict):
+        g = self.game
+        for name, value in consts.items():
+            if isinstance(value, dict) and set(value) == {"expr"}:
+                fn, typ = self.static_expr(value["expr"], value.pos_of("expr"), what=f"constant {name}")
+                decl = g.constants[name]
+                decl.type = typ
+                decl.compute = fn if fn is not None else (lambda st, L: None)
+
+    # tables -----------------------------------------------------------------------
+    def declare_tables(self, tables: LDict):
+        g = self.game
+        for name, rows in tables.items():
+            if not isinstance(rows, dict):
+                continue
+            decl = TableDecl(name, T.ANY, T.ANY, tables.key_pos[name])
+            ktypes, vtypes = [], []
+            for key, value in rows.items():
+                kpos = rows.key_pos.get(key, rows.pos)
+                v, vt = self.literal(value, rows.pos_of(key))
+                vtypes.append(vt)
+                if isinstance(key, bool):
+                    self.report.error(kpos, "a table key is a number, a range or a symbol", E_TYPE)
+                    continue
+                if isinstance(key, int):
+                    decl.ranges.append((key, key, v, kpos))
+                    ktypes.append(T.INT)
+                    continue
+                text = str(key).strip()
+                m = re.fullmatch(r"(-?\d+)\s*(?:-|\.\.)\s*(-?\d+)", text)
+                if m:
+                    lo, hi = int(m.group(1)), int(m.group(2))
+                    if lo > hi:
+                        self.report.error(kpos, f"range '{text}' is empty (its start is above its end)", "RW201")
+                    decl.ranges.append((lo, hi, v, kpos))
+                    ktypes.append(T.INT)
+                    continue
+                m = re.fullmatch(r"(-?\d+)\s*\+", text)
+                if m:
+                    decl.ranges.append((int(m.group(1)), None, v, kpos))
+                    ktypes.append(T.INT)
+                    continue
+                if text in g.symbol_enum:
+                    decl.exact[text] = v
+                    ktypes.append(T.Sym(g.symbol_enum[text]))
+                    continue
+                self.report.error(kpos, f"table key '{text}' is not a number, a range (3-5), an open range (7+) "
+                                        f"or a known symbol{suggest(text, g.symbol_enum)}", E_NAME)
+            decl.ranges.sort(key=lambda r: r[0])
+            decl.key_type = T.join_all(ktypes) if ktypes else T.ANY
+            decl.value_type = T.join_all(vtypes) if vtypes else T.ANY
+            g.tables[name] = decl
+
+    # components -----------------------------------------------------------------
+    def declare_kinds(self, comps: LDict):
+        g = self.game
+        for name, spec in comps.items():
+            if not isinstance(spec, dict):
+                continue
+            attrs = {}
+            for aname, tname in (spec.get("attributes") or {}).items():
+                apos = spec["attributes"].pos_of(aname)
+                if aname in ("kind", "label", "id"):
+                    self.report.error(apos, f"'{aname}' is a built-in attribute of every component", E_NAME)
+                    continue
+                attrs[aname] = self.type_name(tname, apos)
+            kind = KindDecl(name, attrs, comps.key_pos[name])
+            label = spec.get("label")
+            if isinstance(label, str):
+                kind.label = label
+                parts = []
+                for piece in re.split(r"(\{[^{}]*\})", label):
+                    if piece.startswith("{") and piece.endswith("}"):
+                        field = piece[1:-1].strip()
+                        if field not in attrs:
+                            self.report.error(spec.pos_of("label"), f"label field '{field}' is not an attribute of "
+                                                                    f"'{name}'{suggest(field, attrs)}", E_NAME)
+                        parts.append((True, field))
+                    elif piece:
+                        parts.append((False, piece))
+                kind.label_parts = parts
+            g.kinds[name] = kind
+
+    def compile_kinds(self, comps: LDict):
+        g = self.game
+        for name, spec in comps.items():
+            if not isinstance(spec, dict) or name not in g.kinds:
+                continue
+            kind = g.kinds[name]
+            items = spec.get("items")
+            if items is None:
+                items_list = [(spec, spec.pos)]
+            else:
+                items_list = [(it, items.pos_of(i)) for i, it in enumerate(items) if isinstance(it, dict)]
+                if "count" in spec:
+                    self.report.error(spec.pos_of("count"), "give 'count' in each item when there are items", E_TYPE)
+            for item, ipos in items_list:
+                kind.items.append(self.compile_item(kind, item, ipos, items is None))
+            if "home" in spec:
+                scope = Scope([(a, t) for a, t in kind.attributes.items()])
+                fn, typ = self.dyn_expr(spec["home"], spec.pos_of("home"), scope, "home")
+                if fn is not None and not isinstance(typ, T.ZoneT) and not T.is_any(typ):
+                    self.report.error(spec.pos_of("home"), f"home must be a zone, not {T.describe(typ)}", E_TYPE)
+                kind.home = fn
+                kind.home_pos = spec.pos_of("home")
+
+    def compile_item(self, kind: KindDecl, item: LDict, pos: Pos, whole_spec: bool) -> ItemSpec:
+        scope = Scope()
+        for_each = []
+        for var, domain in (item.get("for_each") or {}).items():
+            dpos = item["for_each"].pos_of(var)
+            fn, typ = self.static_expr(domain, dpos, scope, f"for_each {var}")
+            elem = T.elem_of(typ)
+            if fn is not None and not T.is_listlike(typ):
+                self.report.error(dpos, f"for_each '{var}' must range over a list, not {T.describe(typ)}", E_TYPE)
+            slot = scope.declare(var, elem)
+            for_each.append(IndexSpec(var, fn or (lambda st, L: ()), elem, slot, dpos))
+        count = self.compile_count(item.get("count", 1), item.pos_of("count") if "count" in item else pos, scope)
+        attrs = {}
+        skip = {"count", "for_each"} | ({"attributes", "label", "home", "description", "items"} if whole_spec else set())
+        for aname, value in item.items():
+            if aname in skip:
+                continue
+            apos = item.pos_of(aname)
+            if aname not in kind.attributes:
+                self.report.error(item.key_pos.get(aname, apos),
+                                  f"'{aname}' is not an attribute of '{kind.name}'{suggest(aname, kind.attributes)}",
+                                  E_NAME)
+                continue
+            fn, typ = self.static_expr(value, apos, scope, aname)
+            if fn is not None and not T.compatible(typ, kind.attributes[aname]):
+                self.report.error(apos, f"attribute '{aname}' is {T.describe(kind.attributes[aname])}, "
+                                        f"not {T.describe(typ)}", E_TYPE)
+            attrs[aname] = fn or (lambda st, L: None)
+        for spec in for_each:  # a for_each name that is an attribute sets it
+            if spec.name in kind.attributes and spec.name not in attrs:
+                slot = spec.slot
+                attrs[spec.name] = lambda st, L, slot=slot: L[slot]
+                if not T.compatible(spec.type, kind.attributes[spec.name]):
+                    self.report.error(spec.pos, f"attribute '{spec.name}' is {T.describe(kind.attributes[spec.name])}, "
+                                                f"not {T.describe(spec.type)}", E_TYPE)
+        return ItemSpec(count, for_each, attrs, scope.nslots, pos)
+
+    def compile_count(self, value, pos: Pos, scope: Scope | None = None):
+        if isinstance(value, bool):
+            self.report.error(pos, "a count is a number", E_TYPE)
+            return lambda st, L: 0
+        if isinstance(value, int):
+            return lambda st, L: value
+        if isinstance(value, dict):
+            table = {}
+            for k, v in value.items():
+                if not isinstance(k, int):
+                    self.report.error(value.key_pos.get(k, pos), "a count by player count has numbers as keys",
+                                      E_TYPE)
+                    continue
+                table[k] = v
+
+            def by_players(st, L):
+                n = st.lay.num_players
+                if n not in table:
+                    from dsl.diagnostics import RuleRuntimeError
+                    raise RuleRuntimeError(f"no count given for {n} players", pos)
+                return table[n]
+            return by_players
+        fn, typ = self.static_expr(value, pos, scope, "count")
+        if fn is not None and not T.is_numeric(typ):
+            self.report.error(pos, f"a count must be a number, not {T.describe(typ)}", E_TYPE)
+        return fn or (lambda st, L: 0)
+
+    # zones ------------------------------------------------------------------------
+    def declare_zones(self, zones: LDict):
+        g = self.game
+        for name, spec in zones.items():
+            if not isinstance(spec, dict):
+                continue
+            if name == "box":
+                self.report.error(zones.key_pos[name], "'box' is the built-in zone of components out of the game",
+                                  E_NAME)
+                continue
+            holds = spec.get("holds") or []
+            if isinstance(holds, str):
+                holds = [holds]
+            for i, k in enumerate(holds):
+                if k not in self.kind_names:
+                    hpos = spec["holds"].pos_of(i) if isinstance(spec["holds"], LList) else spec.pos_of("holds")
+                    self.report.error(hpos, f"unknown component kind '{k}'{suggest(k, self.kind_names)}", E_NAME)
+            fam = ZoneFamily(name, len(g.zone_list), zones.key_pos[name], [], spec.get("type", "area"),
+                             frozenset(str(k) for k in holds))
+            g.zones[name] = fam
+            g.zone_list.append(fam)
+            scope = Scope()
+            for var in (spec.get("index") or {}):
+                scope.declare(var, T.ANY)  # types filled in compile_zones
+            fam.nslots = scope.nslots
+
+    def compile_zones(self, zones: LDict):
+        g = self.game
+        for name, spec in zones.items():
+            if name not in g.zones:
+                continue
+            fam = g.zones[name]
+            scope = Scope()
+            for var, domain in (spec.get("index") or {}).items():
+                dpos = spec["index"].pos_of(var)
+                fn, typ = self.static_expr(domain, dpos, scope, f"index {var}")
+                if fn is not None and not T.is_listlike(typ):
+                    self.report.error(dpos, f"index '{var}' must range over a list, not {T.describe(typ)}", E_TYPE)
+                elem = T.elem_of(typ)
+                slot = scope.declare(var, elem)
+                fam.index.append(IndexSpec(var, fn or (lambda st, L: ()), elem, slot, dpos))
+            if "capacity" in spec:
+                fn, typ = self.static_expr(spec["capacity"], spec.pos_of("capacity"), scope, "capacity")
+                if fn is not None and not T.is_numeric(typ):
+                    self.report.error(spec.pos_of("capacity"), f"capacity must be a number, not {T.describe(typ)}",
+                                      E_TYPE)
+                fam.capacity = fn
+            if "owner" in spec:
+                fn, typ = self.static_expr(spec["owner"], spec.pos_of("owner"), scope, "owner")
+                if fn is not None and not T.compatible(typ, T.PLAYER):
+                    self.report.error(spec.pos_of("owner"), f"owner must be a seat, not {T.describe(typ)}", E_TYPE)
+                fam.owner = fn
+            if "refill" in spec and isinstance(spec["refill"], dict):
+                rpos = spec["refill"].pos_of("from")
+                fn, typ = self.dyn_expr(spec["refill"].get("from"), rpos, scope, "refill")
+                if fn is not None and not isinstance(typ, T.ZoneT) and not T.is_any(typ):
+                    self.report.error(rpos, f"refill comes from a zone, not {T.describe(typ)}", E_TYPE)
+                fam.refill = fn
+            fam.nslots = scope.nslots
+            if "visible" in spec:
+                vis = spec["visible"]
+                if isinstance(vis, bool):
+                    fam.visible_const = vis
+                else:
+                    fam.viewer_slot = scope.declare("viewer", T.PLAYER)
+                    fn, _ = self.dyn_expr(vis, spec.pos_of("visible"), scope, "visible", cond=True)
+                    fam.visible = fn
+                    fam.visible_const = None
+                fam.nslots = scope.nslots
+
+    # variables --------------------------------------------------------------------
+    def declare_variables(self, variables: LDict):
+        g = self.game
+        for name, spec in variables.items():
+            pos = variables.key_pos[name]
+            if name in RESERVED:
+                self.report.error(pos, f"'{name}' is a reserved name", E_NAME)
+                continue
+            if isinstance(spec, dict):
+                declared = self.type_name(spec["type"], spec.pos_of("type")) if "type" in spec else None
+                index = spec.get("index") or {}
+            else:
+                declared, index = None, {}
+            var = VarDecl(name, declared or T.ANY, pos, init=lambda st, L: None)
+            var.index = [IndexSpec(k, None, T.ANY, i, pos) for i, k in enumerate(index)]
+            if not isinstance(spec, dict) or "type" not in spec:
+                init = spec.get("init") if isinstance(spec, dict) else spec
+                var.type = self._init_type(init)
+            g.variables[name] = var
+            if var.index:
+                var.family_id = len(g.family_vars)
+                g.family_vars.append(var)
+            else:
+                var.offset = len(g.scalar_vars)
+                g.scalar_vars.append(var)
+
+    def _init_type(self, init) -> T.Type:
+        if isinstance(init, (bool, int)) or init is None or isinstance(init, (list, dict)):
+            return self.literal(init, Pos("?"))[1] if init is not None else T.ANY
+        if isinstance(init, str):
+            node = self.parse(init, getattr(init, "pos", Pos("?")))
+            if node is None:
+                return T.ANY
+            _, typ = compile_expr(node, Cx(self.game, Report(), Scope(), True, {}, None))
+            return typ
+        return T.ANY
+
+    def compile_variables(self, variables: LDict):
+        g = self.game
+        # scalars first, then families: State.v is laid out in that order
+        offset = 0
+        for var in g.scalar_vars:
+            var.offset = offset
+            offset += 1
+        for name, spec in variables.items():
+            var = g.variables.get(name)
+            if var is None:
+                continue
+            scope = Scope()
+            if isinstance(spec, dict):
+                for spec_i, (iname, domain) in enumerate((spec.get("index") or {}).items()):
+                    dpos = spec["index"].pos_of(iname)
+                    fn, typ = self.static_expr(domain, dpos, scope, f"index {iname}")
+                    elem = T.elem_of(typ)
+                    slot = scope.declare(iname, elem)
+                    var.index[spec_i] = IndexSpec(iname, fn or (lambda st, L: ()), elem, slot, dpos)
+                init = spec.get("init")
+                ipos = spec.pos_of("init")
+            else:
+                init, ipos = spec, variables.pos_of(name)
+            if isinstance(init, (list, dict)):
+                value, typ = self.literal(init, ipos)
+                var.init = lambda st, L, value=value: value
+            elif init is None:
+                var.init = lambda st, L: None
+                typ = T.NONE
+            else:
+                fn, typ = self.static_expr(init, ipos, scope, f"init of {name}")
+                var.init = fn or (lambda st, L: None)
+            if not T.compatible(typ, var.type):
+                self.report.error(ipos, f"variable '{name}' holds {T.describe(var.type)}, but its init is "
+                                        f"{T.describe(typ)}", E_TYPE)
+            if isinstance(spec, dict):
+                for bound in ("min", "max"):
+                    if bound in spec:
+                        fn, bt = self.static_expr(spec[bound], spec.pos_of(bound), scope, bound)
+                        if fn is not None and not T.is_numeric(bt):
+                            self.report.error(spec.pos_of(bound), f"{bound} must be a number", E_TYPE)
+                        setattr(var, bound, fn)
+                if "visible" in spec:
+                    vis = spec["visible"]
+                    if isinstance(vis, bool):
+                        var.visible_const = vis
+                    else:
+                        var.viewer_slot = scope.declare("viewer", T.PLAYER)
+                        fn, _ = self.dyn_expr(vis, spec.pos_of("visible"), scope, "visible", cond=True)
+                        var.visible = fn
+                        var.visible_const = None
+            var.nslots = scope.nslots
+
+    # functions --------------------------------------------------------------------
+    def declare_functions(self, funcs: LDict):
+        g = self.game
+        for name, spec in funcs.items():
+            if not isinstance(spec, dict):
+                continue
+            pos = funcs.key_pos[name]
+            if name in BUILTINS:
+                self.report.error(pos, f"'{name}' is a standard library function", E_NAME)
+                continue
+            params = []
+            for pname, tname in (spec.get("params") or {}).items():
+                params.append((pname, self.type_name(tname, spec["params"].pos_of(pname))))
+            g.functions[name] = FuncDecl(name, params, spec.get("value"), pos)
+            g.functions[name].value_pos = spec.pos_of("value")
+
+    def compile_function(self, f: FuncDecl, pos: Pos, static: bool = False):
+        if f.compiled is not None or f.compiling:
+            return
+        f.compiling = True
+        scope = Scope(f.params)
+        node = self.parse(f.body, f.value_pos)
+        if node is None:
+            f.compiled, f.type = (lambda st, L: None), T.ANY
+        else:
+            fn, typ = compile_expr(node, Cx(self.game, self.report, scope, False, {}, self))
+            f.compiled, f.type = guard(fn, node.pos, f"{f.name}()"), typ
+        f.nslots = max(scope.nslots, 1)
+        f.compiling = False
+
+    # names ---------------------------------------------------------------------------
+    def check_name_clashes(self):
+        g = self.game
+        seen = {}
+        groups = [("enum", g.enums), ("symbol", g.symbol_enum), ("constant", g.constants), ("table", g.tables),
+                  ("component kind", g.kinds), ("zone", g.zones), ("variable", g.variables),
+                  ("function", g.functions)]
+        for what, table in groups:
+            for name in table:
+                if name in RESERVED and what != "symbol":
+                    self.report.error(self._pos_of(what, name), f"'{name}' is a reserved name", E_NAME)
+                if name in seen and not (what == "symbol" and seen[name] == "enum"):
+                    self.report.error(self._pos_of(what, name), f"'{name}' is both a {seen[name]} and a {what}",
+                                      "RW121")
+                seen.setdefault(name, what)
+
+    def _pos_of(self, what, name) -> Pos:
+        g = self.game
+        obj = {"enum": g.enums, "constant": g.constants, "table": g.tables, "component kind": g.kinds,
+               "zone": g.zones, "variable": g.variables, "function": g.functions}.get(what, {}).get(name)
+        if obj is not None:
+            return obj.pos
+        if what == "symbol":
+            return g.enums[g.symbol_enum[name]].pos
+        return Pos(self.first_file)
+
+    # procedures, actions, triggers ----------------------------------------------------
+    def declare_procedures(self, procs: LDict):
+        for name, spec in procs.items():
+            pos = procs.key_pos[name]
+            proc = Procedure(f"proc:{name}", pos, kind="procedure")
+            scope = Scope([("player", T.PLAYER)])
+            if isinstance(spec, dict):
+                for pname, tname in (spec.get("params") or {}).items():
+                    ptype = self.type_name(tname, spec["params"].pos_of(pname))
+                    proc.params.append((pname, scope.declare(pname, ptype), ptype))
+            proc._scope = scope
+            self.procedures[name] = proc
+
+    def compile_procedures(self, procs: LDict):
+        for name, spec in procs.items():
+            proc = self.procedures[name]
+            body = spec.get("do") if isinstance(spec, dict) else spec
+            bpos = spec.pos_of("do") if isinstance(spec, dict) else procs.pos_of(name)
+            sc = StepCompiler(self, proc, proc._scope)
+            sc.steps(body, bpos)
+            proc.nslots = proc._scope.nslots
+            proc.slot_names = list(proc._scope.names)
+
+    def declare_actions(self, actions: LDict):
+        g = self.game
+        for name, spec in actions.items():
+            if not isinstance(spec, dict):
+                continue
+            proc = Procedure(f"action:{name}", actions.key_pos[name], kind="action")
+            g.actions[name] = ActionDecl(name, actions.key_pos[name], [], None, proc)
+            g.action_by_proc[proc.name] = g.actions[name]
+
+    def compile_actions(self, actions: LDict):
+        for name, spec in actions.items():
+            if name in self.game.actions:
+                self._compile_action(self.game.actions[name], spec, Scope([("player", T.PLAYER)]))
+
+    def compile_inline_action(self, spec: LDict, pos: Pos, parent: Procedure, parent_scope: Scope) -> ActionDecl:
+        name = spec["name"]
+        proc = Procedure(f"action:{name}@{pos.line}:{pos.col}", pos, kind="action")
+        action = ActionDecl(name, pos, [], None, proc)
+        # the inline action sees the enclosing locals: same slots, copied in
+        scope = Scope()
+        scope.names = list(parent_scope.names)
+        scope.blocks = [dict((k, list(v)) for b in parent_scope.blocks for k, v in b.items())]
+        action.inherit = len(parent_scope.names)
+        self._compile_action(action, spec, scope)
+        self.game.inline_actions[proc.name] = action
+        self.game.action_by_proc[proc.name] = action
+        return action
+
+    def _compile_action(self, action: ActionDecl, spec: LDict, scope: Scope):
+        proc = action.proc
+        action.player_slot = 0
+        for pname, domain in (spec.get("params") or {}).items():
+            dpos = spec["params"].pos_of(pname)
+            if pname == "player":
+                self.report.error(spec["params"].key_pos.get(pname, dpos), "'player' is the seat that decides; "
+                                                                           "name the parameter differently", E_NAME)
+                continue
+            fn, typ = self.dyn_expr(domain, dpos, scope, f"parameter {pname}")
+            if fn is not None and not T.is_listlike(typ):
+                self.report.error(dpos, f"parameter '{pname}' must range over a list (its choices), "
+                                        f"not {T.describe(typ)}", E_TYPE)
+            elem = T.elem_of(typ)
+            if isinstance(typ, T.ZoneT):
+                f0 = fn
+                fn = lambda st, L, f0=f0: st.z[f0(st, L).id]  # noqa: E731
+            slot = scope.declare(pname, elem)
+            action.params.append(ParamSpec(pname, fn or (lambda st, L: ()), elem, slot, dpos))
+        if "where" in spec:
+            fn, _ = self.dyn_expr(spec["where"], spec.pos_of("where"), scope, "where", cond=True)
+            action.where = fn
+        sc = StepCompiler(self, proc, scope)
+
+        def start(st, fr, name=action.name):
+            st.scope_start("action", name)
+
+        def end(st, fr, name=action.name):
+            st.scope_end("action", name)
+        sc.emit(start, proc.pos)
+        sc.steps(spec.get("do"), spec.pos_of("do"))
+        sc.emit(end, proc.pos)
+        proc.nslots = scope.nslots
+        proc.slot_names = list(scope.names)
+
+    def declare_triggers(self, triggers: LDict):
+        g = self.game
+        for name, spec in triggers.items():
+            if not isinstance(spec, dict):
+                continue
+            proc = Procedure(f"trigger:{name}", triggers.key_pos[name], kind="trigger")
+            event = spec.get("on")
+            trig = TriggerDecl(name, triggers.key_pos[name], str(event) if event else None, None,
+                               str(spec["at"]) if spec.get("at") else None, proc, 1)
+            g.triggers.append(trig)
+
+    def compile_triggers(self, triggers: LDict):
+        g = self.game
+        for trig in g.triggers:
+            spec = triggers[trig.name]
+            etype = T.ANY
+            if trig.event in EVENT_TYPES:
+                etype = EVENT_TYPES[trig.event]
+            elif trig.event and (trig.event.endswith("_start") or trig.event.endswith("_end")):
+                etype = SCOPE_EVENT
+            scope = Scope([("player", T.PLAYER), ("event", etype)])
+            if "when" in spec:
+                fn, _ = self.dyn_expr(spec["when"], spec.pos_of("when"), scope, "when", cond=True)
+                trig.when = fn or (lambda st, L: False)
+            if trig.at:
+                self.deferrals.append((trig.at, spec.pos_of("at")))
+            sc = StepCompiler(self, trig.proc, scope)
+            sc.steps(spec.get("do"), spec.pos_of("do"))
+            trig.proc.nslots = scope.nslots
+            trig.proc.slot_names = list(scope.names)
+            if trig.event:
+                g.event_triggers.setdefault(trig.event, []).append(trig)
+            else:
+                g.condition_triggers.append(trig)
+
+    def compile_body(self, name, kind, steps, pos) -> Procedure | None:
+        if pos is None and not steps:
+            return None
+        proc = Procedure(name, pos or Pos(self.first_file), kind=kind)
+        scope = Scope([("player", T.PLAYER)])
+        StepCompiler(self, proc, scope).steps(steps, pos or Pos(self.first_file))
+        proc.nslots = scope.nslots
+        proc.slot_names = list(scope.names)
+        return proc
+
+    def compile_seats(self, seats):
+        if not isinstance(seats, dict):
+            return
+        if "automata" in seats:
+            fn, typ = self.static_expr(seats["automata"], seats.pos_of("automata"), what="automata")
+            if fn is not None and not T.is_numeric(typ):
+                self.report.error(seats.pos_of("automata"), f"automata must be a number, not {T.describe(typ)}",
+                                  E_TYPE)
+            self.game.automata = fn
+        self.game.automaton_names = [str(n) for n in (seats.get("automaton_names") or [])]
+
+    def compile_end(self, end, pos):
+        g = self.game
+        if not isinstance(end, dict):
+            self.report.error(Pos(self.first_file), "the rulebook has no 'end' section (how is a game scored?)",
+                              "RW011")
+            g.score = lambda st, L: 0
+            return
+        g.scoring = self.compile_body("scoring", "scoring", end.get("scoring") or [], end.pos_of("scoring"))
+        scope = Scope([("p", T.PLAYER)])
+        fn, typ = self.dyn_expr(end.get("score"), end.pos_of("score"), scope, "score")
+        if fn is not None and not T.is_numeric(typ):
+            self.report.error(end.pos_of("score"), f"a score must be a number, not {T.describe(typ)}", E_TYPE)
+        g.score = fn or (lambda st, L: 0)
+        g.rank_by = []
+        for i, key in enumerate(end.get("rank_by") or []):
+            kpos = end["rank_by"].pos_of(i)
+            fn, typ = self.dyn_expr(key, kpos, Scope([("p", T.PLAYER)]), "rank_by")
+            if fn is not None and not (T.is_numeric(typ) or isinstance(typ, T.TupleT)):
+                self.report.error(kpos, f"a ranking key must be a number, not {T.describe(typ)}", E_TYPE)
+            if fn is not None:
+                g.rank_by.append(fn)
+        if not g.rank_by:
+            g.rank_by = [g.score]
+
+    def compile_invariants(self, invs: LDict):
+        for name, expr in invs.items():
+            fn, _ = self.dyn_expr(expr, invs.pos_of(name), Scope([("player", T.PLAYER)]), f"invariant {name}",
+                                  cond=True)
+            if fn is not None:
+                self.game.invariants.append((name, fn, invs.pos_of(name)))
+
+    def check_events(self):
+        g = self.game
+        emitted = set(EVENT_TYPES)
+        scope_kinds = set(self.scope_names)
+        for proc in [p for _, p in self.all_procs()]:
+            for label in proc.labels.values():
+                scope_kinds.add(label.name)
+        for kind in list(scope_kinds) + ["turn", "action", "phase", "round"]:
+            emitted.add(f"{kind}_start")
+            emitted.add(f"{kind}_end")
+        self._collect_emits(self.src.sections, emitted)
+        for until, upos in self.deferrals:
+            if until not in scope_kinds:
+                self.report.error(upos, f"nothing named '{until}' ends: defer to action, turn, phase, round or a "
+                                        f"named scope{suggest(str(until), scope_kinds)}", "RW206")
+        for trig in g.triggers:
+            if trig.event and trig.event not in emitted:
+                self.report.error(trig.pos, f"trigger '{trig.name}' waits for event '{trig.event}', which nothing "
+                                            f"raises{suggest(trig.event, emitted)}", E_NAME)
+
+    def _collect_emits(self, node, out: set):
+        if isinstance(node, dict):
+            if isinstance(node.get("emit"), str):
+                out.add(node["emit"])
+            for key in ("phase", "round", "scope"):
+                if isinstance(node.get(key), str) and "do" in node:
+                    out.add(f"{node[key]}_start")
+                    out.add(f"{node[key]}_end")
+            for v in node.values():
+                self._collect_emits(v, out)
+        elif isinstance(node, list):
+            for v in node:
+                self._collect_emits(v, out)
+
+
+def compile_source(source: RulebookSource, report: Report) -> GameDef:
+    return Compiler(source, report).run()
+
+
+__all__ = ["compile_source", "Compiler", "ast", "E_STATIC"]

@@ -1,0 +1,257 @@
+"""The facade: load a rulebook, start games, and the state API players use.
+
+    rules = Rulebook.load("rules/azul_summer_pavilion")
+    state = rules.new_game(players=3, seed=7)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    state.scores(), state.ranking()
+
+``Rulebook.load`` runs every check (YAML, schema, names, types) and raises
+:class:`RulebookError` with all diagnostics if anything is wrong.  A game
+state follows the OpenSpiel habits: ``current_player``, ``legal_actions``,
+``apply_action``, ``is_terminal``, ``returns``; plus ``observation(p)``,
+``clone`` and ``to_json`` / ``Rulebook.state_from_json``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from dsl.diagnostics import Report, RulebookError, RuleRuntimeError
+from dsl.loader import load_rulebook
+
+from . import rng as rngmod
+from .compiler import compile_source
+from .layout import GameSetupError, make_layout
+from .model import Procedure
+from .observe import observation
+from .runtime import Frame, IllegalAction, ScopeRec, State, run
+
+__all__ = ["Rulebook", "State", "IllegalAction", "GameSetupError", "RulebookError", "RuleRuntimeError",
+           "check_rulebook"]
+
+
+def check_rulebook(path) -> tuple[Report, object]:
+    """Load and compile ``path``; return the report and the GameDef (or None)."""
+    report = Report()
+    source = load_rulebook(path, report)
+    game = None
+    if source.files and not report.has_errors:
+        game = compile_source(source, report)
+    elif source.files:
+        # structure errors: still compile to report name and type errors too
+        try:
+            compile_source(source, report)
+        except Exception:  # noqa: BLE001 - a broken structure may confuse the compiler; schema errors stand
+            pass
+    return report, (None if report.has_errors else game)
+
+
+class Rulebook:
+    """A compiled rulebook, ready to start games."""
+
+    def __init__(self, game, path: Path, report: Report):
+        self.game = game
+        self.path = Path(path)
+        self.report = report
+        self._layouts: dict = {}
+
+    @classmethod
+    def load(cls, path) -> "Rulebook":
+        report, game = check_rulebook(path)
+        if game is None:
+            raise RulebookError(report.sorted() or report.items)
+        return cls(game, Path(path), report)
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    def layout(self, players: int, options=None, variants=()):
+        key = (players, tuple(sorted((options or {}).items())), tuple(sorted(variants)))
+        lay = self._layouts.get(key)
+        if lay is None:
+            lay = make_layout(self.game, players, options, variants)
+            self._layouts[key] = lay
+        return lay
+
+    def new_game(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True,
+                 start=None) -> State:
+        """A new game, run up to its first decision.
+
+        ``start`` (used by scenarios) is a callable ``start(state)`` applied
+        after setup; it may edit zones and variables and return the name of
+        a flow label to start at, plus the locals to set there.
+        """
+        lay = self.layout(players, options, variants)
+        st = _fresh_state(self.game, lay, seed, logging)
+        if start is None:
+            if self.game.flow is not None:
+                st.frames.append(Frame(self.game.flow, _locals(self.game.flow)))
+            if self.game.setup is not None:
+                st.frames.append(Frame(self.game.setup, _locals(self.game.setup)))
+                st.status = "setup"
+            run(st)
+            return st
+        # scenario start: run setup, stop, let the scenario edit, then enter the flow
+        halt = Procedure("halt", self.game.flow.pos if self.game.flow else None, code=[lambda s, f: True],
+                         kind="halt")
+        st.frames.append(Frame(halt, [None]))
+        if self.game.setup is not None:
+            st.frames.append(Frame(self.game.setup, _locals(self.game.setup)))
+        st.status = "setup"
+        run(st)
+        st.frames.clear()
+        st.status = "play"
+        label, local_values = start(st)
+        flow = self.game.flow
+        frame = Frame(flow, _locals(flow))
+        if label is not None:
+            enter_label(st, frame, label, local_values)
+        else:
+            for name, value in (local_values or {}).items():
+                frame.L[_slot(flow, name)] = value
+        st.frames.append(frame)
+        run(st)
+        return st
+
+    def state_from_json(self, data: dict) -> State:
+        lay_info = data["layout"]
+        lay = self.layout(lay_info["players"], lay_info["options"], lay_info["variants"])
+        return State.from_json(self.game, data, lay)
+
+
+def _locals(proc) -> list:
+    return [None] * max(proc.nslots, 1)
+
+
+def _slot(proc, name):
+    names = getattr(proc, "slot_names", None) or []
+    if name in names:
+        return names.index(name)
+    raise GameSetupError(f"the flow has no local '{name}' to set")
+
+
+def _fresh_state(game, lay, seed: int, logging: bool) -> State:
+    st = State.__new__(State)
+    st.game = game
+    st.lay = lay
+    st.z = [[] for _ in lay.zones]
+    st.where = [0] * len(lay.components)
+    for comp, home in zip(lay.components, lay.homes):
+        st.z[home.id].append(comp)
+        st.where[comp.id] = home.id
+    st.v = list(lay.init_vars)
+    st.rng = rngmod.seed_state(seed)
+    st.seed = seed
+    st.frames = []
+    st.scopes = []
+    st.pending = None
+    st.history = []
+    st.status = "play"
+    st.running = frozenset()
+    st.forced = []
+    st.log = []
+    st.logging = logging
+    st.steps = 0
+    st.error = None
+    return st
+
+
+def enter_label(st: State, frame: Frame, label_name: str, local_values: dict | None) -> None:
+    """Position ``frame`` (of the flow) at a phase label, as if play got there."""
+    proc = frame.proc
+    label = proc.labels.get(label_name)
+    if label is None:
+        known = ", ".join(sorted(proc.labels)) or "none"
+        raise GameSetupError(f"the flow has no phase '{label_name}' to start at (phases: {known})")
+    local_values = dict(local_values or {})
+    L = frame.L
+    names = proc.slot_names
+    for name, value in local_values.items():
+        if name == "player":
+            L[0] = value
+        elif name in names:
+            L[names.index(name)] = value
+    for info in label.enclosing:
+        if info.__class__.__name__ == "ScopeInfo":
+            st.scopes.append(ScopeRec(info.kind, info.name))
+            continue
+        if info.kind == "for":
+            items = tuple(info.iterable(st, L))
+            if info.var_global is not None:
+                current = st.v[info.var_global]
+            elif info.var_slot is not None:
+                current = L[info.var_slot]
+            else:
+                current = None
+            idx = items.index(current) if current in items else 0
+            L[info.iter_slot] = items
+            L[info.index_slot] = idx + 1
+            if items:
+                if info.var_global is not None:
+                    st.v[info.var_global] = items[idx]
+                elif info.var_slot is not None:
+                    L[info.var_slot] = items[idx]
+        elif info.kind == "turns":
+            seat = local_values.get("player", L[info.var_slot] if info.var_slot is not None else 0) or 0
+            L[info.index_slot] = seat
+            if info.var_slot is not None:
+                L[info.var_slot] = seat
+            L[info.extra["taken"]] = 0
+            L[info.extra["skipped"]] = 0
+            st.scopes.append(ScopeRec("turn", "turn"))
+        elif info.kind == "repeat":
+            L[info.index_slot] = 0
+    frame.pc = label.pc
+
+
+# --- the player-facing state API, in OpenSpiel's terms -------------------------
+
+def _current_player(self) -> int | None:
+    """The seat that must decide now, or None when the game is over."""
+    return self.pending.who if self.pending is not None else None
+
+
+def _is_terminal(self) -> bool:
+    return self.status == "over"
+
+
+def _scores(self) -> list:
+    score = self.game.score
+    return [score(self, [p]) for p in self.lay.seats]
+
+
+def _ranking(self) -> list:
+    """Places (1 = best) per seat; seats equal on every ranking key share a place."""
+    keys = [tuple(k(self, [p]) for k in self.game.rank_by) for p in self.lay.seats]
+    places = []
+    for p in self.lay.seats:
+        better = sum(1 for q in self.lay.seats if keys[q] > keys[p])
+        places.append(better + 1)
+    return places
+
+
+def _winners(self) -> list:
+    return [p for p, place in enumerate(_ranking(self)) if place == 1]
+
+
+def _returns(self) -> list:
+    """Per seat: 1 for a (shared) win, 0 otherwise — a simple reward for agents."""
+    if self.status != "over":
+        return [0] * self.lay.num_seats
+    winners = set(_winners(self))
+    return [1 if p in winners else 0 for p in self.lay.seats]
+
+
+def _apply_action(self, action_id: str) -> None:
+    self.apply(action_id)
+
+
+State.current_player = _current_player
+State.is_terminal = _is_terminal
+State.scores = _scores
+State.ranking = _ranking
+State.winners = _winners
+State.returns = _returns
+State.apply_action = _apply_action
+State.observation = observation

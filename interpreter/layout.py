@@ -1,0 +1,245 @@
+"""Lay a game out: seats, constants, components, zones and variables.
+
+A :class:`Layout` is what a compiled rulebook becomes for one number of
+players, one set of options and variants: the component instances, the
+zone instances of every family, the positions of the variables.  It is made
+once per game and shared (never changed) by all states and their clones.
+"""
+from __future__ import annotations
+
+from itertools import product
+
+from dsl.diagnostics import Pos, RuleRuntimeError
+
+from .values import Component, Zone
+
+BOX = "box"
+
+
+class GameSetupError(Exception):
+    """Bad arguments for a new game (player count, option, variant)."""
+
+
+class _LayoutState:
+    """Stands in for a state while the layout is evaluated (only ``lay``)."""
+
+    __slots__ = ("lay", "z", "where", "v")
+
+    def __init__(self, lay):
+        self.lay = lay
+        self.z = None
+        self.where = None
+        self.v = None
+
+
+class Layout:
+    def __init__(self, game, num_players: int, options: dict, variants):
+        self.game = game
+        self.num_players = num_players
+        self.options = options
+        self.variants = frozenset(variants)
+        self.const: dict = {}
+        self.components: list = []
+        self.zones: list = []
+        self.zfam: list = []
+        self.vkeys: list = []
+        self.clamp: dict = {}
+        self.by_label: dict = {}
+        self.automata = frozenset()
+        self.seats = ()
+        self.num_seats = num_players
+        self.seat_names = []
+
+    def describe(self) -> dict:
+        return {"players": self.num_players, "options": dict(self.options), "variants": sorted(self.variants)}
+
+    def zone_by_name(self, name: str):
+        for z in self.zones:
+            if z.name == name:
+                return z
+        return None
+
+
+def _domain(spec, st, L, what):
+    values = spec.domain(st, L)
+    if isinstance(values, Zone) or not isinstance(values, (tuple, list)):
+        raise RuleRuntimeError(f"{what}: index '{spec.name}' must range over a list", spec.pos)
+    return tuple(values)
+
+
+def make_layout(game, num_players: int, options: dict | None = None, variants=()) -> Layout:
+    if not game.min_players <= num_players <= game.max_players:
+        raise GameSetupError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {num_players}")
+    chosen = {}
+    options = dict(options or {})
+    for name in options:
+        if name not in game.options:
+            known = ", ".join(sorted(game.options)) or "none"
+            raise GameSetupError(f"unknown option '{name}' (options of {game.name}: {known})")
+    for v in variants:
+        if v not in game.variants:
+            known = ", ".join(sorted(game.variants)) or "none"
+            raise GameSetupError(f"unknown variant '{v}' (variants of {game.name}: {known})")
+    lay = Layout(game, num_players, chosen, variants)
+    st = _LayoutState(lay)
+    for name, opt in game.options.items():
+        value = options.get(name, opt.default)
+        value = _coerce_option(value, opt)
+        chosen[name] = value
+    for name, opt in game.options.items():
+        allowed = opt.allowed
+        if callable(allowed):
+            allowed = allowed(st, [None])
+        if allowed is not None and chosen[name] not in allowed:
+            raise GameSetupError(f"option {name}={chosen[name]} is not allowed (allowed: "
+                                 f"{', '.join(str(a) for a in allowed)})")
+
+    # seats
+    automata = 0
+    if game.automata is not None:
+        automata = game.automata(st, [None])
+        if not isinstance(automata, int) or automata < 0:
+            raise GameSetupError(f"the number of automata must be a whole number, not {automata!r}")
+    lay.num_seats = num_players + automata
+    lay.seats = tuple(range(lay.num_seats))
+    lay.automata = frozenset(range(num_players, lay.num_seats))
+    names = [f"Player {i + 1}" for i in range(num_players)]
+    for i in range(automata):
+        names.append(game.automaton_names[i] if i < len(game.automaton_names) else f"Automaton {i + 1}")
+    lay.seat_names = names
+
+    # computed constants (in an order that satisfies their dependencies)
+    pending = [c for c in game.constants.values() if c.compute is not None]
+    for _ in range(len(pending) + 1):
+        left = []
+        for c in pending:
+            try:
+                lay.const[c.name] = c.compute(st, [None] * 8)
+            except RuleRuntimeError as exc:
+                if "no entry for" in exc.message or "there is no" in exc.message:
+                    left.append(c)
+                else:
+                    raise
+            except KeyError:
+                left.append(c)
+        if not left:
+            break
+        pending = left
+    else:
+        raise RuleRuntimeError(f"constant '{pending[0].name}' cannot be computed", pending[0].pos)
+    for c in game.constants.values():
+        if c.compute is None:
+            lay.const[c.name] = c.value
+
+    # zones
+    for fam in game.zone_list:
+        ids = {}
+        L = [None] * max(fam.nslots, 1)
+        domains = []
+        for spec in fam.index:
+            domains.append(_domain(spec, st, L, f"zone '{fam.name}'"))
+        for combo in product(*domains):
+            for spec, value in zip(fam.index, combo):
+                L[spec.slot] = value
+            key = combo[0] if len(combo) == 1 else tuple(combo)
+            name = fam.name if not combo else f"{fam.name}[{', '.join(str(x) for x in combo)}]"
+            cap = fam.capacity(st, L) if fam.capacity is not None else None
+            owner = fam.owner(st, L) if fam.owner is not None else None
+            z = Zone(len(lay.zones), fam.name, key, name, fam.ztype, cap, fam.holds, owner, tuple(combo))
+            lay.zones.append(z)
+            ids[key] = z
+        lay.zfam.append(ids)
+    box = Zone(len(lay.zones), BOX, (), BOX, "area", None, frozenset(), None, ())
+    lay.zones.append(box)
+    lay.box = box
+    for fam in game.zone_list:
+        if fam.refill is None:
+            continue
+        for z in lay.zfam[fam.id].values():
+            L = [None] * max(fam.nslots, 1)
+            for spec, value in zip(fam.index, z.index_values):
+                L[spec.slot] = value
+            target = fam.refill(st, L)
+            if not isinstance(target, Zone):
+                raise RuleRuntimeError(f"the refill of {z.name} must be a zone", fam.pos)
+            z.refill = target
+
+    # components and where they start
+    homes = []
+    for kind in game.kinds.values():
+        for item in kind.items:
+            L = [None] * max(item.nslots, 1)
+            domains = [_domain(spec, st, L, f"components '{kind.name}'") for spec in item.for_each]
+            for combo in product(*domains):
+                for spec, value in zip(item.for_each, combo):
+                    L[spec.slot] = value
+                count = item.count(st, L)
+                attrs = {name: f(st, L) for name, f in item.attrs.items()}
+                label = kind.name if kind.label is None else _label(kind, attrs)
+                for _ in range(count):
+                    comp = Component(len(lay.components), kind.name, dict(attrs), label)
+                    lay.components.append(comp)
+                    lay.by_label.setdefault(label, []).append(comp)
+                    home = box
+                    if kind.home is not None:
+                        hl = [None] * max(len(kind.attributes) + 1, 1)
+                        for i, a in enumerate(kind.attributes):
+                            hl[i] = attrs.get(a)
+                        home = kind.home(st, hl)
+                        if not isinstance(home, Zone):
+                            raise RuleRuntimeError(f"the home of {label} must be a zone", kind.home_pos or kind.pos)
+                    homes.append(home)
+    lay.homes = homes
+
+    # variables
+    init = []
+    for var in game.scalar_vars:
+        init.append(var.init(st, [None] * max(var.nslots, 1)))
+        lay.clamp[var.name] = _bounds(var, st, [None] * max(var.nslots, 1))
+    for var in game.family_vars:
+        keys = {}
+        L = [None] * max(var.nslots, 1)
+        domains = [_domain(spec, st, L, f"variable '{var.name}'") for spec in var.index]
+        for combo in product(*domains):
+            for spec, value in zip(var.index, combo):
+                L[spec.slot] = value
+            key = combo[0] if len(combo) == 1 else tuple(combo)
+            keys[key] = len(init)
+            init.append(var.init(st, L))
+        lay.clamp[var.name] = _bounds(var, st, L)
+        lay.vkeys.append(keys)
+    lay.init_vars = init
+    return lay
+
+
+def _bounds(var, st, L):
+    lo = var.min(st, L) if var.min is not None else None
+    hi = var.max(st, L) if var.max is not None else None
+    return (lo, hi) if lo is not None or hi is not None else None
+
+
+def _label(kind, attrs) -> str:
+    out = []
+    for is_field, text in kind.label_parts:
+        out.append(str(attrs.get(text)) if is_field else text)
+    return "".join(out)
+
+
+def _coerce_option(value, opt):
+    default = opt.default
+    if isinstance(value, str):
+        if isinstance(default, bool):
+            if value.lower() in ("true", "yes", "1", "on"):
+                return True
+            if value.lower() in ("false", "no", "0", "off"):
+                return False
+            raise GameSetupError(f"option {opt.name} takes true or false, not '{value}'")
+        if isinstance(default, int):
+            try:
+                return int(value)
+            except ValueError:
+                raise GameSetupError(f"option {opt.name} takes a whole number, not '{value}'") from None
+    return value
+
+
+__all__ = ["Layout", "make_layout", "GameSetupError", "Pos"]

@@ -1,0 +1,266 @@
+"""The compiled form of a rulebook: declarations that hold Python callables.
+
+A :class:`GameDef` is made once per rulebook by :mod:`interpreter.compiler`
+and never changes.  Everything that depends on the number of players or on
+options (zone families, component counts, variable layout) is computed per
+game into a :class:`Layout` by :mod:`interpreter.layout`.
+
+Compiled expressions are closures ``f(state, locals) -> value``; compiled
+step lists are :class:`Procedure` objects whose ``code`` is a list of
+instruction closures run by :mod:`interpreter.runtime`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from dsl.diagnostics import Pos
+
+from .types import Type
+
+
+@dataclass
+class Procedure:
+    name: str
+    pos: Pos
+    code: list = field(default_factory=list)
+    nslots: int = 0
+    slot_names: list = field(default_factory=list)
+    #: (name, slot, type) of the parameters, bound when the procedure is entered
+    params: list = field(default_factory=list)
+    #: label name -> Label (phases where a scenario may start)
+    labels: dict = field(default_factory=dict)
+    #: kind of frame: "flow", "action", "procedure", "trigger", "setup", "scoring"
+    kind: str = "procedure"
+    #: instruction index -> source position (for located run-time errors)
+    positions: list = field(default_factory=list)
+
+    def pos_at(self, pc: int) -> Pos:
+        if 0 <= pc < len(self.positions):
+            return self.positions[pc]
+        return self.pos
+
+
+@dataclass
+class Label:
+    """A place in a procedure where play may start (a scenario's ``start.at``)."""
+
+    name: str
+    pc: int
+    #: enclosing loops and scopes, outermost first: LoopInfo / ScopeInfo
+    enclosing: list = field(default_factory=list)
+
+
+@dataclass
+class LoopInfo:
+    kind: str  # for / repeat / turns / while
+    var_slot: int | None = None
+    var_global: int | None = None  # scalar variable index when the loop variable is a state variable
+    iter_slot: int | None = None
+    index_slot: int | None = None
+    iterable: Callable | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class ScopeInfo:
+    kind: str
+    name: str
+
+
+@dataclass
+class EnumDecl:
+    name: str
+    symbols: tuple
+    pos: Pos
+
+
+@dataclass
+class ConstDecl:
+    name: str
+    type: Type
+    pos: Pos
+    value: object = None
+    #: for computed constants: f(layout_state) evaluated per game
+    compute: Callable | None = None
+
+
+@dataclass
+class TableDecl:
+    name: str
+    key_type: Type
+    value_type: Type
+    pos: Pos
+    #: (lo, hi, value, pos) for numeric keys (hi None: open range)
+    ranges: list = field(default_factory=list)
+    #: symbol -> value for enum keys
+    exact: dict = field(default_factory=dict)
+
+    def lookup(self, key):
+        if key in self.exact:
+            return self.exact[key]
+        if isinstance(key, int) and not isinstance(key, bool):
+            for lo, hi, value, _ in self.ranges:
+                if key >= lo and (hi is None or key <= hi):
+                    return value
+        raise KeyError(key)
+
+
+@dataclass
+class KindDecl:
+    name: str
+    attributes: dict  # name -> Type
+    pos: Pos
+    items: list = field(default_factory=list)  # compiled ItemSpec
+    label: str | None = None
+    label_parts: list = field(default_factory=list)
+    home: Callable | None = None
+    home_pos: Pos | None = None
+
+
+@dataclass
+class ItemSpec:
+    count: Callable  # f(layout_state) -> int
+    for_each: list  # [(name, domain f, type)]
+    attrs: dict  # attribute -> f(layout_state, locals)
+    nslots: int
+    pos: Pos
+
+
+@dataclass
+class IndexSpec:
+    name: str
+    domain: Callable
+    type: Type
+    slot: int
+    pos: Pos
+
+
+@dataclass
+class ZoneFamily:
+    name: str
+    id: int
+    pos: Pos
+    index: list  # [IndexSpec]
+    ztype: str = "area"
+    holds: frozenset = frozenset()
+    capacity: Callable | None = None
+    visible: Callable | None = None  # f(state, locals[index..., viewer]) -> bool
+    visible_const: bool | None = True
+    owner: Callable | None = None
+    refill: Callable | None = None
+    nslots: int = 0
+    viewer_slot: int = 0
+
+
+@dataclass
+class VarDecl:
+    name: str
+    type: Type
+    pos: Pos
+    init: Callable
+    index: list = field(default_factory=list)  # [IndexSpec]
+    min: Callable | None = None
+    max: Callable | None = None
+    visible: Callable | None = None
+    visible_const: bool | None = True
+    nslots: int = 0
+    viewer_slot: int = 0
+    #: flat index of a scalar variable in State.v
+    offset: int = -1
+    #: position among variable families (Layout.var_keys)
+    family_id: int = -1
+
+
+@dataclass
+class FuncDecl:
+    name: str
+    params: list  # [(name, Type)]
+    body: object  # dsl.ast node
+    pos: Pos
+    compiled: Callable | None = None
+    type: Type | None = None
+    nslots: int = 0
+    compiling: bool = False
+
+
+@dataclass
+class ParamSpec:
+    name: str
+    domain: Callable
+    type: Type
+    slot: int
+    pos: Pos
+
+
+@dataclass
+class ActionDecl:
+    name: str
+    pos: Pos
+    params: list  # [ParamSpec]
+    where: Callable | None
+    proc: Procedure
+    player_slot: int = 0
+    #: inline actions see the locals of the procedure that offers them:
+    #: the first ``inherit`` slots are copied from that frame
+    inherit: int = 0
+
+
+@dataclass
+class TriggerDecl:
+    name: str
+    pos: Pos
+    event: str | None
+    when: Callable | None
+    at: str | None
+    proc: Procedure
+    event_slot: int = 0
+
+
+@dataclass
+class OptionDecl:
+    name: str
+    default: object
+    allowed: object
+    pos: Pos
+
+
+@dataclass
+class GameDef:
+    name: str
+    root: str
+    min_players: int
+    max_players: int
+    enums: dict = field(default_factory=dict)
+    symbol_enum: dict = field(default_factory=dict)
+    constants: dict = field(default_factory=dict)
+    tables: dict = field(default_factory=dict)
+    kinds: dict = field(default_factory=dict)
+    zones: dict = field(default_factory=dict)  # name -> ZoneFamily
+    zone_list: list = field(default_factory=list)
+    variables: dict = field(default_factory=dict)
+    scalar_vars: list = field(default_factory=list)
+    family_vars: list = field(default_factory=list)
+    functions: dict = field(default_factory=dict)
+    actions: dict = field(default_factory=dict)
+    procedures: dict = field(default_factory=dict)
+    triggers: list = field(default_factory=list)
+    event_triggers: dict = field(default_factory=dict)  # event -> [TriggerDecl]
+    condition_triggers: list = field(default_factory=list)
+    options: dict = field(default_factory=dict)
+    variants: dict = field(default_factory=dict)
+    automata: Callable | None = None
+    automaton_names: list = field(default_factory=list)
+    setup: Procedure | None = None
+    flow: Procedure | None = None
+    scoring: Procedure | None = None
+    score: Callable | None = None
+    rank_by: list = field(default_factory=list)
+    invariants: list = field(default_factory=list)  # [(name, f, pos)]
+    #: every procedure by its unique name, for serialisation
+    all_procs: dict = field(default_factory=dict)
+    #: score-expression slot for "p"
+    score_nslots: int = 1
+    source_files: list = field(default_factory=list)
+    inline_actions: dict = field(default_factory=dict)
+    action_by_proc: dict = field(default_factory=dict)

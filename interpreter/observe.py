@@ -1,0 +1,85 @@
+"""What one player may see of a state.
+
+A zone's ``visible`` decides whether its contents are shown to a viewer; a
+hidden zone shows only how many components it holds.  Variables follow the
+same rule.  The random generator, the stack and the decision history are
+never part of an observation (the history could reveal secret choices).
+"""
+from __future__ import annotations
+
+from .values import Component, Record, Zone, format_value
+
+
+def _plain(value):
+    if isinstance(value, (Component, Zone)):
+        return repr(value)
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Record):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, dict):
+        return {format_value(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def zone_visible(st, zone, viewer) -> bool:
+    if zone.family == "box":
+        return True
+    fam = st.game.zones[zone.family]
+    if fam.visible_const is not None:
+        return fam.visible_const
+    L = [None] * max(fam.nslots, 1)
+    for spec, value in zip(fam.index, zone.index_values):
+        L[spec.slot] = value
+    L[fam.viewer_slot] = viewer
+    return bool(fam.visible(st, L))
+
+
+def var_visible(st, var, key, viewer) -> bool:
+    if var.visible_const is not None:
+        return var.visible_const
+    L = [None] * max(var.nslots, 1)
+    values = key if isinstance(key, tuple) and len(var.index) > 1 else (key,)
+    for spec, value in zip(var.index, values):
+        L[spec.slot] = value
+    L[var.viewer_slot] = viewer
+    return bool(var.visible(st, L))
+
+
+def observation(st, viewer: int | None) -> dict:
+    """The state as seat ``viewer`` sees it (``None``: an onlooker)."""
+    zones = {}
+    for zone in st.lay.zones:
+        contents = st.z[zone.id]
+        if viewer is not None and not zone_visible(st, zone, viewer) or viewer is None and not zone_visible(
+                st, zone, -1):
+            zones[zone.name] = {"count": len(contents)}
+        else:
+            zones[zone.name] = [c.label for c in contents]
+    variables = {}
+    game = st.game
+    for var in game.scalar_vars:
+        if var_visible(st, var, None, viewer):
+            variables[var.name] = _plain(st.v[var.offset])
+    for var in game.family_vars:
+        keys = st.lay.vkeys[var.family_id]
+        shown = {}
+        for key, at in keys.items():
+            if var_visible(st, var, key, viewer):
+                shown[format_value(key)] = _plain(st.v[at])
+        if shown:
+            variables[var.name] = shown
+    decision = None
+    if st.pending is not None:
+        decision = {"player": st.pending.who}
+        if viewer == st.pending.who:
+            decision["legal_actions"] = [o.id for o in st.pending.options]
+    return {
+        "game": game.name,
+        "viewer": viewer,
+        "seats": list(st.lay.seat_names),
+        "status": st.status,
+        "decision": decision,
+        "variables": variables,
+        "zones": zones,
+    }

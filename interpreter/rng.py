@@ -1,0 +1,59 @@
+"""The deterministic random number generator held in a game state.
+
+SplitMix64: the whole generator is one 64-bit integer, so a state is cloned
+and serialised with it, and the same seed gives the same numbers on every
+Python version and platform (unlike :mod:`random`, whose ``shuffle`` and
+``randrange`` algorithms are not promised to stay the same).
+"""
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def seed_state(seed: int, stream: int = 0) -> int:
+    """An initial generator state for ``seed`` (``stream`` separates uses)."""
+    x = (int(seed) * 0xD1B54A32D192ED03 + stream * GOLDEN + 0x2545F4914F6CDD1D) & MASK
+    _, x = next_u64(x)
+    return x
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Return (random 64-bit value, new state)."""
+    state = (state + GOLDEN) & MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31), state
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """A uniform integer in ``range(n)`` (rejection sampling, no bias)."""
+    if n <= 0:
+        raise ValueError("below() needs n > 0")
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        value, state = next_u64(state)
+        if value < limit:
+            return value % n, state
+
+
+class Rng:
+    """A small mutable wrapper, used where a state is not at hand (bots)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int, stream: int = 0):
+        self.state = seed_state(seed, stream)
+
+    def below(self, n: int) -> int:
+        value, self.state = below(self.state, n)
+        return value
+
+    def choice(self, seq):
+        return seq[self.below(len(seq))]
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]

@@ -1,0 +1,474 @@
+"""The game state and the machine that runs compiled rules.
+
+A :class:`State` is pure data: zone contents, variables, the random
+generator (one integer), a stack of :class:`Frame` (procedure, program
+counter, local slots), the open scopes with their deferred effects, and the
+pending decision.  Because the stack is data, a game can stop at a decision
+anywhere — deep inside an action, a trigger or a loop — and be cloned or
+serialised there.
+
+:func:`run` executes instructions until a decision is needed or the game
+is over.  An instruction is a closure ``ins(state, frame)``; the machine
+advances the program counter *before* calling it, so an instruction jumps
+by setting ``frame.pc`` and suspends by returning ``True``.
+"""
+from __future__ import annotations
+
+from dsl.diagnostics import Pos, RuleRuntimeError
+
+from . import rng as rngmod
+from .values import Record, encode, decode, format_value
+
+#: the most instructions one call of run() may execute before it is an endless loop
+STEP_LIMIT = 2_000_000
+
+
+class IllegalAction(Exception):
+    """A decision that is not among the legal actions; the state is unchanged."""
+
+
+class Frame:
+    __slots__ = ("proc", "code", "pc", "L", "trigger")
+
+    def __init__(self, proc, L, pc=0, trigger=None):
+        self.proc = proc
+        self.code = proc.code
+        self.pc = pc
+        self.L = L
+        self.trigger = trigger
+
+    def copy(self) -> "Frame":
+        return Frame(self.proc, list(self.L), self.pc, self.trigger)
+
+
+class ScopeRec:
+    __slots__ = ("kind", "name", "deferred")
+
+    def __init__(self, kind, name, deferred=None):
+        self.kind = kind
+        self.name = name
+        self.deferred = deferred if deferred is not None else []
+
+    def copy(self) -> "ScopeRec":
+        return ScopeRec(self.kind, self.name, list(self.deferred))
+
+
+class Option:
+    """One legal action: its id, the action and the parameter values."""
+
+    __slots__ = ("id", "action", "values")
+
+    def __init__(self, oid, action, values):
+        self.id = oid
+        self.action = action
+        self.values = values
+
+    def record(self) -> Record:
+        return Record({"action": self.action.name,
+                       **{p.name: v for p, v in zip(self.action.params, self.values)}})
+
+
+class Decision:
+    __slots__ = ("who", "options", "by_id", "as_slot", "pos")
+
+    def __init__(self, who, options, as_slot, pos):
+        self.who = who
+        self.options = options
+        self.by_id = {o.id: o for o in options}
+        self.as_slot = as_slot
+        self.pos = pos
+
+
+def option_id(action, values) -> str:
+    if not action.params:
+        return action.name
+    inner = ",".join(f"{p.name}={format_value(v)}" for p, v in zip(action.params, values))
+    return f"{action.name}({inner})"
+
+
+class State:
+    """Everything that changes during a game.  See the module docstring."""
+
+    __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "history",
+                 "status", "running", "forced", "log", "logging", "steps", "error", "seed")
+
+    # --- construction ------------------------------------------------------
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        s.game = self.game
+        s.lay = self.lay
+        s.z = [list(x) for x in self.z]
+        s.where = list(self.where)
+        s.v = list(self.v)
+        s.rng = self.rng
+        s.frames = [f.copy() for f in self.frames]
+        s.scopes = [sc.copy() for sc in self.scopes]
+        s.pending = self.pending  # decisions are never mutated
+        s.history = list(self.history)
+        s.status = self.status
+        s.running = self.running
+        s.forced = list(self.forced)
+        s.log = list(self.log)
+        s.logging = self.logging
+        s.steps = 0
+        s.error = self.error
+        s.seed = self.seed
+        return s
+
+    # --- queries -----------------------------------------------------------
+    @property
+    def terminal(self) -> bool:
+        return self.status == "over"
+
+    def contents(self, zone):
+        return self.z[zone.id]
+
+    # --- randomness --------------------------------------------------------
+    def below(self, n: int) -> int:
+        value, self.rng = rngmod.below(self.rng, n)
+        return value
+
+    def shuffle(self, zone) -> None:
+        items = self.z[zone.id]
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    # --- moving components -----------------------------------------------
+    def move(self, comps, dst, bottom: bool, pos: Pos) -> None:
+        if not comps:
+            return
+        lst = self.z[dst.id]
+        incoming = [c for c in comps if self.where[c.id] != dst.id]
+        if dst.capacity is not None and len(lst) + len(incoming) > dst.capacity:
+            raise RuleRuntimeError(
+                f"{dst.name} is full: it holds {len(lst)} of {dst.capacity} and cannot take {len(incoming)} more", pos)
+        if dst.holds:
+            for c in incoming:
+                if c.kind not in dst.holds:
+                    raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+        where = self.where
+        z = self.z
+        moved_from = []
+        for c in incoming:
+            src = where[c.id]
+            z[src].remove(c)
+            if bottom:
+                lst.insert(0, c)
+            else:
+                lst.append(c)
+            where[c.id] = dst.id
+            moved_from.append(src)
+        if "moved" in self.game.event_triggers:
+            self.emit("moved", Record({"components": tuple(incoming), "to": dst,
+                                       "from": self.lay.zones[moved_from[0]] if moved_from else dst}), pos)
+        self.changed()
+
+    def draw(self, src, n: int, dst, pos: Pos) -> tuple:
+        lst = self.z[src.id]
+        got = []
+        refilled = False
+        for _ in range(n):
+            if not lst and not refilled and src.refill is not None and self.z[src.refill.id]:
+                refilled = True
+                self.move(tuple(self.z[src.refill.id]), src, False, pos)
+                if src.type == "deck":
+                    self.shuffle(src)
+            if not lst:
+                break
+            if src.type == "bag":
+                if self.forced:
+                    c = self._forced_pick(lst, pos)
+                else:
+                    c = lst[self.below(len(lst))]
+            else:
+                c = lst[-1]
+            got.append(c)
+            self._move_one(c, dst, pos)
+        got = tuple(got)
+        if "moved" in self.game.event_triggers and got:
+            self.emit("moved", Record({"components": got, "from": src, "to": dst}), pos)
+        if "drawn" in self.game.event_triggers:
+            self.emit("drawn", Record({"components": got, "from": src, "to": dst, "count": n,
+                                       "short": len(got) < n}), pos)
+        self.changed()
+        return got
+
+    def _move_one(self, c, dst, pos):
+        lst = self.z[dst.id]
+        if dst.capacity is not None and len(lst) >= dst.capacity:
+            raise RuleRuntimeError(f"{dst.name} is full (capacity {dst.capacity})", pos)
+        if dst.holds and c.kind not in dst.holds:
+            raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+        self.z[self.where[c.id]].remove(c)
+        lst.append(c)
+        self.where[c.id] = dst.id
+
+    def _forced_pick(self, lst, pos):
+        label = self.forced.pop(0)
+        for c in lst:
+            if c.label == label:
+                return c
+        raise RuleRuntimeError(f"the scenario wants to draw '{label}', but the zone holds only "
+                               f"{', '.join(sorted(set(c.label for c in lst))) or 'nothing'}", pos)
+
+    # --- events, triggers, scopes ------------------------------------------
+    def frame_player(self):
+        """The seat bound to `player` in the running frame (for triggers)."""
+        return self.frames[-1].L[0] if self.frames else None
+
+    def emit(self, name: str, event: Record, pos: Pos) -> None:
+        triggers = self.game.event_triggers.get(name)
+        if not triggers:
+            return
+        player = self.frame_player()
+        fire = []
+        for trig in triggers:
+            L = [None] * trig.proc.nslots
+            L[0] = player
+            L[trig.event_slot] = event
+            if trig.when is not None and not trig.when(self, L):
+                continue
+            fire.append((trig, L))
+        for trig, L in reversed(fire):
+            if trig.at:
+                self.defer(trig.at, trig.proc, L, False, trig.pos, trig.name)
+            else:
+                self.frames.append(Frame(trig.proc, L, 0, trig.name))
+
+    def changed(self) -> None:
+        """Check condition triggers (called after every change of state)."""
+        conds = self.game.condition_triggers
+        if not conds or self.status != "play":
+            return
+        for trig in conds:
+            if trig.name in self.running:
+                continue
+            L = [None] * trig.proc.nslots
+            L[0] = self.frame_player()
+            if trig.when(self, L):
+                self.running = self.running | {trig.name}
+                if trig.at:
+                    self.defer(trig.at, trig.proc, L, True, trig.pos, trig.name)
+                else:
+                    self.frames.append(Frame(trig.proc, L, 0, trig.name))
+                return
+
+    def scope_start(self, kind: str, name: str) -> None:
+        self.scopes.append(ScopeRec(kind, name))
+        ev = kind + "_start"
+        if ev in self.game.event_triggers:
+            self.emit(ev, Record({"name": name}), Pos("<scope>"))
+
+    def scope_end(self, kind: str, name: str) -> None:
+        rec = self.scopes.pop()
+        ev = kind + "_end"
+        if ev in self.game.event_triggers:
+            self.emit(ev, Record({"name": name}), Pos("<scope>"))
+        for proc, L, trig in reversed(rec.deferred):
+            self.frames.append(Frame(proc, L, 0, trig))
+
+    def defer(self, until: str, proc, L, once: bool, pos: Pos, trigger=None) -> None:
+        for rec in reversed(self.scopes):
+            if rec.kind == until or rec.name == until:
+                if once and any(p is proc for p, _, _ in rec.deferred):
+                    if trigger and trigger in self.running:
+                        self.running = self.running - {trigger}
+                    return
+                rec.deferred.append((proc, L, trigger))
+                return
+        raise RuleRuntimeError(f"cannot defer to the end of '{until}': no such scope is open here", pos)
+
+    def end_game(self) -> None:
+        self.frames.clear()
+        self.scopes.clear()
+        self.running = frozenset()
+        self.start_scoring()
+
+    def start_scoring(self) -> None:
+        self.status = "scoring"
+        scoring = self.game.scoring
+        if scoring is not None:
+            self.frames.append(Frame(scoring, [None] * scoring.nslots))
+
+    # --- decisions -----------------------------------------------------------
+    def options_for(self, actions, who, parent_L=()) -> list:
+        out = []
+        seen = set()
+        for action in actions:
+            L = [None] * action.proc.nslots
+            if action.inherit:
+                L[:action.inherit] = parent_L[:action.inherit]
+            L[action.player_slot] = who
+            params = action.params
+            where = action.where
+            if not params:
+                if where is None or where(self, L):
+                    if action.name not in seen:
+                        seen.add(action.name)
+                        out.append(Option(action.name, action, ()))
+                continue
+            n = len(params)
+            values = [None] * n
+
+            def level(i, action=action, L=L, params=params, where=where, values=values, n=n):
+                spec = params[i]
+                for v in spec.domain(self, L):
+                    L[spec.slot] = v
+                    values[i] = v
+                    if i + 1 < n:
+                        level(i + 1)
+                    elif where is None or where(self, L):
+                        vals = tuple(values)
+                        oid = option_id(action, vals)
+                        if oid not in seen:
+                            seen.add(oid)
+                            out.append(Option(oid, action, vals))
+            level(0)
+        return out
+
+    def legal_actions(self) -> list:
+        if self.pending is None:
+            return []
+        return [o.id for o in self.pending.options]
+
+    def apply(self, action_id: str) -> None:
+        dec = self.pending
+        if dec is None or self.status == "over":
+            raise IllegalAction("no decision is pending: the game is over" if self.status == "over"
+                                else "no decision is pending")
+        opt = dec.by_id.get(action_id)
+        if opt is None:
+            raise IllegalAction(f"'{action_id}' is not a legal action now")
+        self.pending = None
+        if dec.as_slot is not None:
+            self.frames[-1].L[dec.as_slot] = opt.action.name
+        action = opt.action
+        L = [None] * action.proc.nslots
+        if action.inherit:
+            L[:action.inherit] = self.frames[-1].L[:action.inherit]
+        L[action.player_slot] = dec.who
+        for spec, v in zip(action.params, opt.values):
+            L[spec.slot] = v
+        self.frames.append(Frame(action.proc, L))
+        self.history.append((dec.who, action_id))
+        run(self)
+
+    # --- serialisation -------------------------------------------------------
+    def to_json(self) -> dict:
+        return {
+            "format": "regelwerk-state/1",
+            "game": self.game.name,
+            "layout": self.lay.describe(),
+            "seed": self.seed,
+            "zones": [[c.id for c in zone] for zone in self.z],
+            "v": [encode(x) for x in self.v],
+            "rng": self.rng,
+            "frames": [{"proc": f.proc.name, "pc": f.pc, "L": [encode(x) for x in f.L], "trigger": f.trigger}
+                       for f in self.frames],
+            "scopes": [{"kind": s.kind, "name": s.name,
+                        "deferred": [[p.name, [encode(x) for x in L], t] for p, L, t in s.deferred]}
+                       for s in self.scopes],
+            "pending": None if self.pending is None else {
+                "who": self.pending.who,
+                "as_slot": self.pending.as_slot,
+                "pos": [self.pending.pos.file, self.pending.pos.line, self.pending.pos.col],
+                "options": [[o.action.proc.name, [encode(v) for v in o.values]] for o in self.pending.options],
+            },
+            "history": [list(h) for h in self.history],
+            "status": self.status,
+            "running": sorted(self.running),
+            "forced": list(self.forced),
+            "log": list(self.log),
+        }
+
+    @classmethod
+    def from_json(cls, game, data: dict, layout) -> "State":
+        s = cls.__new__(cls)
+        s.game = game
+        s.lay = layout
+        comps = layout.components
+        s.z = [[comps[i] for i in zone] for zone in data["zones"]]
+        s.where = [0] * len(comps)
+        for zid, zone in enumerate(s.z):
+            for c in zone:
+                s.where[c.id] = zid
+        s.v = [decode(x, layout) for x in data["v"]]
+        s.rng = data["rng"]
+        procs = game.all_procs
+        s.frames = [Frame(procs[f["proc"]], [decode(x, layout) for x in f["L"]], f["pc"], f["trigger"])
+                    for f in data["frames"]]
+        s.scopes = [ScopeRec(sc["kind"], sc["name"],
+                             [(procs[p], [decode(x, layout) for x in L], t) for p, L, t in sc["deferred"]])
+                    for sc in data["scopes"]]
+        s.pending = None
+        if data["pending"] is not None:
+            pd = data["pending"]
+            opts = []
+            for name, values in pd["options"]:
+                action = game.action_by_proc[name]
+                vals = tuple(decode(v, layout) for v in values)
+                opts.append(Option(option_id(action, vals), action, vals))
+            s.pending = Decision(pd["who"], opts, pd["as_slot"], Pos(*pd["pos"]))
+        s.history = [tuple(h) for h in data["history"]]
+        s.status = data["status"]
+        s.running = frozenset(data["running"])
+        s.forced = list(data["forced"])
+        s.log = list(data["log"])
+        s.logging = True
+        s.steps = 0
+        s.error = None
+        s.seed = data.get("seed")
+        return s
+
+
+def run(st: State, limit: int = STEP_LIMIT) -> None:
+    """Run until a decision is pending or the game is over."""
+    frames = st.frames
+    steps = 0
+    fr = None
+    pc = 0
+    try:
+        while True:
+            while frames:
+                fr = frames[-1]
+                pc = fr.pc
+                code = fr.code
+                if pc >= len(code):
+                    frames.pop()
+                    if fr.trigger is not None:
+                        if fr.trigger in st.running:
+                            st.running = st.running - {fr.trigger}
+                        st.changed()
+                    elif fr.proc.kind == "setup":
+                        st.status = "play"
+                        st.changed()
+                    continue
+                fr.pc = pc + 1
+                steps += 1
+                if code[pc](st, fr):
+                    st.steps += steps
+                    return
+                if steps > limit:
+                    raise RuleRuntimeError(
+                        f"the rules ran {limit} steps without reaching a decision (an endless loop?)",
+                        fr.proc.pos_at(pc))
+            if st.status == "play":
+                st.start_scoring()
+                continue
+            if st.status == "setup":
+                st.status = "play"
+                continue
+            st.status = "over"
+            st.steps += steps
+            return
+    except RuleRuntimeError as exc:
+        st.error = exc
+        st.status = "error"
+        raise
+    except Exception as exc:  # noqa: BLE001 - an interpreter fault, still located at the rule
+        pos = fr.proc.pos_at(pc) if fr is not None else Pos("<runtime>")
+        err = RuleRuntimeError(f"internal error while running this step: {type(exc).__name__}: {exc}", pos)
+        st.error = err
+        st.status = "error"
+        raise err from exc

@@ -1,0 +1,724 @@
+"""Compile step lists (effects, flow) into instruction lists.
+
+Each step of the YAML becomes one or more instructions: closures
+``ins(state, frame)`` appended to a :class:`model.Procedure`.  Loops and
+branches become jumps.  Where a rule's step *means* something — what a
+``turns`` loop does, when a deferred effect runs — is decided here (the
+compile side) and in :mod:`interpreter.runtime` (the run side).
+"""
+from __future__ import annotations
+
+import re
+
+from dsl import ast
+from dsl.diagnostics import Pos, RuleRuntimeError
+from dsl.parser import ParseError, parse_assignment, parse_expression, parse_for_head
+from dsl.yamlload import LDict, LList
+
+from . import types as T
+from .exprs import Cx, Scope, as_list, bind, compile_cond, compile_expr, guard, suggest, E_NAME, E_TYPE
+from .model import Label, LoopInfo, Procedure, ScopeInfo
+from .values import Record, Zone, format_value
+
+SCOPE_KINDS = ("phase", "round", "scope")
+
+
+class StepCompiler:
+    """Compiles the steps of one procedure."""
+
+    def __init__(self, compiler, proc: Procedure, scope: Scope):
+        self.c = compiler
+        self.g = compiler.game
+        self.report = compiler.report
+        self.proc = proc
+        self.scope = scope
+        self.loops: list = []  # LoopInfo / ScopeInfo stack for labels
+
+    # --- helpers ---------------------------------------------------------------
+    @property
+    def code(self):
+        return self.proc.code
+
+    def emit(self, ins, pos: Pos) -> int:
+        self.proc.code.append(ins)
+        self.proc.positions.append(pos)
+        return len(self.proc.code) - 1
+
+    def here(self) -> int:
+        return len(self.proc.code)
+
+    def cx(self) -> Cx:
+        return Cx(self.g, self.report, self.scope, False, {}, self.c)
+
+    def expr(self, value, pos: Pos, what: str = "expression"):
+        """Parse and compile an expression; ``(fn, type)`` or ``(None, ANY)``."""
+        node = self.c.parse(value, pos)
+        if node is None:
+            return None, T.ANY
+        fn, typ = compile_expr(node, self.cx())
+        return guard(fn, node.pos, what), typ
+
+    def cond(self, value, pos: Pos, what="a condition"):
+        node = self.c.parse(value, pos)
+        if node is None:
+            return None
+        fn, _ = compile_cond(node, self.cx(), what)
+        return guard(fn, node.pos, what)
+
+    def zone_expr(self, value, pos: Pos, what: str):
+        fn, typ = self.expr(value, pos, what)
+        if fn is not None and not isinstance(typ, T.ZoneT) and not T.is_any(typ):
+            self.report.error(getattr(value, "pos", pos), f"{what} must be a zone, but this is {T.describe(typ)}",
+                              E_TYPE)
+        return fn, typ
+
+    # --- step lists --------------------------------------------------------------
+    def steps(self, steps, pos: Pos) -> None:
+        if steps is None:
+            return
+        if not isinstance(steps, list):
+            self.report.error(pos, "expected a list of steps", "RW010")
+            return
+        self.scope.push()
+        try:
+            for i, step in enumerate(steps):
+                spos = steps.pos_of(i) if isinstance(steps, LList) else pos
+                if not isinstance(step, dict) or not step:
+                    continue  # the schema reports it
+                kind = next((k for k in step if k in _STEPS), None)
+                if kind is None:
+                    continue  # the schema reports it
+                _STEPS[kind](self, step, spos)
+        finally:
+            self.scope.pop()
+
+    # --- the steps ------------------------------------------------------------------
+    def step_set(self, step: LDict, pos: Pos):
+        self._assign(step["set"], step.pos_of("set"), declare=False)
+
+    def step_let(self, step: LDict, pos: Pos):
+        self._assign(step["let"], step.pos_of("let"), declare=True)
+
+    def _assign(self, text, pos, declare: bool):
+        try:
+            node = parse_assignment(text, pos)
+        except ParseError as exc:
+            self.report.error(exc.pos, exc.message, "RW100")
+            return
+        vf, vt = compile_expr(node.value, self.cx())
+        vf = guard(vf, node.value.pos, "value")
+        op = node.op
+        if declare:
+            if node.index is not None or op != "=":
+                self.report.error(node.pos, "let binds a name: let: \"name = value\"", E_TYPE)
+                return
+            if node.name in self.g.variables:
+                self.report.error(node.pos, f"'{node.name}' is a game variable; use set:, or another name", E_NAME)
+            slot = self.scope.declare(node.name, vt)
+
+            def let(st, fr, slot=slot, vf=vf):
+                fr.L[slot] = vf(st, fr.L)
+            self.emit(let, node.pos)
+            return
+        name = node.name
+        local = self.scope.lookup(name)
+        if local is not None and node.index is None:
+            slot, typ = local
+            if not T.compatible(vt, typ):
+                self.report.error(node.value.pos, f"'{name}' holds {T.describe(typ)}, not {T.describe(vt)}", E_TYPE)
+            self._check_op(op, typ, node)
+            combine = _combiner(op)
+
+            def set_local(st, fr, slot=slot):
+                fr.L[slot] = combine(fr.L[slot], vf(st, fr.L))
+            self.emit(guard_ins(set_local, node.pos, f"set {name}"), node.pos)
+            return
+        var = self.g.variables.get(name)
+        if var is None:
+            self.report.error(node.pos, f"unknown variable '{name}'{suggest(name, list(self.g.variables))}"
+                              + ("" if local is None else " (a local cannot be indexed)"), E_NAME)
+            return
+        if not T.compatible(vt, var.type):
+            self.report.error(node.value.pos, f"variable '{name}' holds {T.describe(var.type)}, "
+                                              f"not {T.describe(vt)}", E_TYPE)
+        self._check_op(op, var.type, node)
+        combine = _combiner(op)
+        if var.index:
+            if node.index is None:
+                self.report.error(node.pos, f"variable '{name}' needs an index", E_NAME)
+                return
+            idx = ast.Index(ast.Name(name, pos=node.pos), node.index, pos=node.pos)
+            # reuse the expression compiler for the key (checks arity and types)
+            from .exprs import _family_key
+            key = _family_key(idx, var.index, f"variable '{name}'", self.cx())
+            vid = var.family_id
+
+            def set_family(st, fr):
+                L = fr.L
+                k = key(st, L)
+                try:
+                    at = st.lay.vkeys[vid][k]
+                except KeyError:
+                    raise RuleRuntimeError(f"there is no {name}[{format_value(k)}]", node.pos) from None
+                value = combine(st.v[at], vf(st, L))
+                bounds = st.lay.clamp.get(name)
+                if bounds is not None:
+                    value = _clamp(value, bounds)
+                st.v[at] = value
+                st.changed()
+            self.emit(guard_ins(set_family, node.pos, f"set {name}"), node.pos)
+            return
+        if node.index is not None:
+            self.report.error(node.pos, f"variable '{name}' has no index", E_NAME)
+            return
+        off = var.offset
+
+        def set_scalar(st, fr):
+            value = combine(st.v[off], vf(st, fr.L))
+            bounds = st.lay.clamp.get(name)
+            if bounds is not None:
+                value = _clamp(value, bounds)
+            st.v[off] = value
+            st.changed()
+        self.emit(guard_ins(set_scalar, node.pos, f"set {name}"), node.pos)
+
+    def _check_op(self, op, typ, node):
+        if op != "=" and not T.is_numeric(typ):
+            if op == "+=" and isinstance(typ, T.ListT):
+                return
+            self.report.error(node.pos, f"'{op}' needs a number, but '{node.name}' holds {T.describe(typ)}", E_TYPE)
+
+    def step_move(self, step: LDict, pos: Pos):
+        wf, wt = self.expr(step["move"], step.pos_of("move"), "what to move")
+        df, _ = self.zone_expr(step.get("to"), step.pos_of("to"), "'to'")
+        if wf is None or df is None:
+            return
+        if not (isinstance(wt, (T.Comp, T.ZoneT)) or T.is_any(wt) or
+                (T.is_listlike(wt) and isinstance(T.elem_of(wt), T.Comp)) or
+                (T.is_listlike(wt) and T.is_any(T.elem_of(wt)))):
+            self.report.error(step.pos_of("move"), f"only components can be moved, but this is {T.describe(wt)}",
+                              E_TYPE)
+        bottom = bool(step.get("bottom", False))
+        if isinstance(wt, T.ZoneT):
+            def move(st, fr):
+                st.move(tuple(st.z[wf(st, fr.L).id]), df(st, fr.L), bottom, pos)
+        elif isinstance(wt, T.Comp):
+            def move(st, fr):
+                c = wf(st, fr.L)
+                if c is None:
+                    raise RuleRuntimeError("nothing to move (none)", step.pos_of("move"))
+                st.move((c,), df(st, fr.L), bottom, pos)
+        else:
+            def move(st, fr):
+                w = wf(st, fr.L)
+                if isinstance(w, Zone):
+                    w = tuple(st.z[w.id])
+                elif w is None:
+                    raise RuleRuntimeError("nothing to move (none)", step.pos_of("move"))
+                elif not isinstance(w, (tuple, list)):
+                    w = (w,)
+                st.move(tuple(w), df(st, fr.L), bottom, pos)
+        self.emit(move, pos)
+
+    def step_draw(self, step: LDict, pos: Pos):
+        nf, nt = self.expr(step.get("draw", 1) if step.get("draw") is not None else 1, step.pos_of("draw"), "count")
+        if nf is not None and not T.is_numeric(nt):
+            self.report.error(step.pos_of("draw"), f"how many to draw must be a number, not {T.describe(nt)}", E_TYPE)
+        sf, stype = self.zone_expr(step.get("from"), step.pos_of("from"), "'from'")
+        df, _ = self.zone_expr(step.get("to"), step.pos_of("to"), "'to'")
+        if nf is None or sf is None or df is None:
+            return
+        slot = None
+        if step.get("as"):
+            holds = stype.holds if isinstance(stype, T.ZoneT) else frozenset()
+            slot = self.scope.declare(step["as"], T.ListT(T.Comp(holds)))
+
+        def draw(st, fr):
+            L = fr.L
+            got = st.draw(sf(st, L), nf(st, L), df(st, L), pos)
+            if slot is not None:
+                L[slot] = got
+        self.emit(draw, pos)
+
+    def step_shuffle(self, step: LDict, pos: Pos):
+        zf, _ = self.zone_expr(step["shuffle"], step.pos_of("shuffle"), "what to shuffle")
+        if zf is None:
+            return
+
+        def shuffle(st, fr):
+            st.shuffle(zf(st, fr.L))
+        self.emit(shuffle, pos)
+
+    def step_if(self, step: LDict, pos: Pos):
+        cf = self.cond(step["if"], step.pos_of("if"))
+        if cf is None:
+            return
+        holder = {}
+
+        def branch(st, fr):
+            if not cf(st, fr.L):
+                fr.pc = holder["else"]
+        self.emit(branch, pos)
+        self.steps(step.get("then"), step.pos_of("then"))
+        if "else" in step:
+            holder_end = {}
+
+            def jump_end(st, fr):
+                fr.pc = holder_end["end"]
+            self.emit(jump_end, pos)
+            holder["else"] = self.here()
+            self.steps(step.get("else"), step.pos_of("else"))
+            holder_end["end"] = self.here()
+        else:
+            holder["else"] = self.here()
+
+    def step_for(self, step: LDict, pos: Pos):
+        text = step["for"]
+        try:
+            head = parse_for_head(text, step.pos_of("for"))
+        except ParseError as exc:
+            self.report.error(exc.pos, exc.message, "RW100")
+            return
+        itf, itt = compile_expr(head.iter, self.cx())
+        itf, itt = as_list(itf, itt, head.iter.pos, self.cx(), "what a 'for' runs over")
+        itf = guard(itf, head.iter.pos, "for")
+        elem = T.elem_of(itt)
+        self.scope.push()
+        it_slot = self.scope.declare(f".it{self.here()}", T.ANY)
+        ix_slot = self.scope.declare(f".ix{self.here()}", T.INT)
+        var_global = None
+        slots = []
+        if len(head.names) == 1 and head.names[0] in self.g.variables and self.scope.lookup(head.names[0]) is None:
+            var = self.g.variables[head.names[0]]
+            if var.index:
+                self.report.error(head.pos, f"variable '{var.name}' has an index; it cannot be a loop variable", E_NAME)
+            elif not T.compatible(elem, var.type):
+                self.report.error(head.pos, f"variable '{var.name}' holds {T.describe(var.type)}, "
+                                            f"not {T.describe(elem)}", E_TYPE)
+            var_global = var.offset
+        else:
+            from .exprs import _declare_targets
+            slots = _declare_targets(head, elem, self.cx())
+        info = LoopInfo("for", var_slot=slots[0] if len(slots) == 1 else None, var_global=var_global,
+                        iter_slot=it_slot, index_slot=ix_slot, iterable=itf)
+        info.extra["names"] = head.names
+
+        def init(st, fr):
+            fr.L[it_slot] = tuple(itf(st, fr.L))
+            fr.L[ix_slot] = 0
+        self.emit(init, pos)
+        head_pc = self.here()
+        holder = {}
+        if var_global is not None:
+            def loop_head(st, fr):
+                L = fr.L
+                i = L[ix_slot]
+                items = L[it_slot]
+                if i >= len(items):
+                    fr.pc = holder["end"]
+                    return
+                L[ix_slot] = i + 1
+                st.v[var_global] = items[i]
+                st.changed()
+        else:
+            def loop_head(st, fr):
+                L = fr.L
+                i = L[ix_slot]
+                items = L[it_slot]
+                if i >= len(items):
+                    fr.pc = holder["end"]
+                    return
+                L[ix_slot] = i + 1
+                bind(L, slots, items[i])
+        self.emit(loop_head, pos)
+        self.loops.append(info)
+        self.steps(step.get("do"), step.pos_of("do"))
+        self.loops.pop()
+
+        def back(st, fr):
+            fr.pc = head_pc
+        self.emit(back, pos)
+        holder["end"] = self.here()
+        self.scope.pop()
+
+    def step_while(self, step: LDict, pos: Pos):
+        cf = self.cond(step["while"], step.pos_of("while"))
+        if cf is None:
+            return
+        head_pc = self.here()
+        holder = {}
+
+        def test(st, fr):
+            if not cf(st, fr.L):
+                fr.pc = holder["end"]
+        self.emit(test, pos)
+        self.loops.append(LoopInfo("while"))
+        self.steps(step.get("do"), step.pos_of("do"))
+        self.loops.pop()
+
+        def back(st, fr):
+            fr.pc = head_pc
+        self.emit(back, pos)
+        holder["end"] = self.here()
+
+    def step_repeat(self, step: LDict, pos: Pos):
+        nf, nt = self.expr(step["repeat"], step.pos_of("repeat"), "repeat count")
+        if nf is None:
+            return
+        if not T.is_numeric(nt):
+            self.report.error(step.pos_of("repeat"), f"repeat needs a number, not {T.describe(nt)}", E_TYPE)
+        self.scope.push()
+        cnt = self.scope.declare(f".n{self.here()}", T.INT)
+
+        def init(st, fr):
+            fr.L[cnt] = nf(st, fr.L)
+        self.emit(init, pos)
+        head_pc = self.here()
+        holder = {}
+
+        def test(st, fr):
+            L = fr.L
+            if L[cnt] <= 0:
+                fr.pc = holder["end"]
+                return
+            L[cnt] -= 1
+        self.emit(test, pos)
+        self.loops.append(LoopInfo("repeat", index_slot=cnt))
+        self.steps(step.get("do"), step.pos_of("do"))
+        self.loops.pop()
+
+        def back(st, fr):
+            fr.pc = head_pc
+        self.emit(back, pos)
+        holder["end"] = self.here()
+        self.scope.pop()
+
+    def step_turns(self, step: LDict, pos: Pos):
+        sf, stt = self.expr(step["turns"], step.pos_of("turns"), "first seat")
+        if sf is None:
+            return
+        if not T.compatible(stt, T.PLAYER):
+            self.report.error(step.pos_of("turns"), f"turns start at a seat, not {T.describe(stt)}", E_TYPE)
+        as_name = step.get("as", "player")
+        self.scope.push()
+        cur = self.scope.declare(f".cur{self.here()}", T.PLAYER)
+        skipped = self.scope.declare(f".skip{self.here()}", T.INT)
+        taken = self.scope.declare(f".taken{self.here()}", T.INT)
+        if as_name == "player":
+            pslot = 0
+        else:
+            pslot = self.scope.declare(as_name, T.PLAYER)
+        wf = self.cond(step["while"], step.pos_of("while")) if "while" in step else None
+        kf = self.cond(step["skip"], step.pos_of("skip"), "skip") if "skip" in step else None
+        once = bool(step.get("once", False))
+
+        def init(st, fr):
+            L = fr.L
+            L[cur] = sf(st, L)
+            L[skipped] = 0
+            L[taken] = 0
+        self.emit(init, pos)
+        head_pc = self.here()
+        holder = {}
+
+        def head(st, fr):
+            L = fr.L
+            n = st.lay.num_seats
+            while True:
+                if once and L[taken] >= n:
+                    fr.pc = holder["end"]
+                    return
+                if wf is not None and not wf(st, L):
+                    fr.pc = holder["end"]
+                    return
+                p = L[cur]
+                L[pslot] = p
+                if kf is not None and kf(st, L):
+                    L[skipped] += 1
+                    L[cur] = (p + 1) % n
+                    if once:
+                        L[taken] += 1
+                    if L[skipped] >= n:
+                        fr.pc = holder["end"]
+                        return
+                    continue
+                L[skipped] = 0
+                st.scope_start("turn", "turn")
+                return
+        self.emit(head, pos)
+        self.loops.append(LoopInfo("turns", var_slot=pslot, index_slot=cur, extra={"taken": taken, "skipped": skipped}))
+        self.steps(step.get("do"), step.pos_of("do"))
+        self.loops.pop()
+
+        def tail(st, fr):
+            L = fr.L
+            st.scope_end("turn", "turn")
+            L[cur] = (L[cur] + 1) % st.lay.num_seats
+            L[taken] += 1
+            fr.pc = head_pc
+        self.emit(tail, pos)
+        holder["end"] = self.here()
+        self.scope.pop()
+
+    def step_scope(self, step: LDict, pos: Pos):
+        kind = next(k for k in SCOPE_KINDS if k in step)
+        name = step[kind]
+        if name is True or name is None or name is False:
+            name = kind
+        name = str(name)
+        if kind == "scope":
+            kind = name
+
+        def start(st, fr):
+            st.scope_start(kind, name)
+        label_pc = self.emit(start, pos)
+        label = Label(name, label_pc, list(self.loops))
+        if name in self.proc.labels:
+            self.report.warning(pos, f"label '{name}' is used twice in {self.proc.name}; scenarios start at the first",
+                                "RW150")
+        else:
+            self.proc.labels[name] = label
+        self.loops.append(ScopeInfo(kind, name))
+        self.steps(step.get("do"), step.pos_of("do"))
+        self.loops.pop()
+
+        def end(st, fr):
+            st.scope_end(kind, name)
+        self.emit(end, pos)
+
+    def step_decide(self, step: LDict, pos: Pos):
+        refs = step.get("decide") or []
+        actions = []
+        for i, ref in enumerate(refs):
+            rpos = refs.pos_of(i) if isinstance(refs, LList) else pos
+            if isinstance(ref, str):
+                action = self.g.actions.get(ref)
+                if action is None:
+                    self.report.error(rpos, f"unknown action '{ref}'{suggest(ref, self.g.actions)}", E_NAME)
+                    continue
+                actions.append(action)
+            elif isinstance(ref, dict) and "name" in ref:
+                actions.append(self.c.compile_inline_action(ref, rpos, self.proc, self.scope))
+        whof = None
+        if "who" in step:
+            whof, wt = self.expr(step["who"], step.pos_of("who"), "who decides")
+            if whof is not None and not T.compatible(wt, T.PLAYER):
+                self.report.error(step.pos_of("who"), f"who decides must be a seat, not {T.describe(wt)}", E_TYPE)
+        as_slot = self.scope.declare(step["as"], T.STR) if step.get("as") else None
+        holder = {}
+        decide_pos = pos
+
+        def decide(st, fr):
+            L = fr.L
+            who = whof(st, L) if whof is not None else L[0]
+            if who is None:
+                raise RuleRuntimeError("nobody to decide: 'player' is not set here (give 'who:')", decide_pos)
+            if who in st.lay.automata:
+                raise RuleRuntimeError(f"{st.lay.seat_names[who]} is an automaton and takes no decisions; "
+                                       "the rules must act for it", decide_pos)
+            opts = st.options_for(actions, who, L)
+            if not opts:
+                if holder["has_otherwise"]:
+                    return None  # fall into the otherwise block
+                names = ", ".join(a.name for a in actions)
+                raise RuleRuntimeError(f"no legal action for {st.lay.seat_names[who]} ({names}) "
+                                       "and no 'otherwise' for this decision", decide_pos)
+            from .runtime import Decision
+            st.pending = Decision(who, opts, as_slot, decide_pos)
+            fr.pc = holder["after"]
+            return True
+        self.emit(decide, pos)
+        holder["has_otherwise"] = "otherwise" in step
+        if "otherwise" in step:
+            self.steps(step.get("otherwise"), step.pos_of("otherwise"))
+        holder["after"] = self.here()
+
+    def step_call(self, step: LDict, pos: Pos):
+        name = step["call"]
+        proc_decl = self.c.procedures.get(name)
+        if proc_decl is None:
+            self.report.error(step.pos_of("call"), f"unknown procedure '{name}'{suggest(name, self.c.procedures)}",
+                              E_NAME)
+            return
+        binder = self._bind_args(proc_decl, step.get("with") or {}, step, f"procedure '{name}'")
+        if binder is None:
+            return
+
+        def call(st, fr):
+            from .runtime import Frame
+            st.frames.append(Frame(proc_decl, binder(st, fr.L)))
+        self.emit(call, pos)
+
+    def _bind_args(self, proc: Procedure, args, step, what):
+        params = {n: (slot, t) for n, slot, t in proc.params}
+        fns = []
+        player_given = False
+        for key, value in (args.items() if isinstance(args, dict) else []):
+            vpos = args.pos_of(key) if isinstance(args, LDict) else step.pos
+            if key == "player":
+                player_given = True
+                f, t = self.expr(value, vpos, "player")
+                if f is not None:
+                    fns.append((0, f))
+                continue
+            if key not in params:
+                self.report.error(args.key_pos.get(key, vpos) if isinstance(args, LDict) else vpos,
+                                  f"{what} has no parameter '{key}'{suggest(key, params)}", E_NAME)
+                continue
+            slot, ptype = params[key]
+            f, t = self.expr(value, vpos, key)
+            if f is None:
+                continue
+            if isinstance(ptype, T.ListT) and isinstance(t, T.ZoneT):
+                f0 = f
+                f = lambda st, L, f0=f0: tuple(st.z[f0(st, L).id])  # noqa: E731
+                t = T.ListT(T.elem_of(t))
+            if not T.compatible(t, ptype):
+                self.report.error(vpos, f"parameter '{key}' of {what} is {T.describe(ptype)}, not {T.describe(t)}",
+                                  E_TYPE)
+            fns.append((slot, f))
+        missing = [n for n in params if n not in (args or {})]
+        if missing:
+            self.report.error(step.pos, f"{what} needs {', '.join(missing)} (with: ...)", E_NAME)
+            return None
+        def binder(st, L):
+            new = [None] * proc.nslots
+            new[0] = L[0]
+            for slot, f in fns:
+                new[slot] = f(st, L)
+            return new
+        del player_given
+        return binder
+
+    def step_emit(self, step: LDict, pos: Pos):
+        name = step["emit"]
+        fields = step.get("with") or {}
+        fns = []
+        for key, value in fields.items():
+            f, _ = self.expr(value, fields.pos_of(key), key)
+            if f is not None:
+                fns.append((key, f))
+
+        def emit(st, fr):
+            L = fr.L
+            st.emit(name, Record({k: f(st, L) for k, f in fns}), pos)
+        self.emit(emit, pos)
+
+    def step_defer(self, step: LDict, pos: Pos):
+        name = step["defer"]
+        proc_decl = self.c.procedures.get(name)
+        if proc_decl is None:
+            self.report.error(step.pos_of("defer"), f"unknown procedure '{name}'{suggest(name, self.c.procedures)}",
+                              E_NAME)
+            return
+        until = step.get("until")
+        self.c.deferrals.append((until, step.pos_of("until")))
+        binder = self._bind_args(proc_decl, step.get("with") or {}, step, f"procedure '{name}'")
+        if binder is None:
+            return
+        once = bool(step.get("once", False))
+
+        def defer(st, fr):
+            st.defer(until, proc_decl, binder(st, fr.L), once, pos)
+        self.emit(defer, pos)
+
+    def step_end_game(self, step: LDict, pos: Pos):
+        reason = step.get("end_game")
+
+        def end(st, fr):
+            if st.logging and isinstance(reason, str):
+                st.log.append(f"game ends: {reason}")
+            st.end_game()
+        self.emit(end, pos)
+
+    def step_log(self, step: LDict, pos: Pos):
+        parts = self.template(step["log"], step.pos_of("log"))
+
+        def log(st, fr):
+            if st.logging:
+                L = fr.L
+                st.log.append("".join(p if isinstance(p, str) else format_value(p(st, L)) for p in parts))
+        self.emit(log, pos)
+
+    def template(self, text, pos: Pos) -> list:
+        parts = []
+        last = 0
+        for m in re.finditer(r"\{([^{}]*)\}", text):
+            parts.append(text[last:m.start()])
+            inner = m.group(1)
+            ipos = text.pos_at(m.start(1)) if hasattr(text, "pos_at") else pos
+            f, _ = self.expr(_sub(text, m.start(1), m.end(1)), ipos, "log")
+            parts.append(f if f is not None else "?")
+            last = m.end()
+            del inner
+        parts.append(text[last:])
+        return [p for p in parts if p != ""]
+
+    def step_fail(self, step: LDict, pos: Pos):
+        message = str(step["fail"])
+
+        def fail(st, fr):
+            raise RuleRuntimeError(message, pos)
+        self.emit(fail, pos)
+
+
+def _sub(text, start, end):
+    """A located substring of a located string."""
+    from dsl.yamlload import located_str
+    if hasattr(text, "pos_at"):
+        return located_str(str(text)[start:end], text.pos_at(start))
+    return str(text)[start:end]
+
+
+def _clamp(value, bounds):
+    lo, hi = bounds
+    if lo is not None and value < lo:
+        return lo
+    if hi is not None and value > hi:
+        return hi
+    return value
+
+
+def _combiner(op):
+    if op == "=":
+        return lambda old, new: new
+    if op == "+=":
+        return lambda old, new: old + new
+    if op == "-=":
+        return lambda old, new: old - new
+    return lambda old, new: old * new
+
+
+def guard_ins(ins, pos: Pos, what: str):
+    def guarded(st, fr):
+        try:
+            return ins(st, fr)
+        except RuleRuntimeError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise RuleRuntimeError(f"{what}: {exc}", pos) from None
+    return guarded
+
+
+_STEPS = {
+    "set": StepCompiler.step_set,
+    "let": StepCompiler.step_let,
+    "move": StepCompiler.step_move,
+    "draw": StepCompiler.step_draw,
+    "shuffle": StepCompiler.step_shuffle,
+    "if": StepCompiler.step_if,
+    "for": StepCompiler.step_for,
+    "while": StepCompiler.step_while,
+    "repeat": StepCompiler.step_repeat,
+    "turns": StepCompiler.step_turns,
+    "phase": StepCompiler.step_scope,
+    "round": StepCompiler.step_scope,
+    "scope": StepCompiler.step_scope,
+    "decide": StepCompiler.step_decide,
+    "call": StepCompiler.step_call,
+    "emit": StepCompiler.step_emit,
+    "defer": StepCompiler.step_defer,
+    "end_game": StepCompiler.step_end_game,
+    "log": StepCompiler.step_log,
+    "fail": StepCompiler.step_fail,
+}

@@ -1,0 +1,138 @@
+"""Run-time values that are not plain Python values.
+
+Integers, booleans, strings, enum symbols (``str``), players (``int``),
+``None`` and lists (``tuple``) are plain Python values.  Components and
+zones are interned objects made once per game layout and shared by every
+state and clone; records are immutable.  All values are immutable, so a
+state clone never copies a value, only the containers that hold them.
+"""
+from __future__ import annotations
+
+
+class Component:
+    """One physical component: its kind, attributes and label never change."""
+
+    __slots__ = ("id", "kind", "attrs", "label")
+
+    def __init__(self, cid: int, kind: str, attrs: dict, label: str):
+        self.id = cid
+        self.kind = kind
+        self.attrs = attrs
+        self.label = label
+
+    def __repr__(self) -> str:
+        return self.label
+
+    def __lt__(self, other) -> bool:  # a stable order for sorting
+        return self.id < other.id
+
+
+class Zone:
+    """One zone instance (``hand[2]``); its contents live in the state."""
+
+    __slots__ = ("id", "family", "key", "name", "type", "capacity", "holds", "owner", "visible", "refill", "index_values")
+
+    def __init__(self, zid, family, key, name, ztype, capacity, holds, owner, index_values):
+        self.id = zid
+        self.family = family
+        self.key = key
+        self.name = name
+        self.type = ztype
+        self.capacity = capacity
+        self.holds = holds
+        self.owner = owner
+        self.index_values = index_values
+        self.visible = None
+        self.refill = None
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __lt__(self, other) -> bool:
+        return self.id < other.id
+
+
+class Record:
+    """An immutable record with attribute access (``o.star``)."""
+
+    __slots__ = ("_fields",)
+
+    def __init__(self, fields: dict):
+        object.__setattr__(self, "_fields", dict(fields))
+
+    def get(self, name, default=None):
+        return self._fields.get(name, default)
+
+    def __getitem__(self, name):
+        return self._fields[name]
+
+    def items(self):
+        return self._fields.items()
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Record) and self._fields == other._fields
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self._fields.items(), key=lambda kv: kv[0])))
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(f"{k}: {format_value(v)}" for k, v in self._fields.items()) + "}"
+
+
+def format_value(value) -> str:
+    """A value as it appears in action ids, logs and messages."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "none"
+    if isinstance(value, (Component, Zone)):
+        return repr(value)
+    if isinstance(value, tuple):
+        return "(" + ",".join(format_value(v) for v in value) + ")"
+    if isinstance(value, list):
+        return "[" + ",".join(format_value(v) for v in value) + "]"
+    return str(value)
+
+
+def encode(value, comps_by_id=None):
+    """A JSON-able form of a value (see :func:`decode`)."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Component):
+        return {"c": value.id}
+    if isinstance(value, Zone):
+        return {"z": value.id}
+    if isinstance(value, tuple):
+        return {"t": [encode(v) for v in value]}
+    if isinstance(value, list):
+        return {"l": [encode(v) for v in value]}
+    if isinstance(value, Record):
+        return {"r": {k: encode(v) for k, v in value.items()}}
+    if isinstance(value, dict):
+        return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
+    if isinstance(value, (set, frozenset)):
+        return {"s": [encode(v) for v in sorted(value, key=repr)]}
+    raise TypeError(f"cannot encode {value!r}")
+
+
+def decode(data, layout):
+    if data is None or isinstance(data, (bool, int, str)):
+        return data
+    (tag, body), = data.items()
+    if tag == "c":
+        return layout.components[body]
+    if tag == "z":
+        return layout.zones[body]
+    if tag == "t":
+        return tuple(decode(v, layout) for v in body)
+    if tag == "l":
+        return [decode(v, layout) for v in body]
+    if tag == "r":
+        return Record({k: decode(v, layout) for k, v in body.items()})
+    if tag == "d":
+        return {decode(k, layout): decode(v, layout) for k, v in body}
+    if tag == "s":
+        return frozenset(decode(v, layout) for v in body)
+    raise ValueError(f"bad encoded value {data!r}")
