@@ -1,0 +1,90 @@
+"""Bots that play any rulebook: seeded, so that games replay exactly.
+
+A bot has one method, ``choose(state) -> action id``.  Each bot owns its
+random generator, separate from the game's, so adding a bot never changes
+the game's own random draws.
+"""
+from __future__ import annotations
+
+from .rng import Rng
+
+
+class RandomBot:
+    """A uniformly random legal action."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, seat: int = 0):
+        self.rng = Rng(seed, 1000 + seat)
+
+    def choose(self, state) -> str:
+        legal = state.legal_actions()
+        return legal[self.rng.below(len(legal))]
+
+
+class FirstBot:
+    """Always the first legal action (deterministic; useful in tests)."""
+
+    name = "first"
+
+    def __init__(self, seed: int = 0, seat: int = 0):
+        pass
+
+    def choose(self, state) -> str:
+        return state.legal_actions()[0]
+
+
+class GreedyBot:
+    """One-ply lookahead: the action after which the bot's score lead is largest.
+
+    The lead is the bot's score minus the best other score, as the rulebook
+    scores an unfinished game; ties are broken at random.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, seat: int = 0):
+        self.rng = Rng(seed, 2000 + seat)
+
+    def choose(self, state) -> str:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = state.current_player()
+        best, best_value = [], None
+        for action in legal:
+            nxt = state.clone()
+            nxt.logging = False
+            nxt.apply_action(action)
+            scores = nxt.scores()
+            others = [s for p, s in enumerate(scores) if p != me]
+            value = scores[me] - (max(others) if others else 0)
+            if best_value is None or value > best_value:
+                best, best_value = [action], value
+            elif value == best_value:
+                best.append(action)
+        return best[self.rng.below(len(best))]
+
+
+BOTS = {"random": RandomBot, "first": FirstBot, "greedy": GreedyBot}
+
+
+def make_bots(spec: str | None, seats: int, seed: int) -> list:
+    """Bots for ``seats`` seats from 'random,greedy' (the last one repeats)."""
+    names = [n.strip() for n in (spec or "random").split(",") if n.strip()] or ["random"]
+    for n in names:
+        if n not in BOTS:
+            raise ValueError(f"unknown bot '{n}' (bots: {', '.join(BOTS)})")
+    return [BOTS[names[min(i, len(names) - 1)]](seed, i) for i in range(seats)]
+
+
+def play_out(state, bots, max_decisions: int = 100_000):
+    """Let the bots play ``state`` to its end; return the number of decisions."""
+    n = 0
+    while not state.is_terminal():
+        if n >= max_decisions:
+            raise RuntimeError(f"no end after {max_decisions} decisions")
+        seat = state.current_player()
+        state.apply_action(bots[seat].choose(state))
+        n += 1
+    return n

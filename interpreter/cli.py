@@ -1,0 +1,252 @@
+"""The ``regelwerk`` command line: validate, play, test, bench.
+
+Every error the user can cause — a bad argument, a broken rulebook, an
+illegal option — is one clear line (and, for rulebooks, one located line per
+problem) with a non-zero exit status, never a Python traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from dsl.diagnostics import RulebookError, RuleRuntimeError, format_report
+
+from .bots import make_bots, play_out
+from .game import Rulebook, check_rulebook
+from .layout import GameSetupError
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, no usage dump
+        raise UsageError(message)
+
+
+def _rulebook_dirs(paths) -> list[Path]:
+    out = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_file() or (p / "game.yaml").is_file():
+            out.append(p)
+        elif p.is_dir():
+            subs = sorted(s for s in p.iterdir() if (s / "game.yaml").is_file())
+            if not subs:
+                raise UsageError(f"{raw}: no rulebook here (no game.yaml)")
+            out.extend(subs)
+        else:
+            raise UsageError(f"{raw}: no such file or folder")
+    return out
+
+
+def cmd_validate(args) -> int:
+    failed = False
+    all_diags = []
+    for path in _rulebook_dirs(args.paths):
+        report, _ = check_rulebook(path)
+        diags = report.sorted()
+        all_diags.extend(diags)
+        if report.has_errors:
+            failed = True
+        if args.format == "text":
+            if diags:
+                print(format_report(diags))
+            errors = sum(1 for d in diags if d.is_error)
+            warnings = len(diags) - errors
+            status = "ok" if not errors else "invalid"
+            print(f"{path}: {status} ({errors} error{'s' * (errors != 1)}, "
+                  f"{warnings} warning{'s' * (warnings != 1)})", file=sys.stderr if diags else sys.stdout)
+    if args.format == "json":
+        print(format_report(all_diags, "json"))
+    return 1 if failed else 0
+
+
+def _parse_options(items) -> dict:
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise UsageError(f"--option takes NAME=VALUE, not '{item}'")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _variants(items) -> list:
+    out = []
+    for item in items or []:
+        out.extend(v.strip() for v in item.split(",") if v.strip())
+    return out
+
+
+def cmd_play(args) -> int:
+    rb = Rulebook.load(args.rulebook)
+    options = _parse_options(args.option)
+    variants = _variants(args.variant)
+    state = rb.new_game(args.players, args.seed, options, variants)
+    bots = make_bots(args.bots, state.lay.num_seats, args.seed)
+    log_file = open(args.log, "w", encoding="utf-8") if args.log else None
+    printed = 0
+    decisions = 0
+    try:
+        if log_file:
+            log_file.write(json.dumps({"rulebook": str(args.rulebook), "game": rb.name, "players": args.players,
+                                       "seed": args.seed, "options": options, "variants": variants}) + "\n")
+        while not state.is_terminal():
+            seat = state.current_player()
+            action = bots[seat].choose(state)
+            state.apply_action(action)
+            decisions += 1
+            if log_file:
+                log_file.write(json.dumps({"seat": seat, "action": action}) + "\n")
+            if not args.json and not args.quiet:
+                for line in state.log[printed:]:
+                    print(line)
+                printed = len(state.log)
+        if not args.json and not args.quiet:
+            for line in state.log[printed:]:
+                print(line)
+    finally:
+        if log_file:
+            log_file.close()
+    result = {
+        "game": rb.name,
+        "players": args.players,
+        "seed": args.seed,
+        "options": {k: v for k, v in state.lay.options.items()},
+        "variants": sorted(state.lay.variants),
+        "seats": list(state.lay.seat_names),
+        "bots": [b.name for b in bots],
+        "decisions": decisions,
+        "scores": state.scores(),
+        "ranking": state.ranking(),
+        "winners": state.winners(),
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"\n{rb.name}: {decisions} decisions")
+        order = sorted(range(len(result["scores"])), key=lambda p: result["ranking"][p])
+        for p in order:
+            print(f"  {result['ranking'][p]}. {result['seats'][p]:<12} {result['scores'][p]:>4}  ({result['bots'][p]})")
+    return 0
+
+
+def cmd_test(args) -> int:
+    from .scenarios import run_scenarios
+    try:
+        results = run_scenarios(args.paths)
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    passed = 0
+    for r in results:
+        print(r.line())
+        if r.ok:
+            passed += 1
+        else:
+            for d in r.messages:
+                print("  " + d.format().replace("\n", "\n  "))
+    failed = len(results) - passed
+    print(f"{passed} passed, {failed} failed, {len(results)} scenarios")
+    if not results:
+        print("no scenarios found", file=sys.stderr)
+        return 1
+    return 1 if failed else 0
+
+
+def cmd_bench(args) -> int:
+    rb = Rulebook.load(args.rulebook)
+    counts = [args.players] if args.players else list(range(rb.game.min_players, rb.game.max_players + 1))
+    options = _parse_options(args.option)
+    variants = _variants(args.variant)
+    runs = []
+    for r in range(args.repeat):
+        decisions = 0
+        start = time.perf_counter()
+        for g in range(args.games):
+            n = counts[g % len(counts)]
+            seed = args.seed + g
+            state = rb.new_game(n, seed, options, variants, logging=False)
+            decisions += play_out(state, make_bots("random", state.lay.num_seats, seed))
+        elapsed = time.perf_counter() - start
+        runs.append((args.games / elapsed, decisions / elapsed, elapsed))
+        print(f"run {r + 1}: {args.games} games in {elapsed:.2f}s: {args.games / elapsed:.1f} games/s, "
+              f"{decisions / elapsed:.0f} decisions/s")
+    if args.repeat > 1:
+        print(f"median of {args.repeat} runs: {statistics.median(x[0] for x in runs):.1f} games/s, "
+              f"{statistics.median(x[1] for x in runs):.0f} decisions/s")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="regelwerk", description="Regelwerk: a rules language and engine for board games.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    v = sub.add_parser("validate", help="check rulebooks: YAML, schema, names, types")
+    v.add_argument("paths", nargs="+", metavar="PATH", help="rulebook folders (or a folder of rulebooks)")
+    v.add_argument("--format", choices=["text", "json"], default="text")
+    v.set_defaults(func=cmd_validate)
+
+    pl = sub.add_parser("play", help="play a full game with bots")
+    pl.add_argument("rulebook", metavar="RULEBOOK")
+    pl.add_argument("--players", type=int, required=True)
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--bots", default="random", help="comma-separated, per seat (the last repeats): "
+                                                     "random, greedy, first")
+    pl.add_argument("--json", action="store_true", help="print one JSON object with the result")
+    pl.add_argument("--log", metavar="FILE", help="write every decision to FILE (JSON lines)")
+    pl.add_argument("--variant", action="append", metavar="NAME", help="play a variant (repeatable)")
+    pl.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option (repeatable)")
+    pl.add_argument("--quiet", action="store_true", help="print only the result")
+    pl.set_defaults(func=cmd_play)
+
+    t = sub.add_parser("test", help="run scenarios")
+    t.add_argument("paths", nargs="+", metavar="PATH", help="rulebook folders, scenario files, or a folder of rulebooks")
+    t.set_defaults(func=cmd_test)
+
+    b = sub.add_parser("bench", help="measure random games per second")
+    b.add_argument("rulebook", metavar="RULEBOOK")
+    b.add_argument("--games", type=int, default=50)
+    b.add_argument("--players", type=int, help="a player count (default: every count in turn)")
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--repeat", type=int, default=1, help="runs to make (the median is printed)")
+    b.add_argument("--variant", action="append", metavar="NAME")
+    b.add_argument("--option", action="append", metavar="NAME=VALUE")
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "command", None):
+            parser.print_help()
+            return 2
+        return args.func(args)
+    except UsageError as exc:
+        print(f"regelwerk: error: {exc}", file=sys.stderr)
+        return 2
+    except RulebookError as exc:
+        print(format_report(exc.diagnostics), file=sys.stderr)
+        return 1
+    except (GameSetupError, ValueError) as exc:
+        print(f"regelwerk: error: {exc}", file=sys.stderr)
+        return 2
+    except RuleRuntimeError as exc:
+        print(exc.diagnostic().format(), file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"regelwerk: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,397 @@
+"""Scenarios: executable examples of a rulebook (``rules/<game>/scenarios``).
+
+A scenario names a player count and a seed, may set up an arbitrary
+starting position in the rulebook's own names (zones, variables, the phase
+to start at, the next random draws), plays decisions by action id, and
+checks expectations written as expressions of the rulebook's language.
+The format is described in ``docs/scenarios.md``; its schema is
+``schemas/scenario.schema.json``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dsl import schema
+from dsl.diagnostics import Diagnostic, Pos, Report, RuleRuntimeError
+from dsl.parser import ParseError, parse_expression
+from dsl.yamlload import LDict, LList, load_yaml_file, located_str
+
+from . import types as T
+from .exprs import Cx, Scope, compile_expr
+from .game import Rulebook
+from .layout import GameSetupError
+from .model import Procedure
+from .runtime import Frame, IllegalAction
+from .steps import StepCompiler
+from .values import Component, Record, Zone, format_value
+
+
+@dataclass
+class ScenarioResult:
+    file: str
+    name: str
+    ok: bool
+    messages: list = field(default_factory=list)  # Diagnostic
+
+    def line(self) -> str:
+        status = "PASS" if self.ok else "FAIL"
+        return f"{status} {self.name} ({self.file})"
+
+
+class ScenarioFailure(Exception):
+    def __init__(self, pos: Pos, message: str):
+        super().__init__(message)
+        self.pos = pos
+        self.message = message
+
+
+def find_scenarios(paths) -> list[tuple[Path, Path]]:
+    """(rulebook folder, scenario file) for every scenario under ``paths``."""
+    found = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_file():
+            rulebook = path.parent.parent if path.parent.name == "scenarios" else path.parent
+            found.append((rulebook, path))
+        elif (path / "game.yaml").is_file():
+            found.extend((path, f) for f in sorted((path / "scenarios").glob("*.yaml")))
+        elif path.is_dir():
+            for sub in sorted(p for p in path.iterdir() if (p / "game.yaml").is_file()):
+                found.extend((sub, f) for f in sorted((sub / "scenarios").glob("*.yaml")))
+        else:
+            raise FileNotFoundError(f"{raw}: no such file or folder")
+    return found
+
+
+class _Adapter:
+    """What StepCompiler needs of a compiler, for compiling scenario edits."""
+
+    def __init__(self, game, report: Report):
+        self.game = game
+        self.report = report
+        self.procedures = {}
+        self.deferrals = []
+
+    def parse(self, value, pos):
+        try:
+            return parse_expression(value, getattr(value, "pos", pos))
+        except ParseError as exc:
+            self.report.error(exc.pos, exc.message, "RW100")
+            return None
+
+    def compile_function(self, *args, **kwargs):
+        return None
+
+
+def plain(value):
+    """A value in the form a YAML expectation is written in."""
+    if isinstance(value, Component):
+        return value.label
+    if isinstance(value, Zone):
+        return value.name
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, Record):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, dict):
+        return {plain(k): plain(v) for k, v in value.items()}
+    return value
+
+
+def _yaml_plain(value):
+    if isinstance(value, list):
+        return [_yaml_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {_yaml_plain(k): _yaml_plain(v) for k, v in value.items()}
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def _expr_text(value) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return "[" + ", ".join(_expr_text(v) for v in value) + "]"
+    return str(value)
+
+
+class ScenarioRunner:
+    def __init__(self, rulebook: Rulebook, file: Path):
+        self.rb = rulebook
+        self.game = rulebook.game
+        self.file = file
+        self.shown = str(file)
+        self.report = Report()
+
+    # compile an expression of the rulebook's language, located in the scenario
+    def compile(self, text, pos: Pos):
+        try:
+            node = parse_expression(text, getattr(text, "pos", pos))
+        except ParseError as exc:
+            raise ScenarioFailure(exc.pos, exc.message) from None
+        report = Report()
+        scope = Scope([("player", T.PLAYER)])
+        fn, _ = compile_expr(node, Cx(self.game, report, scope, False, {}, None))
+        if report.has_errors:
+            d = report.sorted()[0]
+            raise ScenarioFailure(d.pos, d.message)
+        size = max(scope.nslots, 1)
+
+        def evaluate(st, L):
+            frame = [None] * size
+            frame[0] = L[0] if L else None
+            return fn(st, frame)
+        return evaluate
+
+    def run(self) -> ScenarioResult:
+        report = Report()
+        data = load_yaml_file(self.file, report, self.shown)
+        if data is not None:
+            report.extend(schema.check(data, "scenario", self.shown))
+        name = str(data.get("scenario", self.file.stem)) if isinstance(data, dict) else self.file.stem
+        if report.has_errors or data is None:
+            return ScenarioResult(self.shown, name, False, report.sorted())
+        try:
+            self._run(data)
+        except ScenarioFailure as exc:
+            return ScenarioResult(self.shown, name, False, [Diagnostic(exc.pos, exc.message, "error", "RW300")])
+        except RuleRuntimeError as exc:
+            return ScenarioResult(self.shown, name, False, [exc.diagnostic()])
+        return ScenarioResult(self.shown, name, True)
+
+    def _run(self, data: LDict):
+        start = data.get("start")
+        players = data["players"]
+        try:
+            if isinstance(start, dict):
+                state = self.rb.new_game(players, data.get("seed", 0), data.get("options") or {},
+                                         data.get("variants") or [], start=lambda st: self._start(st, start))
+            else:
+                state = self.rb.new_game(players, data.get("seed", 0), data.get("options") or {},
+                                         data.get("variants") or [])
+        except GameSetupError as exc:
+            raise ScenarioFailure(data.pos_of("players"), str(exc)) from None
+        steps = data.get("steps") or []
+        for i, step in enumerate(steps):
+            self._step(state, step, steps.pos_of(i))
+        if "expect" in data:
+            self._expect(state, data["expect"], data.pos_of("expect"))
+
+    # --- the starting position -------------------------------------------------
+    def _start(self, st, start: LDict):
+        if "zones" in start:
+            self._set_zones(st, start["zones"])
+        if "set" in start:
+            self._set_vars(st, start["set"])
+        st.forced = [str(x) for x in start.get("draws") or []]
+        local_values = dict(start.get("locals") or {})
+        if "player" in start:
+            local_values["player"] = start["player"]
+        return start.get("at"), local_values
+
+    def _zone_targets(self, st, key: str, pos: Pos) -> list:
+        m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*(?:\[(.*)\])?\s*", key)
+        if not m:
+            raise ScenarioFailure(pos, f"'{key}' is not a zone")
+        fam_name, args = m.group(1), m.group(2)
+        if fam_name not in self.game.zones:
+            known = sorted(self.game.zones)
+            from .exprs import suggest
+            raise ScenarioFailure(pos, f"unknown zone '{fam_name}'{suggest(fam_name, known)}")
+        fam = self.game.zones[fam_name]
+        if args is None or "*" not in args:
+            fn = self.compile(located_str(key, pos), pos)
+            zone = fn(st, [None])
+            if not isinstance(zone, Zone):
+                raise ScenarioFailure(pos, f"'{key}' is not a zone")
+            return [zone]
+        parts = [a.strip() for a in args.split(",")]
+        if len(parts) != len(fam.index):
+            raise ScenarioFailure(pos, f"zone family '{fam_name}' takes {len(fam.index)} index value(s)")
+        wanted = []
+        for part in parts:
+            wanted.append(None if part == "*" else self.compile(located_str(part, pos), pos)(st, [None]))
+        return [z for z in st.lay.zfam[fam.id].values()
+                if all(w is None or w == v for w, v in zip(wanted, z.index_values))]
+
+    def _set_zones(self, st, zones: LDict):
+        lay = st.lay
+        targets = []
+        for key, spec in zones.items():
+            kpos = zones.key_pos.get(key, zones.pos)
+            labels = []
+            if isinstance(spec, dict):
+                for label, n in spec.items():
+                    labels.extend([str(label)] * n)
+            else:
+                labels = [str(x) for x in spec]
+            for zone in self._zone_targets(st, str(key), kpos):
+                targets.append((zone, labels, kpos))
+        listed = {z.id for z, _, _ in targets}
+        box = lay.box
+        staged = []
+        for zone, _, _ in targets:
+            for c in list(st.z[zone.id]):
+                staged.append(c)
+                self._put(st, c, box)
+        for zone, labels, kpos in targets:
+            for label in labels:
+                comp = self._find(st, label, listed, box)
+                if comp is None:
+                    raise ScenarioFailure(kpos, f"no component '{label}' is left for {zone.name}"
+                                                f"{' (labels: ' + ', '.join(sorted(lay.by_label)[:12]) + ')' if label not in lay.by_label else ''}")
+                if zone.capacity is not None and len(st.z[zone.id]) >= zone.capacity:
+                    raise ScenarioFailure(kpos, f"{zone.name} holds at most {zone.capacity}")
+                if zone.holds and comp.kind not in zone.holds:
+                    raise ScenarioFailure(kpos, f"{zone.name} cannot hold {comp.kind}")
+                self._put(st, comp, zone)
+        for c in staged:  # what the edit displaced goes home (unless home was edited)
+            if st.where[c.id] == box.id:
+                home = lay.homes[c.id]
+                if home.id not in listed:
+                    self._put(st, c, home)
+
+    @staticmethod
+    def _put(st, comp, zone):
+        st.z[st.where[comp.id]].remove(comp)
+        st.z[zone.id].append(comp)
+        st.where[comp.id] = zone.id
+
+    @staticmethod
+    def _find(st, label, listed, box):
+        candidates = st.lay.by_label.get(label, [])
+        for c in candidates:
+            if st.where[c.id] == box.id:
+                return c
+        for c in candidates:
+            if st.where[c.id] == st.lay.homes[c.id].id and st.where[c.id] not in listed:
+                return c
+        for c in candidates:
+            if st.where[c.id] not in listed:
+                return c
+        return None
+
+    def _set_vars(self, st, values: LDict):
+        report = Report()
+        adapter = _Adapter(self.game, report)
+        proc = Procedure("scenario-set", values.pos)
+        scope = Scope([("player", T.PLAYER)])
+        sc = StepCompiler(adapter, proc, scope)
+        for key, value in values.items():
+            kpos = values.key_pos.get(key, values.pos)
+            sc._assign(located_str(f"{key} = {_expr_text(value)}", kpos), kpos, declare=False)
+        if report.has_errors:
+            d = report.sorted()[0]
+            raise ScenarioFailure(d.pos, d.message)
+        frame = Frame(proc, [None] * max(scope.nslots, 1))
+        for ins in proc.code:
+            ins(st, frame)
+
+    # --- steps ------------------------------------------------------------------------
+    def _step(self, st, step: LDict, pos: Pos):
+        if "play" in step:
+            action = str(step["play"])
+            try:
+                st.apply_action(action)
+            except IllegalAction as exc:
+                legal = st.legal_actions()
+                shown = ", ".join(legal[:12]) + (f", … ({len(legal)} in all)" if len(legal) > 12 else "")
+                raise ScenarioFailure(step.pos_of("play"), f"{exc}; legal: {shown or 'none'}") from None
+        if "reject" in step:
+            action = str(step["reject"])
+            if action in st.legal_actions():
+                raise ScenarioFailure(step.pos_of("reject"), f"'{action}' should be illegal here, but it is legal")
+            probe = st.clone()
+            try:
+                probe.apply_action(action)
+            except IllegalAction:
+                pass
+            else:
+                raise ScenarioFailure(step.pos_of("reject"), f"'{action}' was accepted")
+        if "legal" in step:
+            want = sorted(str(x) for x in step["legal"])
+            got = sorted(st.legal_actions())
+            if want != got:
+                missing = [a for a in want if a not in got]
+                extra = [a for a in got if a not in want]
+                raise ScenarioFailure(step.pos_of("legal"), f"legal actions differ: missing {missing or 'none'}, "
+                                                            f"unexpected {extra[:10] or 'none'}")
+        if "legal_includes" in step:
+            got = set(st.legal_actions())
+            missing = [str(a) for a in step["legal_includes"] if a not in got]
+            if missing:
+                raise ScenarioFailure(step.pos_of("legal_includes"), f"not legal: {', '.join(missing)}")
+        if "legal_excludes" in step:
+            got = set(st.legal_actions())
+            present = [str(a) for a in step["legal_excludes"] if a in got]
+            if present:
+                raise ScenarioFailure(step.pos_of("legal_excludes"), f"legal but should not be: {', '.join(present)}")
+        if "current" in step:
+            if st.current_player() != step["current"]:
+                raise ScenarioFailure(step.pos_of("current"),
+                                      f"seat {step['current']} should decide, but it is {st.current_player()}")
+        if "draws" in step:
+            st.forced = [str(x) for x in step["draws"]]
+        if "expect" in step:
+            self._expect(st, step["expect"], step.pos_of("expect"))
+
+    def _expect(self, st, expect: LDict, pos: Pos):
+        for key, want in expect.items():
+            kpos = expect.key_pos.get(key, pos)
+            want = _yaml_plain(want)
+            if key == "terminal":
+                got = st.is_terminal()
+            elif key == "scores":
+                got = st.scores()
+            elif key == "ranking":
+                got = st.ranking()
+            elif key == "winners":
+                got = st.winners()
+            elif key == "current":
+                got = st.current_player()
+            elif key == "log":
+                lines = [str(x) for x in (want if isinstance(want, list) else [want])]
+                missing = [x for x in lines if not any(x in line for line in st.log)]
+                if missing:
+                    raise ScenarioFailure(kpos, f"no log line contains {missing[0]!r}")
+                continue
+            else:
+                fn = self.compile(located_str(str(key), kpos), kpos)
+                got = plain(fn(st, [st.current_player()]))
+            if got != want:
+                raise ScenarioFailure(kpos, f"{key}: expected {format_value(_tuple(want))}, got {format_value(_tuple(got))}")
+
+
+def _tuple(v):
+    if isinstance(v, list):
+        return [_tuple(x) for x in v]
+    return v
+
+
+def run_scenarios(paths) -> list[ScenarioResult]:
+    results = []
+    books: dict = {}
+    for rulebook_dir, file in find_scenarios(paths):
+        key = rulebook_dir.resolve()
+        if key not in books:
+            try:
+                books[key] = Rulebook.load(rulebook_dir)
+            except Exception as exc:  # noqa: BLE001 - reported as a failure of every scenario
+                books[key] = exc
+        rb = books[key]
+        if isinstance(rb, Exception):
+            diags = getattr(rb, "diagnostics", None) or [Diagnostic(Pos(str(rulebook_dir)), str(rb))]
+            results.append(ScenarioResult(str(file), file.stem, False, list(diags)))
+            continue
+        results.append(ScenarioRunner(rb, file).run())
+    return results
+
+
+__all__ = ["run_scenarios", "find_scenarios", "ScenarioResult", "LList"]
