@@ -240,7 +240,7 @@ def _syntax_error(parser: Lark, src: LStr, exc: UnexpectedInput) -> ParseError:
     offset = getattr(exc, "pos_in_stream", None)
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
-        offset = tok.start_pos if tok.start_pos is not None else len(src)
+        offset = len(src.rstrip()) if tok.type == "$END" or tok.start_pos is None else tok.start_pos
         found = "end of the expression" if tok.type == "$END" else f"'{tok}'"
         if "NAME" in exc.expected and "NUMBER" in exc.expected:
             expected = "a value (a name, a number, a string, '(' or '[')"

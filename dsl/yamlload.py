@@ -15,6 +15,7 @@ other), anchors and aliases, and duplicate keys are reported as errors.
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from pathlib import Path
 
@@ -82,7 +83,17 @@ def pos_of(value, default: Pos) -> Pos:
 
 
 class _Loader(yaml.SafeLoader):
-    """A safe loader that refuses aliases (and with them billion-laugh bombs)."""
+    """A safe loader that refuses aliases (and with them billion-laugh bombs).
+
+    Booleans follow YAML 1.2: only true/false.  YAML 1.1 also reads yes, no,
+    on and off as booleans, which would turn a trigger's ``on:`` key into
+    ``True``.
+    """
+
+    yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
 
     def compose_node(self, parent, index):  # noqa: D401 - PyYAML hook
         if self.check_event(yaml.AliasEvent):
@@ -96,6 +107,10 @@ class _Loader(yaml.SafeLoader):
                 None, None, "anchors and aliases are not allowed in a rulebook", event.start_mark
             )
         return super().compose_node(parent, index)
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
 
 
 class _Builder:

@@ -61,7 +61,7 @@ def cmd_validate(args) -> int:
             warnings = len(diags) - errors
             status = "ok" if not errors else "invalid"
             print(f"{path}: {status} ({errors} error{'s' * (errors != 1)}, "
-                  f"{warnings} warning{'s' * (warnings != 1)})", file=sys.stderr if diags else sys.stdout)
+                  f"{warnings} warning{'s' * (warnings != 1)})")
     if args.format == "json":
         print(format_report(all_diags, "json"))
     return 1 if failed else 0

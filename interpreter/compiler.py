@@ -66,6 +66,9 @@ class Compiler:
             return None
 
     def static_expr(self, value, pos: Pos, scope: Scope | None = None, what="expression"):
+        if isinstance(value, list):
+            v, t = self.literal(value, pos)
+            return (lambda st, L: v), t
         node = self.parse(value, pos)
         if node is None:
             return None, T.ANY
@@ -73,6 +76,9 @@ class Compiler:
         return guard(fn, node.pos, what), typ
 
     def dyn_expr(self, value, pos: Pos, scope: Scope | None = None, what="expression", cond=False):
+        if isinstance(value, list) and not cond:
+            v, t = self.literal(value, pos)
+            return (lambda st, L: v), t
         node = self.parse(value, pos)
         if node is None:
             return None, T.ANY
@@ -581,7 +587,7 @@ class Compiler:
             f.compiled, f.type = (lambda st, L: None), T.ANY
         else:
             fn, typ = compile_expr(node, Cx(self.game, self.report, scope, False, {}, self))
-            f.compiled, f.type = guard(fn, node.pos, f"{f.name}()"), typ
+            f.compiled, f.type = fn, typ
         f.nslots = max(scope.nslots, 1)
         f.compiling = False
 

@@ -113,7 +113,7 @@ def suggest(name: str, candidates) -> str:
 
 def known_names(cx: Cx):
     g = cx.game
-    names = set(BUILTINS) | {"players", "num_players", "num_seats", "option", "variant"}
+    names = set(BUILTINS) | {"players", "num_players", "num_seats", "option", "variant", "box"}
     for table in (g.variables, g.constants, g.enums, g.symbol_enum, g.zones, g.kinds, g.tables, g.functions):
         names |= set(table)
     if cx.scope:
@@ -225,6 +225,10 @@ def _name(node: ast.Name, cx: Cx):
         return (lambda st, L: st.lay.zfam[fid][()]), T.ZoneT(fam.holds)
     if n in g.kinds:
         return (lambda st, L: n), T.Sym("kind")
+    if n == "box":
+        if cx.static:
+            return cx.error(node.pos, "zone 'box' cannot be used here", E_STATIC)
+        return (lambda st, L: st.lay.box), T.ZoneT()
     if n in g.tables:
         return cx.error(node.pos, f"table '{n}' needs a key: {n}[...]", E_ARITY)
     if n in g.functions or n in BUILTINS:
@@ -290,6 +294,10 @@ def _index(node: ast.Index, cx: Cx):
                     raise RuleRuntimeError(f"table '{n}' has no row for {format_value(k)}", node.pos) from None
             return look, table.value_type
     of, ot = compile_expr(node.obj, cx)
+    if T.is_any(ot) and len(node.args) != 1:  # already reported (or unknown): do not pile on
+        for a in node.args:
+            compile_expr(a, cx)
+        return _any_value, T.ANY
     if len(node.args) != 1:
         return cx.error(node.pos, "a list is indexed by one number", E_ARITY)
     kf, kt = compile_expr(node.args[0], cx)
@@ -772,8 +780,10 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
     argfns = []
     for a, (pname, ptype) in zip(node.args, fdecl.params):
         f, t = compile_expr(a, cx)
-        if isinstance(ptype, T.ZoneT) is False and isinstance(ptype, T.ListT):
-            f, t = as_list(f, t, a.pos, cx)
+        if isinstance(ptype, T.ListT) and isinstance(t, T.ZoneT):
+            f0 = f
+            f = lambda st, L, f0=f0: tuple(st.z[f0(st, L).id])  # noqa: E731 - a snapshot, hashable
+            t = T.ListT(T.elem_of(t))
         if not T.compatible(t, ptype):
             cx.error(a.pos, f"argument '{pname}' of {fdecl.name}() must be {T.describe(ptype)}, not {T.describe(t)}")
         argfns.append(f)
@@ -781,14 +791,43 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
         cx.compiler.compile_function(fdecl, node.pos, static=cx.static)
     if fdecl.type is None:
         return cx.error(node.pos, f"{fdecl.name}() calls itself; functions may not be recursive")
-    n = len(argfns)
     holder = fdecl
+    name = fdecl.name
+    # Functions are pure (they see their arguments and the state, nothing
+    # else), so a result stays valid until the state changes: State.memo is
+    # emptied by every change (State.changed).
+    if len(argfns) == 0:
+        def call(st, L):
+            memo = st.memo
+            key = (name,)
+            if key in memo:
+                return memo[key]
+            value = memo[key] = holder.compiled(st, [None] * holder.nslots)
+            return value
+    elif len(argfns) == 1:
+        a0, = argfns
 
-    def call(st, L):
-        frame = [None] * holder.nslots
-        for i in range(n):
-            frame[i] = argfns[i](st, L)
-        return holder.compiled(st, frame)
+        def call(st, L):
+            x = a0(st, L)
+            key = (name, x)
+            memo = st.memo
+            if key in memo:
+                return memo[key]
+            frame = [None] * holder.nslots
+            frame[0] = x
+            value = memo[key] = holder.compiled(st, frame)
+            return value
+    else:
+        def call(st, L):
+            args = tuple(f(st, L) for f in argfns)
+            key = (name, args)
+            memo = st.memo
+            if key in memo:
+                return memo[key]
+            frame = [None] * holder.nslots
+            frame[:len(args)] = args
+            value = memo[key] = holder.compiled(st, frame)
+            return value
     return call, fdecl.type
 
 

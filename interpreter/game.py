@@ -103,6 +103,7 @@ class Rulebook:
         st.frames.clear()
         st.status = "play"
         label, local_values = start(st)
+        st.memo.clear()
         flow = self.game.flow
         frame = Frame(flow, _locals(flow))
         if label is not None:
@@ -113,6 +114,30 @@ class Rulebook:
         st.frames.append(frame)
         run(st)
         return st
+
+    def evaluate(self, state: State, text: str, player=None):
+        """Evaluate an expression of the rulebook's language in ``state``.
+
+        Raises :class:`RulebookError` for an expression that does not
+        compile and :class:`RuleRuntimeError` for one that fails.
+        """
+        from dsl.diagnostics import Pos
+        from dsl.parser import ParseError, parse_expression
+        from .exprs import Cx, Scope, compile_expr
+        from . import types as T
+        report = Report()
+        try:
+            node = parse_expression(text, Pos("<expression>"))
+        except ParseError as exc:
+            from dsl.diagnostics import Diagnostic
+            raise RulebookError([Diagnostic(exc.pos, exc.message, "error", "RW100")]) from None
+        scope = Scope([("player", T.PLAYER)])
+        fn, _ = compile_expr(node, Cx(self.game, report, scope, False, {}, None))
+        if report.has_errors:
+            raise RulebookError(report.sorted())
+        L = [None] * max(scope.nslots, 1)
+        L[0] = player
+        return fn(state, L)
 
     def state_from_json(self, data: dict) -> State:
         lay_info = data["layout"]
@@ -154,6 +179,7 @@ def _fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.logging = logging
     st.steps = 0
     st.error = None
+    st.memo = {}
     return st
 
 

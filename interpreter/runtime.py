@@ -90,7 +90,7 @@ class State:
     """Everything that changes during a game.  See the module docstring."""
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "history",
-                 "status", "running", "forced", "log", "logging", "steps", "error", "seed")
+                 "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -113,6 +113,7 @@ class State:
         s.steps = 0
         s.error = self.error
         s.seed = self.seed
+        s.memo = {}
         return s
 
     # --- queries -----------------------------------------------------------
@@ -129,6 +130,7 @@ class State:
         return value
 
     def shuffle(self, zone) -> None:
+        self.memo.clear()
         items = self.z[zone.id]
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
@@ -159,6 +161,7 @@ class State:
                 lst.append(c)
             where[c.id] = dst.id
             moved_from.append(src)
+        self.memo.clear()
         if "moved" in self.game.event_triggers:
             self.emit("moved", Record({"components": tuple(incoming), "to": dst,
                                        "from": self.lay.zones[moved_from[0]] if moved_from else dst}), pos)
@@ -185,6 +188,7 @@ class State:
                 c = lst[-1]
             got.append(c)
             self._move_one(c, dst, pos)
+        self.memo.clear()
         got = tuple(got)
         if "moved" in self.game.event_triggers and got:
             self.emit("moved", Record({"components": got, "from": src, "to": dst}), pos)
@@ -237,7 +241,9 @@ class State:
                 self.frames.append(Frame(trig.proc, L, 0, trig.name))
 
     def changed(self) -> None:
-        """Check condition triggers (called after every change of state)."""
+        """Called after every change of state: forget memoised function
+        results and check condition triggers."""
+        self.memo.clear()
         conds = self.game.condition_triggers
         if not conds or self.status != "play":
             return
@@ -419,6 +425,7 @@ class State:
         s.steps = 0
         s.error = None
         s.seed = data.get("seed")
+        s.memo = {}
         return s
 
 

@@ -1,0 +1,38 @@
+"""Shared helpers: write small rulebooks into a temporary folder."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "rules"
+
+MINIMAL_HEADER = """\
+regelwerk: 1
+game: {name: Test, players: {min: 2, max: 4}}
+"""
+
+
+def write_rulebook(folder: Path, text: str, **files: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
+    for name, body in files.items():
+        (folder / name.replace("__", ".")).write_text(textwrap.dedent(body), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def rulebook(tmp_path):
+    """rulebook(yaml_text, **other_files) -> path of a fresh rulebook folder."""
+    counter = {"n": 0}
+
+    def make(text: str, **files: str) -> Path:
+        counter["n"] += 1
+        return write_rulebook(tmp_path / f"rb{counter['n']}", text, **files)
+    return make
+
+
+def game_folders():
+    return sorted(p for p in RULES.iterdir() if (p / "game.yaml").is_file())

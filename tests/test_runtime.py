@@ -1,0 +1,361 @@
+"""Run-time semantics of the language, each on a small rulebook of its own."""
+import pytest
+
+from dsl.diagnostics import RuleRuntimeError
+from interpreter.game import IllegalAction, Rulebook
+
+HEAD = """\
+regelwerk: 1
+game: {name: T, players: {min: 2, max: 3}}
+"""
+
+CHIPS = """\
+enums:
+  color: [red, blue, fog]
+components:
+  chip:
+    attributes: {color: color}
+    items:
+      - {for_each: {color: [red, blue]}, count: 3}
+      - {color: fog, count: 3}
+    label: "{color}"
+    home: bag
+zones:
+  bag: {type: bag}
+  out: {}
+  hand: {index: {p: players}}
+"""
+
+
+def load(rulebook, body):
+    return Rulebook.load(rulebook(HEAD + body))
+
+
+def test_turns_skip_and_stop_when_everyone_is_skipped(rulebook):
+    rb = load(rulebook, """
+variables:
+  passed: {index: {p: players}, init: false}
+  turns_taken: 0
+actions:
+  go: {do: [{set: "turns_taken += 1"}]}
+  stop: {do: [{set: "passed[player] = true"}]}
+flow:
+  - turns: 1
+    skip: "passed[player]"
+    do: [{decide: [go, stop]}]
+end: {score: "turns_taken"}
+""")
+    st = rb.new_game(3, 1)
+    assert st.current_player() == 1            # starts at the given seat
+    st.apply_action("go")
+    assert st.current_player() == 2
+    st.apply_action("stop")
+    st.apply_action("go")                      # seat 0
+    assert st.current_player() == 1
+    st.apply_action("stop")
+    assert st.current_player() == 0            # seats 1 and 2 are skipped now
+    st.apply_action("stop")
+    assert st.is_terminal() and st.scores() == [2, 2, 2]
+
+
+def test_turns_once_gives_every_seat_one_turn(rulebook):
+    rb = load(rulebook, """
+variables: {order: {init: [], type: "list of player"}}
+actions:
+  go: {do: [{set: "order = order + [player]"}]}
+flow:
+  - turns: 2
+    once: true
+    do: [{decide: [go]}]
+end: {score: "0"}
+""")
+    st = rb.new_game(3, 1)
+    for _ in range(3):
+        st.apply_action("go")
+    assert st.is_terminal()
+    assert list(rb.evaluate(st, "order")) == [2, 0, 1]
+
+
+def test_event_trigger_interrupts_and_recurses_then_defers(rulebook):
+    # Every fog drawn is set aside and replaced by a new draw into the same
+    # zone (which may bring fog again); the fog counter is deferred to the
+    # end of the action, once.
+    rb = load(rulebook, CHIPS + """
+variables:
+  tally: 0
+  deferred_runs: 0
+actions:
+  draw3:
+    do:
+      - draw: 3
+        from: bag
+        to: "hand[player]"
+triggers:
+  fog_rises:
+    on: drawn
+    when: "event.from == bag and any(event.components, c -> c.color == fog)"
+    do:
+      - let: "fogs = filter(event.components, c -> c.color == fog)"
+      - move: fogs
+        to: out
+      - draw: "count(fogs)"
+        from: bag
+        to: event.to
+      - defer: count_fog
+        until: action
+        once: true
+procedures:
+  count_fog:
+    - set: "tally = count(out)"
+    - set: "deferred_runs += 1"
+flow:
+  - decide: [draw3]
+    who: 0
+end: {score: "tally"}
+""")
+    st = rb.new_game(2, 1)
+    st.forced = ["red", "fog", "fog", "blue", "fog", "red"]
+    # draw 3: red fog fog -> 2 fog out, 2 replacements: blue fog -> 1 fog out, 1 replacement: red
+    st.apply_action("draw3")
+    assert st.is_terminal()
+    assert sorted(c.label for c in st.z[st.lay.zone_by_name("hand[0]").id]) == ["blue", "red", "red"]
+    assert rb.evaluate(st, "tally") == 3       # all three fog, counted after the whole action
+    assert rb.evaluate(st, "deferred_runs") == 1
+
+
+def test_condition_trigger_fires_when_true_and_cascades(rulebook):
+    # "when the current column is full, score it and move on": columns 1 and 2
+    # are full at once, so one fill scores both.
+    rb = load(rulebook, """
+variables:
+  filled: {index: {c: "1..3"}, init: 0}
+  column: 1
+  scored: {init: [], type: "list of int"}
+actions:
+  fill:
+    params: {c: "1..3"}
+    do: [{set: "filled[c] += 1"}]
+triggers:
+  column_full:
+    when: "column <= 3 and filled[column] >= 2"
+    do:
+      - set: "scored = scored + [column]"
+      - set: "column += 1"
+flow:
+  - while: "column <= 3"
+    do: [{decide: [fill], who: 0}]
+end: {score: "count(scored)"}
+""")
+    st = rb.new_game(2, 1)
+    st.apply_action("fill(c=2)")
+    st.apply_action("fill(c=2)")
+    assert list(rb.evaluate(st, "scored")) == []       # column 1 is not full yet
+    st.apply_action("fill(c=1)")
+    st.apply_action("fill(c=1)")
+    assert list(rb.evaluate(st, "scored")) == [1, 2]   # column 2 was already full: scored at once
+    assert rb.evaluate(st, "column") == 3
+
+
+def test_decide_otherwise_and_inline_actions_see_enclosing_locals(rulebook):
+    rb = load(rulebook, """
+variables: {got: 0, none_left: false}
+flow:
+  - let: "limit = 2"
+  - decide:
+      - name: pick
+        params: {n: "1..limit"}
+        do: [{set: "got = n * 10 + limit"}]
+    who: 1
+  - decide:
+      - name: never
+        params: {n: "[]"}
+        do: []
+    who: 1
+    otherwise: [{set: "none_left = true"}]
+end: {score: "got"}
+""")
+    st = rb.new_game(2, 1)
+    assert st.legal_actions() == ["pick(n=1)", "pick(n=2)"]
+    st.apply_action("pick(n=2)")
+    assert st.is_terminal()
+    assert rb.evaluate(st, "got") == 22 and rb.evaluate(st, "none_left") is True
+
+
+def test_no_legal_action_without_otherwise_is_a_located_error(rulebook):
+    rb = load(rulebook, """
+flow:
+  - decide:
+      - name: never
+        params: {n: "[]"}
+        do: []
+    who: 0
+end: {score: "0"}
+""")
+    with pytest.raises(RuleRuntimeError) as info:
+        rb.new_game(2, 1)
+    assert "no legal action" in info.value.message
+    text = (rb.path / "game.yaml").read_text().splitlines()
+    assert text[info.value.pos.line - 1].strip().startswith("- decide:")
+
+
+def test_illegal_action_leaves_the_state_unchanged(rulebook):
+    rb = load(rulebook, """
+variables: {x: 0}
+actions:
+  inc: {params: {n: "1..2"}, do: [{set: "x += n"}]}
+flow: [{decide: [inc], who: 0}]
+end: {score: "x"}
+""")
+    st = rb.new_game(2, 1)
+    before = st.to_json()
+    with pytest.raises(IllegalAction):
+        st.apply_action("inc(n=3)")
+    assert st.to_json() == before
+
+
+def test_variables_are_clamped(rulebook):
+    rb = load(rulebook, """
+variables: {score: {index: {p: players}, init: 5, min: 1, max: 9}}
+flow:
+  - set: "score[0] -= 10"
+  - set: "score[1] += 10"
+end: {score: "score[p]"}
+""")
+    st = rb.new_game(2, 1)
+    assert st.scores() == [1, 9]
+
+
+def test_capacity_and_holds_are_enforced_with_the_rule_located(rulebook):
+    rb = load(rulebook, CHIPS.replace("out: {}", "out: {capacity: 1}") + """
+flow:
+  - move: "take(bag, 2)"
+    to: out
+end: {score: "0"}
+""")
+    with pytest.raises(RuleRuntimeError) as info:
+        rb.new_game(2, 1)
+    assert "out is full" in info.value.message and info.value.pos.line > 1
+
+
+def test_draw_refills_from_the_named_zone_and_can_fall_short(rulebook):
+    rb = load(rulebook, CHIPS.replace("bag: {type: bag}", "bag: {type: bag, refill: {from: out}}") + """
+variables: {short: false, got: 0}
+triggers:
+  note:
+    on: drawn
+    do: [{set: "short = event.short"}]
+flow:
+  - move: "take(bag, 7)"
+    to: out
+  - draw: 3
+    from: bag
+    to: "hand[0]"
+    as: first
+  - set: "got = count(first)"
+  - move: "hand[0]"
+    to: box
+  - draw: 5
+    from: bag
+    to: "hand[1]"
+end: {score: "count(hand[p])"}
+""")
+    st = rb.new_game(2, 1)
+    # 9 chips: 7 to out, 2 left; drawing 3 takes the 2, then refills from out (7) and takes 1 more
+    assert rb.evaluate(st, "got") == 3
+    # 3 went to the box; 6 remain in the bag; drawing 5 is not short
+    assert st.scores() == [0, 5] and rb.evaluate(st, "short") is False
+
+
+def test_end_game_stops_play_and_runs_the_end_scoring(rulebook):
+    rb = load(rulebook, """
+variables: {x: 0}
+flow:
+  - set: "x = 1"
+  - end_game: "enough"
+  - set: "x = 100"
+end:
+  scoring: [{set: "x += 1"}]
+  score: "x"
+""")
+    st = rb.new_game(2, 1)
+    assert st.is_terminal() and st.scores() == [2, 2]
+    assert "game ends: enough" in st.log
+
+
+def test_an_endless_loop_is_a_located_error(rulebook):
+    rb = load(rulebook, """
+variables: {x: 0}
+flow:
+  - while: "true"
+    do: [{set: "x += 1"}]
+end: {score: "x"}
+""")
+    with pytest.raises(RuleRuntimeError) as info:
+        rb.new_game(2, 1)
+    assert "without reaching a decision" in info.value.message
+
+
+def test_an_automaton_never_decides(rulebook):
+    rb = load(rulebook, """
+seats: {automata: 1}
+actions: {go: {do: []}}
+flow:
+  - turns: 0
+    once: true
+    do: [{decide: [go]}]
+end: {score: "0"}
+""")
+    st = rb.new_game(2, 1)
+    st.apply_action("go")
+    with pytest.raises(RuleRuntimeError) as info:
+        st.apply_action("go")
+    assert "automaton" in info.value.message
+
+
+def test_clone_is_independent_and_serialisation_round_trips(rulebook):
+    rb = load(rulebook, CHIPS + """
+variables: {n: 0}
+actions:
+  take:
+    params: {c: "distinct([x.color for x in bag])"}
+    do:
+      - move: "first(bag, x -> x.color == c)"
+        to: "hand[player]"
+      - set: "n += 1"
+flow:
+  - turns: 0
+    while: "n < 6"
+    do: [{decide: [take]}]
+end: {score: "count(hand[p])"}
+""")
+    st = rb.new_game(2, 7)
+    st.apply_action(st.legal_actions()[0])
+    copy = st.clone()
+    data = st.to_json()
+    st.apply_action(st.legal_actions()[-1])
+    assert copy.history != st.history               # the clone did not move
+    restored = rb.state_from_json(data)
+    assert restored.to_json() == copy.to_json()
+    restored.apply_action(restored.legal_actions()[-1])
+    assert restored.to_json()["zones"] == st.to_json()["zones"]
+
+
+def test_observation_hides_what_a_seat_may_not_see(rulebook):
+    rb = load(rulebook, CHIPS.replace("hand: {index: {p: players}}",
+                                      'hand: {index: {p: players}, visible: "viewer == p"}') + """
+variables:
+  secret: {index: {p: players}, init: 3, visible: "viewer == p"}
+flow:
+  - draw: 2
+    from: bag
+    to: "hand[0]"
+  - decide: [{name: go, do: []}]
+    who: 1
+end: {score: "0"}
+""")
+    st = rb.new_game(2, 1)
+    mine, theirs = st.observation(0), st.observation(1)
+    assert len(mine["zones"]["hand[0]"]) == 2
+    assert theirs["zones"]["hand[0]"] == {"count": 2}
+    assert mine["variables"]["secret"] == {"0": 3}
+    assert "legal_actions" in theirs["decision"] and "legal_actions" not in mine["decision"]

@@ -1,0 +1,171 @@
+"""The standard library, each function on its own, through the language.
+
+Expected values are worked out by hand in the comments.
+"""
+import pytest
+
+from dsl.diagnostics import RuleRuntimeError
+from interpreter.game import Rulebook
+from interpreter.stdlib import BUILTINS
+
+GAME = """\
+regelwerk: 1
+game: {name: Lib, players: {min: 2, max: 4}}
+enums:
+  color: [red, blue, green]
+components:
+  chip:
+    attributes: {color: color, value: int}
+    items:
+      - {color: red, value: 3, count: 2}
+      - {color: blue, value: 5, count: 1}
+      - {color: green, value: 1, count: 1}
+    label: "{color}{value}"
+    home: pile
+zones:
+  pile: {type: deck}
+  tray: {capacity: 3, owner: 1}
+  hand: {index: {p: players}, owner: p}
+  grid: {index: {r: "1..2", c: "1..3"}}
+seats:
+  automata: "1 if num_players == 2 else 0"
+  automaton_names: [Robo]
+flow: []
+end: {score: "0"}
+"""
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lib")
+    (folder / "game.yaml").write_text(GAME)
+    rb = Rulebook.load(folder)
+    state = rb.new_game(2, seed=1)
+    return rb, state
+
+
+def ev(lib, text):
+    rb, state = lib
+    value = rb.evaluate(state, text)
+    return list(value) if isinstance(value, tuple) else value
+
+
+@pytest.mark.parametrize("text, expected", [
+    # counting and aggregates
+    ("count([1, 2, 3])", 3),
+    ("count([1, 2, 3, 4], x -> x % 2 == 0)", 2),
+    ("count(pile)", 4),                                   # a zone stands for its contents
+    ("count(pile, c -> c.color == red)", 2),
+    ("sum([1, 2, 3])", 6),
+    ("sum(pile, c -> c.value)", 12),                      # 3 + 3 + 5 + 1
+    ("max([4, 9, 2])", 9),
+    ("max(pile, c -> c.value)", 5),
+    ("max([], x -> x, 7)", 7),                            # a default for an empty list
+    ("max(3, 8, 5)", 8),
+    ("min(pile, c -> c.value)", 1),
+    ("min(4, 2)", 2),
+    ("any([1, 2], x -> x > 1)", True),
+    ("any([], x -> x > 1)", False),
+    ("all([1, 2], x -> x > 1)", False),
+    ("all([], x -> x > 1)", True),
+    ("abs(-4)", 4),
+    # lists
+    ("filter([5, 6, 7], x -> x != 6)", [5, 7]),
+    ("map([1, 2], x -> x * 10)", [10, 20]),
+    ("sorted([3, 1, 2])", [1, 2, 3]),
+    ("sorted([3, 1, 2], x -> -x)", [3, 2, 1]),
+    ("reversed([1, 2, 3])", [3, 2, 1]),
+    ("distinct([2, 1, 2, 3, 1])", [2, 1, 3]),
+    ("first([4, 5, 6], x -> x > 4)", 5),
+    ("first([4], x -> x > 4)", None),
+    ("last([4, 5, 6], x -> x < 6)", 5),
+    ("argmax([1, 3, 2, 3], x -> x)", [3, 3]),
+    ("argmin([2, 1, 1], x -> x)", [1, 1]),
+    ("index_of([7, 8, 9], 9)", 2),
+    ("index_of([7, 8, 9], 1)", -1),
+    ("flatten([[1], [2, 3], []])", [1, 2, 3]),
+    ("repeat_list(0, 3)", [0, 0, 0]),
+    ("take([1, 2, 3], 2)", [1, 2]),
+    ("[1, 2] + [3]", [1, 2, 3]),
+    ("1..4", [1, 2, 3, 4]),
+    ("3..2", []),
+    # zones and components
+    ("empty(tray)", True),
+    ("empty(pile)", False),
+    ("full(tray)", False),
+    ("capacity(tray)", 3),
+    ("room(tray)", 3),
+    ("owner(tray)", 1),
+    ("owner(hand[0])", 0),
+    ("top(pile).label", "green1"),                        # a deck's top is the last one put there
+    ("bottom(pile).label", "red3"),
+    ("zone_of(top(pile)) == pile", True),
+    ("zone_index(grid[2, 3])", [2, 3]),
+    ("labels(pile)", ["blue5", "green1", "red3", "red3"]),
+    ("top(pile) in pile", True),
+    ("top(pile) in tray", False),
+    ("top(pile).kind == chip", True),
+    # seats: 2 players + 1 automaton = 3 seats
+    ("num_seats", 3),
+    ("next(2)", 0),
+    ("next(0, 2)", 2),
+    ("prev(0)", 2),
+    ("seats_from(1)", [1, 2, 0]),
+    ("automaton(2)", True),
+    ("automaton(0)", False),
+    ("seat_name(2)", "Robo"),
+    # graphs: a path 1-2-3 and a separate 5; neighbours are +-1
+    ("connected(2, n -> [n - 1, n + 1], n -> n in [1, 2, 3, 5])", [2, 1, 3]),   # 2, then its neighbours in order
+    ("connected(4, n -> [n - 1, n + 1], n -> n in [1, 2, 3, 5])", []),
+    # groups: 1,2 red; 3 blue; 4 red (not next to 2) -> [1,2], [3], [4]
+    ("groups([1, 2, 3, 4], n -> [n - 1, n + 1], n -> red if n != 3 else blue)", [(1, 2), (3,), (4,)]),
+    ("subsets([1, 2, 3], 2)", [(1, 2), (1, 3), (2, 3)]),
+    ("multisets([1, 2], 2)", [(1, 1), (1, 2), (2, 2)]),
+    ("count(permutations([1, 2, 3]))", 6),
+])
+def test_builtin(lib, text, expected):
+    assert ev(lib, text) == expected
+
+
+def test_rank_shares_places_and_skips(lib):
+    # values 5, 9, 5, 1: 9 is 1st, both 5s share 2nd, 1 is 4th
+    out = ev(lib, "map(rank([5, 9, 5, 1], x -> x), r -> (r.item, r.place))")
+    assert sorted(out) == [(1, 4), (5, 2), (5, 2), (9, 1)]
+
+
+def test_dense_rank_counts_distinct_values(lib):
+    # 11, 7, 7, 5: 11 first, the 7s second, 5 third (the "second-highest value" reading)
+    out = ev(lib, "map(dense_rank([7, 11, 5, 7], x -> x), r -> (r.item, r.place))")
+    assert sorted(out) == [(5, 3), (7, 2), (7, 2), (11, 1)]
+
+
+def test_rank_breaks_ties_with_later_keys(lib):
+    # (count, tie-break): (2, 1) beats (2, 0); (1, 5) last
+    out = ev(lib, "map(rank([(2, 0), (1, 5), (2, 1)], x -> x), r -> r.place)")
+    assert out == [1, 2, 3]
+
+
+def test_best_assignment_maximises_and_keeps_options_distinct(lib):
+    # items a=1 (options 10, 20), b=2 (option 20); value = sum of options chosen.
+    # Best: 1->10, 2->20 (30); 1->20 alone would give 20.
+    out = ev(lib, "best_assignment([1, 2], i -> [10, 20] if i == 1 else [20], a -> sum(a, p -> p[1]))")
+    assert out == [(1, 10), (2, 20)]
+
+
+def test_best_assignment_may_leave_items_out(lib):
+    # the value punishes assigning item 2: leaving it out is best
+    out = ev(lib, "best_assignment([1, 2], i -> [i], a -> sum(a, p -> 5 if p[0] == 1 else -5))")
+    assert out == [(1, 1)]
+
+
+def test_max_of_an_empty_list_is_a_located_rule_error(lib):
+    with pytest.raises(RuleRuntimeError) as info:
+        ev(lib, "max([])")
+    assert "max() of an empty list" in info.value.message
+
+
+def test_every_builtin_is_documented_in_the_language_reference():
+    from conftest import ROOT
+    text = (ROOT / "docs" / "language.md").read_text()
+    missing = [name for name in BUILTINS if f"`{name}(" not in text]
+    assert not missing, f"undocumented: {missing}"
