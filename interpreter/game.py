@@ -1,6 +1,6 @@
 """The facade: load a rulebook, start games, and the state API players use.
 
-    rules = Rulebook.load("rules/azul_summer_pavilion")
+    rules = Rulebook.load("rules/<game>")
     state = rules.new_game(players=3, seed=7)
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
