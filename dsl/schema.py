@@ -22,7 +22,7 @@ from .yamlload import LDict, LList
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 STEP_KINDS = (
     "set let move draw shuffle if for while repeat turns phase round scope decide "
-    "call emit defer end_game log fail"
+    "call emit defer end_game log fail random"
 ).split()
 
 

@@ -211,8 +211,9 @@ class Compiler:
                 continue
             allowed = spec.get("allowed")
             if isinstance(allowed, str):
-                fn, _ = self.static_expr(allowed, spec.pos_of("allowed"), what="allowed values")
-                allowed = fn
+                scope = Scope()
+                fn, _ = self.static_expr(allowed, spec.pos_of("allowed"), scope, what="allowed values")
+                allowed = sized(fn, scope) if fn is not None else None
             elif isinstance(allowed, list):
                 allowed = [str(a) if isinstance(a, str) else a for a in allowed]
             default = spec.get("default")
@@ -235,10 +236,11 @@ class Compiler:
         g = self.game
         for name, value in consts.items():
             if isinstance(value, dict) and set(value) == {"expr"}:
-                fn, typ = self.static_expr(value["expr"], value.pos_of("expr"), what=f"constant {name}")
+                scope = Scope()
+                fn, typ = self.static_expr(value["expr"], value.pos_of("expr"), scope, what=f"constant {name}")
                 decl = g.constants[name]
                 decl.type = typ
-                decl.compute = fn if fn is not None else (lambda st, L: None)
+                decl.compute = sized(fn, scope) if fn is not None else (lambda st, L: None)
 
     # tables -----------------------------------------------------------------------
     def declare_tables(self, tables: LDict):
@@ -336,6 +338,7 @@ class Compiler:
                     self.report.error(spec.pos_of("home"), f"home must be a zone, not {T.describe(typ)}", E_TYPE)
                 kind.home = fn
                 kind.home_pos = spec.pos_of("home")
+                kind.home_nslots = scope.nslots
 
     def compile_item(self, kind: KindDecl, item: LDict, pos: Pos, whole_spec: bool) -> ItemSpec:
         scope = Scope()
@@ -752,7 +755,9 @@ class Compiler:
         if not isinstance(seats, dict):
             return
         if "automata" in seats:
-            fn, typ = self.static_expr(seats["automata"], seats.pos_of("automata"), what="automata")
+            scope = Scope()
+            fn, typ = self.static_expr(seats["automata"], seats.pos_of("automata"), scope, what="automata")
+            fn = sized(fn, scope) if fn is not None else None
             if fn is not None and not T.is_numeric(typ):
                 self.report.error(seats.pos_of("automata"), f"automata must be a number, not {T.describe(typ)}",
                                   E_TYPE)
@@ -771,24 +776,25 @@ class Compiler:
         fn, typ = self.dyn_expr(end.get("score"), end.pos_of("score"), scope, "score")
         if fn is not None and not T.is_numeric(typ):
             self.report.error(end.pos_of("score"), f"a score must be a number, not {T.describe(typ)}", E_TYPE)
-        g.score = fn or (lambda st, L: 0)
+        g.score = sized(fn, scope) if fn is not None else (lambda st, L: 0)
         g.rank_by = []
         for i, key in enumerate(end.get("rank_by") or []):
             kpos = end["rank_by"].pos_of(i)
-            fn, typ = self.dyn_expr(key, kpos, Scope([("p", T.PLAYER)]), "rank_by")
+            kscope = Scope([("p", T.PLAYER)])
+            fn, typ = self.dyn_expr(key, kpos, kscope, "rank_by")
             if fn is not None and not (T.is_numeric(typ) or isinstance(typ, T.TupleT)):
                 self.report.error(kpos, f"a ranking key must be a number, not {T.describe(typ)}", E_TYPE)
             if fn is not None:
-                g.rank_by.append(fn)
+                g.rank_by.append(sized(fn, kscope))
         if not g.rank_by:
             g.rank_by = [g.score]
 
     def compile_invariants(self, invs: LDict):
         for name, expr in invs.items():
-            fn, _ = self.dyn_expr(expr, invs.pos_of(name), Scope([("player", T.PLAYER)]), f"invariant {name}",
-                                  cond=True)
+            scope = Scope([("player", T.PLAYER)])
+            fn, _ = self.dyn_expr(expr, invs.pos_of(name), scope, f"invariant {name}", cond=True)
             if fn is not None:
-                self.game.invariants.append((name, fn, invs.pos_of(name)))
+                self.game.invariants.append((name, sized(fn, scope), invs.pos_of(name)))
 
     def check_events(self):
         g = self.game
@@ -823,6 +829,19 @@ class Compiler:
         elif isinstance(node, list):
             for v in node:
                 self._collect_emits(v, out)
+
+
+def sized(fn, scope: Scope):
+    """Give ``fn`` a frame as large as its scope needs; callers pass ``[first]``."""
+    n = max(scope.nslots, 1)
+    if n == 1:
+        return fn
+
+    def call(st, L):
+        frame = [None] * n
+        frame[0] = L[0]
+        return fn(st, frame)
+    return call
 
 
 def compile_source(source: RulebookSource, report: Report) -> GameDef:

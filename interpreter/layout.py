@@ -7,8 +7,6 @@ once per game and shared (never changed) by all states and their clones.
 """
 from __future__ import annotations
 
-from itertools import product
-
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from .values import Component, Zone
@@ -67,6 +65,20 @@ def _domain(spec, st, L, what):
     return tuple(values)
 
 
+def _combos(specs, st, L, what):
+    """Every combination of index values; a later domain may use earlier values
+    (``{r: "1..5", c: "1..6 - r"}`` lays out a triangle)."""
+    if not specs:
+        yield ()
+        return
+    first, rest = specs[0], specs[1:]
+    for value in _domain(first, st, L, what):
+        L[first.slot] = value
+        for tail in _combos(rest, st, L, what):
+            L[first.slot] = value
+            yield (value,) + tail
+
+
 def make_layout(game, num_players: int, options: dict | None = None, variants=()) -> Layout:
     if not game.min_players <= num_players <= game.max_players:
         raise GameSetupError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {num_players}")
@@ -114,7 +126,7 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
         left = []
         for c in pending:
             try:
-                lay.const[c.name] = c.compute(st, [None] * 8)
+                lay.const[c.name] = c.compute(st, [None])
             except RuleRuntimeError as exc:
                 if "no entry for" in exc.message or "there is no" in exc.message:
                     left.append(c)
@@ -135,10 +147,7 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
     for fam in game.zone_list:
         ids = {}
         L = [None] * max(fam.nslots, 1)
-        domains = []
-        for spec in fam.index:
-            domains.append(_domain(spec, st, L, f"zone '{fam.name}'"))
-        for combo in product(*domains):
+        for combo in list(_combos(fam.index, st, L, f"zone '{fam.name}'")):
             for spec, value in zip(fam.index, combo):
                 L[spec.slot] = value
             key = combo[0] if len(combo) == 1 else tuple(combo)
@@ -169,8 +178,7 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
     for kind in game.kinds.values():
         for item in kind.items:
             L = [None] * max(item.nslots, 1)
-            domains = [_domain(spec, st, L, f"components '{kind.name}'") for spec in item.for_each]
-            for combo in product(*domains):
+            for combo in list(_combos(item.for_each, st, L, f"components '{kind.name}'")):
                 for spec, value in zip(item.for_each, combo):
                     L[spec.slot] = value
                 count = item.count(st, L)
@@ -182,7 +190,7 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
                     lay.by_label.setdefault(label, []).append(comp)
                     home = box
                     if kind.home is not None:
-                        hl = [None] * max(len(kind.attributes) + 1, 1)
+                        hl = [None] * max(kind.home_nslots, len(kind.attributes), 1)
                         for i, a in enumerate(kind.attributes):
                             hl[i] = attrs.get(a)
                         home = kind.home(st, hl)
@@ -199,8 +207,7 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
     for var in game.family_vars:
         keys = {}
         L = [None] * max(var.nslots, 1)
-        domains = [_domain(spec, st, L, f"variable '{var.name}'") for spec in var.index]
-        for combo in product(*domains):
+        for combo in list(_combos(var.index, st, L, f"variable '{var.name}'")):
             for spec, value in zip(var.index, combo):
                 L[spec.slot] = value
             key = combo[0] if len(combo) == 1 else tuple(combo)

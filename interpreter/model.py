@@ -116,6 +116,7 @@ class KindDecl:
     label_parts: list = field(default_factory=list)
     home: Callable | None = None
     home_pos: Pos | None = None
+    home_nslots: int = 1
 
 
 @dataclass

@@ -341,6 +341,44 @@ class StepCompiler:
         holder["end"] = self.here()
         self.scope.pop()
 
+    def step_random(self, step: LDict, pos: Pos):
+        """``random: "x in xs"``: bind x to an element of xs drawn with the game's generator."""
+        try:
+            head = parse_for_head(step["random"], step.pos_of("random"))
+        except ParseError as exc:
+            self.report.error(exc.pos, exc.message, "RW100")
+            return
+        itf, itt = compile_expr(head.iter, self.cx())
+        itf, itt = as_list(itf, itt, head.iter.pos, self.cx(), "what 'random' picks from")
+        itf = guard(itf, head.iter.pos, "random")
+        elem = T.elem_of(itt)
+        if len(head.names) != 1:
+            self.report.error(head.pos, "random picks one value: random: \"x in xs\"", E_TYPE)
+            return
+        name = head.names[0]
+        var = self.g.variables.get(name)
+        if var is not None and self.scope.lookup(name) is None:
+            if var.index:
+                self.report.error(head.pos, f"variable '{name}' has an index", E_NAME)
+                return
+            off = var.offset
+
+            def store(st, fr, value):
+                st.v[off] = value
+                st.changed()
+        else:
+            slot = self.scope.declare(name, elem)
+
+            def store(st, fr, value):
+                fr.L[slot] = value
+
+        def pick(st, fr):
+            items = tuple(itf(st, fr.L))
+            if not items:
+                raise RuleRuntimeError("random: nothing to pick from", head.iter.pos)
+            store(st, fr, items[st.below(len(items))])
+        self.emit(pick, pos)
+
     def step_while(self, step: LDict, pos: Pos):
         cf = self.cond(step["while"], step.pos_of("while"))
         if cf is None:
@@ -709,6 +747,7 @@ _STEPS = {
     "if": StepCompiler.step_if,
     "for": StepCompiler.step_for,
     "while": StepCompiler.step_while,
+    "random": StepCompiler.step_random,
     "repeat": StepCompiler.step_repeat,
     "turns": StepCompiler.step_turns,
     "phase": StepCompiler.step_scope,

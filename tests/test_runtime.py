@@ -359,3 +359,30 @@ end: {score: "0"}
     assert theirs["zones"]["hand[0]"] == {"count": 2}
     assert mine["variables"]["secret"] == {"0": 3}
     assert "legal_actions" in theirs["decision"] and "legal_actions" not in mine["decision"]
+
+
+def test_random_step_uses_the_game_generator(rulebook):
+    rb = load(rulebook, """
+enums: {color: [red, blue, green, black]}
+variables: {removed: {type: color, init: red}}
+setup:
+  - random: "removed in color"
+flow: []
+end: {score: "0"}
+""")
+    picks = {rb.new_game(2, seed).v[0] for seed in range(1, 30)}
+    assert picks == {"red", "blue", "green", "black"}             # every colour comes up
+    assert rb.new_game(2, 5).v[0] == rb.new_game(2, 5).v[0]       # and the seed decides
+
+
+def test_index_domains_may_depend_on_earlier_indices(rulebook):
+    rb = load(rulebook, """
+zones:
+  tri: {index: {r: "1..3", c: "1..4 - r"}}
+flow: []
+end: {score: "count([z for z in [tri[1, 3], tri[3, 1]] if empty(z)])"}
+""")
+    st = rb.new_game(2, 1)
+    names = [z.name for z in st.lay.zones if z.family == "tri"]
+    assert names == ["tri[1, 1]", "tri[1, 2]", "tri[1, 3]", "tri[2, 1]", "tri[2, 2]", "tri[3, 1]"]
+    assert st.scores() == [2, 2]
