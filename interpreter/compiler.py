@@ -282,6 +282,13 @@ class Compiler:
                 self.report.error(kpos, f"table key '{text}' is not a number, a range (3-5), an open range (7+) "
                                         f"or a known symbol{suggest(text, g.symbol_enum)}", E_NAME)
             decl.ranges.sort(key=lambda r: r[0])
+            for prev, cur in zip(decl.ranges, decl.ranges[1:]):
+                if prev[1] is None or cur[0] <= prev[1]:
+                    self.report.error(cur[3], f"table '{name}': key {_key_text(cur)} overlaps {_key_text(prev)}",
+                                      "RW205")
+                elif cur[0] > prev[1] + 1:
+                    gap = f"{prev[1] + 1}" if cur[0] == prev[1] + 2 else f"{prev[1] + 1}-{cur[0] - 1}"
+                    self.report.error(cur[3], f"table '{name}' has a gap: no row for {gap}", "RW205")
             decl.key_type = T.join_all(ktypes) if ktypes else T.ANY
             decl.value_type = T.join_all(vtypes) if vtypes else T.ANY
             g.tables[name] = decl
@@ -446,6 +453,11 @@ class Compiler:
                 slot = scope.declare(var, elem)
                 fam.index.append(IndexSpec(var, fn or (lambda st, L: ()), elem, slot, dpos))
             if "capacity" in spec:
+                if isinstance(spec["capacity"], int) and not isinstance(spec["capacity"], bool):
+                    fam.capacity_literal = spec["capacity"]
+                elif isinstance(spec["capacity"], str) and spec["capacity"] in g.constants and \
+                        isinstance(g.constants[spec["capacity"]].value, int):
+                    fam.capacity_literal = g.constants[spec["capacity"]].value
                 fn, typ = self.static_expr(spec["capacity"], spec.pos_of("capacity"), scope, "capacity")
                 if fn is not None and not T.is_numeric(typ):
                     self.report.error(spec.pos_of("capacity"), f"capacity must be a number, not {T.describe(typ)}",
@@ -585,12 +597,14 @@ class Compiler:
             return
         f.compiling = True
         scope = Scope(f.params)
+        before = dict(self.game.uses)
         node = self.parse(f.body, f.value_pos)
         if node is None:
             f.compiled, f.type = (lambda st, L: None), T.ANY
         else:
             fn, typ = compile_expr(node, Cx(self.game, self.report, scope, False, {}, self))
             f.compiled, f.type = fn, typ
+        f.reads = {n for n, c in self.game.uses.items() if c > before.get(n, 0)}
         f.nslots = max(scope.nslots, 1)
         f.compiling = False
 
@@ -728,8 +742,10 @@ class Compiler:
                 etype = SCOPE_EVENT
             scope = Scope([("player", T.PLAYER), ("event", etype)])
             if "when" in spec:
+                before = dict(g.uses)
                 fn, _ = self.dyn_expr(spec["when"], spec.pos_of("when"), scope, "when", cond=True)
                 trig.when = fn or (lambda st, L: False)
+                trig.reads = {n for n, c in g.uses.items() if c > before.get(n, 0)}
             if trig.at:
                 self.deferrals.append((trig.at, spec.pos_of("at")))
             sc = StepCompiler(self, trig.proc, scope)
@@ -809,12 +825,8 @@ class Compiler:
         self._collect_emits(self.src.sections, emitted)
         for until, upos in self.deferrals:
             if until not in scope_kinds:
-                self.report.error(upos, f"nothing named '{until}' ends: defer to action, turn, phase, round or a "
-                                        f"named scope{suggest(str(until), scope_kinds)}", "RW206")
-        for trig in g.triggers:
-            if trig.event and trig.event not in emitted:
-                self.report.error(trig.pos, f"trigger '{trig.name}' waits for event '{trig.event}', which nothing "
-                                            f"raises{suggest(trig.event, emitted)}", E_NAME)
+                self.report.error(upos, f"nothing named '{until}' ever ends: defer to action, turn, phase, round "
+                                        f"or a named scope{suggest(str(until), scope_kinds)}", "RW206")
 
     def _collect_emits(self, node, out: set):
         if isinstance(node, dict):
@@ -829,6 +841,13 @@ class Compiler:
         elif isinstance(node, list):
             for v in node:
                 self._collect_emits(v, out)
+
+
+def _key_text(r) -> str:
+    lo, hi = r[0], r[1]
+    if hi is None:
+        return f"'{lo}+'"
+    return f"'{lo}'" if lo == hi else f"'{lo}-{hi}'"
 
 
 def sized(fn, scope: Scope):

@@ -35,8 +35,21 @@ class Scope:
     def __init__(self, names=()):
         self.blocks: list[dict] = [{}]
         self.names: list[str] = []
+        #: slot -> (lo, hi) for loop variables known to range over whole numbers
+        self.ranges: dict = {}
         for name, typ in names:
             self.declare(name, typ)
+
+    def known_ranges(self) -> dict:
+        """Visible names whose values lie in a known range (for the checks)."""
+        out = {}
+        for block in self.blocks:
+            for name, (slot, _) in block.items():
+                if slot in self.ranges:
+                    out[name] = self.ranges[slot]
+                else:
+                    out.pop(name, None)
+        return out
 
     @property
     def nslots(self) -> int:
@@ -162,6 +175,16 @@ def as_list(fn, typ, pos, cx: Cx, what="this"):
     return fn, typ
 
 
+def _use(cx: Cx, name: str) -> None:
+    """Count a use of a global name (for the unused-definition check)."""
+    uses = getattr(cx.game, "uses", None)
+    if uses is not None:
+        uses[name] = uses.get(name, 0) + 1
+        if name in cx.game.symbol_enum:
+            enum = cx.game.symbol_enum[name]
+            uses[enum] = uses.get(enum, 0) + 1
+
+
 def _number(node, cx):
     v = node.value
     return (lambda st, L: v), T.INT
@@ -186,6 +209,7 @@ def _name(node: ast.Name, cx: Cx):
             slot, typ = hit
             return (lambda st, L: L[slot]), typ
     g = cx.game
+    _use(cx, n)
     if n == "players":
         return (lambda st, L: st.lay.seats), T.ListT(T.PLAYER)
     if n == "num_players":
@@ -244,6 +268,7 @@ def _index(node: ast.Index, cx: Cx):
     g = cx.game
     if isinstance(node.obj, ast.Name) and (cx.scope is None or cx.scope.lookup(node.obj.id) is None):
         n = node.obj.id
+        _use(cx, n)
         if n in g.zones:
             fam = g.zones[n]
             if cx.static:
@@ -281,6 +306,9 @@ def _index(node: ast.Index, cx: Cx):
             table = g.tables[n]
             if len(node.args) != 1:
                 return cx.error(node.pos, f"table '{n}' takes one key", E_ARITY)
+            lookups = getattr(g, "table_lookups", None)
+            if lookups is not None:
+                lookups.append((n, node.args[0], cx.scope.known_ranges() if cx.scope else {}))
             kf, kt = compile_expr(node.args[0], cx)
             if not T.compatible(kt, table.key_type):
                 cx.error(node.args[0].pos, f"table '{n}' has keys of type {table.key_type}, not {T.describe(kt)}")
@@ -589,6 +617,7 @@ def _listcomp(node: ast.ListComp, cx: Cx):
             it, itype = compile_as_list(clause.iter, cx, "what a 'for' runs over")
             elem = T.elem_of(itype)
             slots = _declare_targets(clause, elem, cx)
+            note_range(clause, slots, cx)
             loops.append((it, slots))
         cond = compile_cond(node.cond, cx)[0] if node.cond is not None else None
         ef, et = compile_expr(node.elt, cx)
@@ -651,6 +680,35 @@ def _declare_targets(clause: ast.CompFor, elem: T.Type, cx: Cx) -> list:
     return [cx.scope.declare(n, t) for n, t in zip(names, items)]
 
 
+def static_int(node, game):
+    """The value of a whole-number expression made of literals and constants, or None."""
+    if isinstance(node, ast.Number):
+        return node.value
+    if isinstance(node, ast.Name):
+        const = game.constants.get(node.id)
+        if const is not None and const.compute is None and isinstance(const.value, int) \
+                and not isinstance(const.value, bool):
+            return const.value
+        return None
+    if isinstance(node, ast.Neg):
+        v = static_int(node.operand, game)
+        return -v if v is not None else None
+    if isinstance(node, ast.BinOp) and node.op in ("+", "-", "*"):
+        a, b = static_int(node.left, game), static_int(node.right, game)
+        if a is None or b is None:
+            return None
+        return a + b if node.op == "+" else a - b if node.op == "-" else a * b
+    return None
+
+
+def note_range(clause, slots, cx: Cx) -> None:
+    """Remember that a loop variable runs over ``a..b`` with known bounds."""
+    if len(slots) == 1 and isinstance(clause.iter, ast.Range) and cx.scope is not None:
+        lo, hi = static_int(clause.iter.lo, cx.game), static_int(clause.iter.hi, cx.game)
+        if lo is not None and hi is not None:
+            cx.scope.ranges[slots[0]] = (lo, hi)
+
+
 def bind(L, slots, value):
     if len(slots) == 1:
         L[slots[0]] = value
@@ -695,6 +753,7 @@ def _call(node: ast.Call, cx: Cx):
         return cx.error(node.pos, "only named functions can be called")
     name = node.func.id
     g = cx.game
+    _use(cx, name)
     if name in g.functions:
         return _call_user(node, g.functions[name], cx)
     b = BUILTINS.get(name)

@@ -37,8 +37,17 @@ def check_rulebook(path) -> tuple[Report, object]:
     game = None
     if source.files and not report.has_errors:
         game = compile_source(source, report)
-    elif source.files:
+        if not report.has_errors:
+            from .checks import run_checks
+            try:
+                report.extend(run_checks(source, game))
+            except Exception as exc:  # noqa: BLE001 - a fault in a check must not hide the rulebook's state
+                from dsl.diagnostics import Diagnostic, Pos
+                report.warning(Pos(source.files[0]), f"a semantic check failed inside Regelwerk: "
+                                                     f"{type(exc).__name__}: {exc}", "RW299")
+    elif source.files and not any(d.code == "RW001" for d in report.items):
         # structure errors: still compile to report name and type errors too
+        # (not after a YAML syntax error: a file is missing, names would cascade)
         try:
             compile_source(source, report)
         except Exception:  # noqa: BLE001 - a broken structure may confuse the compiler; schema errors stand
@@ -82,9 +91,9 @@ class Rulebook:
         after setup; it may edit zones and variables and return the name of
         a flow label to start at, plus the locals to set there.
         """
-        lay = self.layout(players, options, variants)
-        st = _fresh_state(self.game, lay, seed, logging)
         if start is None:
+            lay = self.layout(players, options, variants)
+            st = _fresh_state(self.game, lay, seed, logging)
             if self.game.flow is not None:
                 st.frames.append(Frame(self.game.flow, _locals(self.game.flow)))
             if self.game.setup is not None:
@@ -93,14 +102,7 @@ class Rulebook:
             run(st)
             return st
         # scenario start: run setup, stop, let the scenario edit, then enter the flow
-        halt = Procedure("halt", self.game.flow.pos if self.game.flow else None, code=[lambda s, f: True],
-                         kind="halt")
-        st.frames.append(Frame(halt, [None]))
-        if self.game.setup is not None:
-            st.frames.append(Frame(self.game.setup, _locals(self.game.setup)))
-        st.status = "setup"
-        run(st)
-        st.frames.clear()
+        st = self.run_setup(players, seed, options, variants, logging)
         st.status = "play"
         label, local_values = start(st)
         st.memo.clear()
@@ -113,6 +115,20 @@ class Rulebook:
                 frame.L[_slot(flow, name)] = value
         st.frames.append(frame)
         run(st)
+        return st
+
+    def run_setup(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True) -> State:
+        """A new game after its setup, before the flow begins (no decision pending)."""
+        lay = self.layout(players, options, variants)
+        st = _fresh_state(self.game, lay, seed, logging)
+        halt = Procedure("halt", self.game.flow.pos if self.game.flow else None, code=[lambda s, f: True],
+                         kind="halt")
+        st.frames.append(Frame(halt, [None]))
+        if self.game.setup is not None:
+            st.frames.append(Frame(self.game.setup, _locals(self.game.setup)))
+        st.status = "setup"
+        run(st)
+        st.frames.clear()
         return st
 
     def evaluate(self, state: State, text: str, player=None):
@@ -180,6 +196,7 @@ def _fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.steps = 0
     st.error = None
     st.memo = {}
+    st.short_draws = []
     return st
 
 

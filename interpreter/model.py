@@ -152,6 +152,8 @@ class ZoneFamily:
     refill: Callable | None = None
     nslots: int = 0
     viewer_slot: int = 0
+    #: the capacity when it is a plain number (for the checks)
+    capacity_literal: int | None = None
 
 
 @dataclass
@@ -183,6 +185,8 @@ class FuncDecl:
     type: Type | None = None
     nslots: int = 0
     compiling: bool = False
+    #: global names the body reads
+    reads: set = field(default_factory=set)
 
 
 @dataclass
@@ -216,6 +220,8 @@ class TriggerDecl:
     at: str | None
     proc: Procedure
     event_slot: int = 0
+    #: global names the condition reads
+    reads: set = field(default_factory=set)
 
 
 @dataclass
@@ -265,3 +271,7 @@ class GameDef:
     source_files: list = field(default_factory=list)
     inline_actions: dict = field(default_factory=dict)
     action_by_proc: dict = field(default_factory=dict)
+    #: global name -> number of references in expressions and steps (for checks)
+    uses: dict = field(default_factory=dict)
+    #: (table name, key expression node, {local: (lo, hi)}) for every table lookup
+    table_lookups: list = field(default_factory=list)

@@ -90,7 +90,8 @@ class State:
     """Everything that changes during a game.  See the module docstring."""
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "history",
-                 "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo")
+                 "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo",
+                 "short_draws")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -114,6 +115,7 @@ class State:
         s.error = self.error
         s.seed = self.seed
         s.memo = {}
+        s.short_draws = []
         return s
 
     # --- queries -----------------------------------------------------------
@@ -190,6 +192,8 @@ class State:
             self._move_one(c, dst, pos)
         self.memo.clear()
         got = tuple(got)
+        if len(got) < n:
+            self.short_draws.append((pos, n, len(got), src.name))
         if "moved" in self.game.event_triggers and got:
             self.emit("moved", Record({"components": got, "from": src, "to": dst}), pos)
         if "drawn" in self.game.event_triggers:
@@ -426,6 +430,7 @@ class State:
         s.error = None
         s.seed = data.get("seed")
         s.memo = {}
+        s.short_draws = []
         return s
 
 

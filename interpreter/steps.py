@@ -198,6 +198,7 @@ class StepCompiler:
                 (T.is_listlike(wt) and T.is_any(T.elem_of(wt)))):
             self.report.error(step.pos_of("move"), f"only components can be moved, but this is {T.describe(wt)}",
                               E_TYPE)
+        self._check_fits(wt, step.get("to"), step.pos_of("to"))
         bottom = bool(step.get("bottom", False))
         if isinstance(wt, T.ZoneT):
             def move(st, fr):
@@ -228,6 +229,7 @@ class StepCompiler:
         df, _ = self.zone_expr(step.get("to"), step.pos_of("to"), "'to'")
         if nf is None or sf is None or df is None:
             return
+        self._check_fits(stype, step.get("to"), step.pos_of("to"), count=step.get("draw", 1))
         slot = None
         if step.get("as"):
             holds = stype.holds if isinstance(stype, T.ZoneT) else frozenset()
@@ -239,6 +241,34 @@ class StepCompiler:
             if slot is not None:
                 L[slot] = got
         self.emit(draw, pos)
+
+    def _check_fits(self, what_type, dest, pos: Pos, count=None):
+        """RW204: a move whose components can never go where it sends them."""
+        kinds = None
+        if isinstance(what_type, T.ZoneT):
+            kinds = what_type.holds
+        elif isinstance(what_type, T.Comp):
+            kinds = what_type.kinds
+        elif isinstance(what_type, (T.ListT, T.TupleT)) and isinstance(T.elem_of(what_type), T.Comp):
+            kinds = T.elem_of(what_type).kinds
+        fam = self._family_of(dest)
+        if fam is None:
+            return
+        if kinds and fam.holds and not (kinds & fam.holds):
+            self.report.error(pos, f"zone '{fam.name}' holds only {', '.join(sorted(fam.holds))}; "
+                                   f"{', '.join(sorted(kinds))} can never go there", "RW204")
+        cap = getattr(fam, "capacity_literal", None)
+        if isinstance(count, int) and not isinstance(count, bool) and cap is not None and count > cap:
+            self.report.error(pos, f"zone '{fam.name}' holds at most {cap}, but {count} are drawn into it", "RW204")
+
+    def _family_of(self, dest):
+        """The zone family a destination expression names, when it is written plainly."""
+        if not isinstance(dest, str):
+            return None
+        m = re.match(r"\s*([A-Za-z_]\w*)\s*(\[|$)", dest)
+        if not m or self.scope.lookup(m.group(1)) is not None:
+            return None
+        return self.g.zones.get(m.group(1))
 
     def step_shuffle(self, step: LDict, pos: Pos):
         zf, _ = self.zone_expr(step["shuffle"], step.pos_of("shuffle"), "what to shuffle")
@@ -297,8 +327,9 @@ class StepCompiler:
                                             f"not {T.describe(elem)}", E_TYPE)
             var_global = var.offset
         else:
-            from .exprs import _declare_targets
+            from .exprs import _declare_targets, note_range
             slots = _declare_targets(head, elem, self.cx())
+            note_range(head, slots, self.cx())
         info = LoopInfo("for", var_slot=slots[0] if len(slots) == 1 else None, var_global=var_global,
                         iter_slot=it_slot, index_slot=ix_slot, iterable=itf)
         info.extra["names"] = head.names

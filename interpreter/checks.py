@@ -1,0 +1,564 @@
+"""Semantic checks: rulebooks that are well-formed but wrong.
+
+Run by ``regelwerk validate`` after a rulebook compiles.  Each check is a
+generator that yields every finding it can prove (in the manner of
+jsonschema's keyword functions); each has its own code, documented with a
+bad and a fixed example in ``docs/diagnostics.md``:
+
+======  ========  ==========================================================
+code    severity  finding
+======  ========  ==========================================================
+RW201   warning   a definition is never used
+RW202   warning   an action, procedure, phase, trigger or step cannot be reached
+RW203   error     setup needs more components than the game has
+RW204   error     a move can never fit its destination (kind or capacity)
+RW205   error     a table's keys leave gaps or overlap (raised by the compiler)
+RW206   error     a deferred effect waits for a scope that never ends there
+RW207   error     a table lookup can produce a key the table does not cover
+RW208   error     triggers that can fire forever without changing anything
+RW209   warning   a decision may have no legal option and says nothing for that case
+======  ========  ==========================================================
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from dsl import ast
+from dsl.diagnostics import Diagnostic, ERROR, Pos, RuleRuntimeError, WARNING
+from dsl.loader import RulebookSource
+from dsl.yamlload import LDict, LList
+
+from .exprs import static_int
+from .layout import GameSetupError
+
+SCOPE_STEPS = ("phase", "round", "scope")
+ALWAYS = "*"  # a scope kind that every context has (for procedures and triggers we cannot see the callers of)
+
+
+@dataclass
+class Body:
+    """What one list of steps (and everything nested in it) does."""
+
+    name: str
+    pos: Pos
+    calls: list = field(default_factory=list)  # (procedure, pos)
+    decides: list = field(default_factory=list)  # (refs, pos, has_otherwise, enclosing scopes)
+    inline: list = field(default_factory=list)  # Body of inline actions offered here
+    emits: set = field(default_factory=set)
+    draws: bool = False
+    moves: bool = False
+    sets: set = field(default_factory=set)
+    ends: bool = False  # contains end_game
+    scopes: set = field(default_factory=set)  # scope kinds/names opened here
+    events: set = field(default_factory=set)  # scope events raised here
+    defers: list = field(default_factory=list)  # (until, pos, enclosing scopes)
+    phases: list = field(default_factory=list)  # (name, pos)
+    dead: list = field(default_factory=list)  # (pos, why)
+
+
+def _target(text) -> str | None:
+    m = re.match(r"\s*([A-Za-z_]\w*)", str(text))
+    return m.group(1) if m else None
+
+
+def _literal_bool(value):
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip() in ("true", "false"):
+        return value.strip() == "true"
+    return None
+
+
+def scan(name: str, steps, pos: Pos, enclosing=frozenset()) -> Body:
+    body = Body(name, pos)
+    _scan_list(body, steps, set(enclosing))
+    return body
+
+
+def _scan_list(body: Body, steps, enclosing: set) -> None:
+    if not isinstance(steps, list):
+        return
+    stopped = None
+    for i, step in enumerate(steps):
+        spos = steps.pos_of(i) if isinstance(steps, LList) else body.pos
+        if not isinstance(step, dict):
+            continue
+        if stopped is not None:
+            body.dead.append((spos, f"it comes after the '{stopped}' above it"))
+            stopped = None  # one finding per list is enough
+        _scan_step(body, step, spos, enclosing)
+        if "end_game" in step or "fail" in step:
+            stopped = "end_game" if "end_game" in step else "fail"
+
+
+def _scan_step(body: Body, step: LDict, pos: Pos, enclosing: set) -> None:
+    if "set" in step:
+        t = _target(step["set"])
+        if t:
+            body.sets.add(t)
+    if "move" in step:
+        body.moves = True
+    if "draw" in step:
+        body.draws = True
+    if "shuffle" in step or "random" in step:
+        body.moves = True
+    if "emit" in step:
+        body.emits.add(str(step["emit"]))
+    if "end_game" in step:
+        body.ends = True
+    if "call" in step:
+        body.calls.append((str(step["call"]), step.pos_of("call")))
+    if "defer" in step:
+        body.calls.append((str(step["defer"]), step.pos_of("defer")))
+        body.defers.append((str(step.get("until")), step.pos_of("until"), frozenset(enclosing)))
+    if "for" in step and isinstance(step.get("for"), str):
+        t = _target(step["for"])
+        if t:
+            body.sets.add(t)
+    if "random" in step:
+        t = _target(step["random"])
+        if t:
+            body.sets.add(t)
+    if "decide" in step and isinstance(step["decide"], list):
+        refs = []
+        for j, ref in enumerate(step["decide"]):
+            if isinstance(ref, str):
+                refs.append(ref)
+            elif isinstance(ref, dict) and "name" in ref:
+                rpos = step["decide"].pos_of(j)
+                inner = scan(f"{body.name}/{ref['name']}", ref.get("do") or [], rpos, enclosing | {"action"})
+                inner.is_inline = True
+                inner.always = not ref.get("params") and "where" not in ref
+                body.inline.append(inner)
+                refs.append(inner)
+        body.decides.append((refs, pos, "otherwise" in step, frozenset(enclosing)))
+        _scan_list(body, step.get("otherwise"), enclosing)
+    if "if" in step:
+        lit = _literal_bool(step["if"])
+        if lit is False and step.get("then"):
+            body.dead.append((step.pos_of("then"), "its condition is always false"))
+        if lit is True and step.get("else"):
+            body.dead.append((step.pos_of("else"), "its condition is always true"))
+        _scan_list(body, step.get("then"), enclosing)
+        _scan_list(body, step.get("else"), enclosing)
+    if "while" in step and "turns" not in step:
+        if _literal_bool(step["while"]) is False and step.get("do"):
+            body.dead.append((step.pos_of("do"), "the loop's condition is always false"))
+        _scan_list(body, step.get("do"), enclosing)
+    if "for" in step or "repeat" in step:
+        _scan_list(body, step.get("do"), enclosing)
+    if "turns" in step:
+        body.scopes.add("turn")
+        body.events.update(("turn_start", "turn_end"))
+        _scan_list(body, step.get("do"), enclosing | {"turn"})
+    for kind in SCOPE_STEPS:
+        if kind in step and "do" in step:
+            name = step[kind]
+            name = kind if name in (True, None, False) else str(name)
+            scope_kind = name if kind == "scope" else kind
+            body.scopes.update((scope_kind, name))
+            body.events.update((f"{scope_kind}_start", f"{scope_kind}_end"))
+            if kind == "phase":
+                body.phases.append((name, pos))
+            _scan_list(body, step.get("do"), enclosing | {scope_kind, name})
+            break
+
+
+class Analysis:
+    """Everything the checks need, gathered once."""
+
+    def __init__(self, source: RulebookSource, game):
+        self.src = source
+        self.game = game
+        s = source
+        self.bodies: dict[str, Body] = {}
+        self.roots = []
+        for name in ("setup", "flow"):
+            if name in s.sections:
+                b = scan(name, s.steps(name), s.section_pos.get(name, Pos("?")))
+                self.bodies[name] = b
+                self.roots.append(name)
+        end = s.sections.get("end")
+        if isinstance(end, dict) and end.get("scoring"):
+            self.bodies["scoring"] = scan("scoring", end["scoring"], end.pos_of("scoring"))
+            self.roots.append("scoring")
+        procs = s.mapping("procedures")
+        for name, spec in procs.items():
+            steps = spec.get("do") if isinstance(spec, dict) else spec
+            self.bodies[f"proc:{name}"] = scan(f"proc:{name}", steps, procs.key_pos[name], {ALWAYS})
+        actions = s.mapping("actions")
+        for name, spec in actions.items():
+            if isinstance(spec, dict):
+                self.bodies[f"action:{name}"] = scan(f"action:{name}", spec.get("do"), actions.key_pos[name],
+                                                     {"action"})
+        triggers = s.mapping("triggers")
+        for name, spec in triggers.items():
+            if isinstance(spec, dict):
+                self.bodies[f"trigger:{name}"] = scan(f"trigger:{name}", spec.get("do"), triggers.key_pos[name],
+                                                      {ALWAYS})
+        self.reach()
+
+    def body_events(self, body: Body) -> set:
+        ev = set(body.emits) | set(body.events)
+        if body.draws:
+            ev |= {"drawn", "moved"}
+        if body.moves:
+            ev.add("moved")
+        return ev
+
+    def reach(self):
+        reached = set(self.roots)
+        inline_reached = []
+        changed = True
+        events = set()
+        while changed:
+            changed = False
+            todo = [self.bodies[n] for n in reached] + inline_reached
+            for body in todo:
+                new_events = self.body_events(body)
+                if not new_events <= events:
+                    events |= new_events
+                    changed = True
+                for proc, _ in body.calls:
+                    key = f"proc:{proc}"
+                    if key in self.bodies and key not in reached:
+                        reached.add(key)
+                        changed = True
+                for refs, _, _, _ in body.decides:
+                    for ref in refs:
+                        if isinstance(ref, Body):
+                            if ref not in inline_reached:
+                                inline_reached.append(ref)
+                                changed = True
+                            continue
+                        key = f"action:{ref}"
+                        if key in self.bodies and key not in reached:
+                            reached.add(key)
+                            changed = True
+                            events |= {"action_start", "action_end"}
+            for trig in self.game.triggers:
+                key = f"trigger:{trig.name}"
+                if key in reached:
+                    continue
+                if trig.event is None or trig.event in events:
+                    reached.add(key)
+                    changed = True
+        self.reached = reached
+        self.inline_reached = inline_reached
+        self.events = events
+
+    def all_bodies(self):
+        yield from self.bodies.values()
+        for body in list(self.bodies.values()):
+            yield from self._inline(body)
+
+    def _inline(self, body):
+        for b in body.inline:
+            yield b
+            yield from self._inline(b)
+
+    def decl_pos(self, section: str, name: str) -> Pos:
+        m = self.src.mapping(section)
+        return m.key_pos.get(name, m.pos)
+
+
+# --- the checks ------------------------------------------------------------------
+
+def unused_definitions(a: Analysis) -> Iterator[Diagnostic]:
+    g = a.game
+    uses = g.uses
+    for name in g.zones:
+        if not uses.get(name):
+            yield Diagnostic(a.decl_pos("zones", name), f"zone '{name}' is never used", WARNING, "RW201")
+    held = set()
+    for fam in g.zones.values():
+        held |= set(fam.holds)
+    open_zones = any(not fam.holds for fam in g.zones.values())
+    for name, kind in g.kinds.items():
+        placed = kind.home is not None
+        if not uses.get(name) and not placed and name not in held and not open_zones:
+            yield Diagnostic(a.decl_pos("components", name),
+                             f"components '{name}' are never used: no zone holds them and they have no home",
+                             WARNING, "RW201")
+        elif not placed and not uses.get(name):
+            yield Diagnostic(a.decl_pos("components", name),
+                             f"components '{name}' have no home: they stay in the box for the whole game",
+                             WARNING, "RW201")
+    offered = set()
+    for body in a.all_bodies():
+        for refs, _, _, _ in body.decides:
+            offered |= {r for r in refs if isinstance(r, str)}
+    for name in g.actions:
+        if name not in offered:
+            yield Diagnostic(a.decl_pos("actions", name), f"action '{name}' is never offered by a decide step",
+                             WARNING, "RW201")
+    called = {p for body in a.all_bodies() for p, _ in body.calls}
+    for name in a.src.mapping("procedures"):
+        if name not in called:
+            yield Diagnostic(a.decl_pos("procedures", name), f"procedure '{name}' is never called",
+                             WARNING, "RW201")
+    for section, table, what in (("tables", g.tables, "table"), ("functions", g.functions, "function"),
+                                 ("constants", g.constants, "constant"), ("enums", g.enums, "enum")):
+        for name in table:
+            if not uses.get(name):
+                yield Diagnostic(a.decl_pos(section, name), f"{what} '{name}' is never used", WARNING, "RW201")
+    for name in g.variables:
+        if not uses.get(name):
+            yield Diagnostic(a.decl_pos("variables", name), f"variable '{name}' is never read", WARNING, "RW201")
+    raised_anywhere = set()
+    for body in a.all_bodies():
+        raised_anywhere |= a.body_events(body)
+    raised_anywhere |= {"action_start", "action_end"}
+    for trig in g.triggers:
+        if trig.event and trig.event not in raised_anywhere:
+            from .exprs import suggest
+            yield Diagnostic(trig.pos, f"trigger '{trig.name}' waits for event '{trig.event}', which nothing "
+                                       f"raises{suggest(trig.event, raised_anywhere)}", WARNING, "RW201")
+
+
+def unreachable(a: Analysis) -> Iterator[Diagnostic]:
+    g = a.game
+    offered_reached = set()
+    for key in a.reached:
+        for refs, _, _, _ in a.bodies[key].decides:
+            offered_reached |= {r for r in refs if isinstance(r, str)}
+    for body in a.inline_reached:
+        for refs, _, _, _ in body.decides:
+            offered_reached |= {r for r in refs if isinstance(r, str)}
+    offered_anywhere = {r for b in a.all_bodies() for refs, _, _, _ in b.decides for r in refs if isinstance(r, str)}
+    for name in g.actions:
+        if name in offered_anywhere and name not in offered_reached:
+            yield Diagnostic(a.decl_pos("actions", name), f"action '{name}' can never be offered: only "
+                                                          "unreachable steps offer it", WARNING, "RW202")
+    called_anywhere = {p for b in a.all_bodies() for p, _ in b.calls}
+    for name in a.src.mapping("procedures"):
+        if name in called_anywhere and f"proc:{name}" not in a.reached:
+            yield Diagnostic(a.decl_pos("procedures", name), f"procedure '{name}' is only called from "
+                                                             "unreachable steps", WARNING, "RW202")
+    for trig in g.triggers:
+        key = f"trigger:{trig.name}"
+        if key not in a.reached and trig.event:
+            raised = any(trig.event in a.body_events(b) for b in a.all_bodies())
+            if raised:
+                yield Diagnostic(trig.pos, f"trigger '{trig.name}' can never fire: only unreachable steps raise "
+                                           f"'{trig.event}'", WARNING, "RW202")
+    for key, body in a.bodies.items():
+        if key not in a.reached:
+            for name, pos in body.phases:
+                yield Diagnostic(pos, f"phase '{name}' can never be reached ({body.name} never runs)",
+                                 WARNING, "RW202")
+    for body in a.all_bodies():
+        for pos, why in body.dead:
+            yield Diagnostic(pos, f"these steps can never run: {why}", WARNING, "RW202")
+
+
+def component_accounting(a: Analysis) -> Iterator[Diagnostic]:
+    """Run setup for every player count and variant; a short draw or an
+    overfull zone there is a rulebook that needs more than the game has."""
+    from .game import Rulebook
+    g = a.game
+    rb = Rulebook(g, a.src.root, None)
+    seen = set()
+    variant_sets = [()] + [(v,) for v in sorted(g.variants)]
+    for n in range(g.min_players, g.max_players + 1):
+        for variants in variant_sets:
+            for seed in (1, 2):
+                label = f"{n} players" + (f", variant {variants[0]}" if variants else "")
+                try:
+                    state = rb.run_setup(n, seed, variants=variants, logging=False)
+                except GameSetupError as exc:
+                    key = ("layout", str(exc))
+                    if key not in seen:
+                        seen.add(key)
+                        yield Diagnostic(Pos(a.src.files[0]), f"with {label}: {exc}", ERROR, "RW203")
+                    continue
+                except RuleRuntimeError as exc:
+                    code = "RW204" if ("is full" in exc.message or "cannot hold" in exc.message) else "RW203"
+                    key = (exc.pos, code)
+                    if key not in seen:
+                        seen.add(key)
+                        yield Diagnostic(exc.pos, f"setup with {label}: {exc.message}", ERROR, code)
+                    continue
+                for pos, wanted, got, zone in state.short_draws:
+                    key = (pos, "short")
+                    if key not in seen:
+                        seen.add(key)
+                        yield Diagnostic(pos, f"setup with {label} draws {wanted} from {zone} but only {got} "
+                                              f"{'is' if got == 1 else 'are'} there", ERROR, "RW203")
+
+
+def table_coverage(a: Analysis) -> Iterator[Diagnostic]:
+    g = a.game
+    for name, key, ranges in g.table_lookups:
+        table = g.tables.get(name)
+        if table is None or not table.ranges:
+            continue
+        span = interval(key, ranges, g)
+        if span is None:
+            continue
+        lo, hi, lo_known = span
+        top = max((r for r in table.ranges), key=lambda r: (r[1] is None, r[1] if r[1] is not None else 0))
+        if hi is None and top[1] is not None:
+            yield Diagnostic(key.pos, f"table '{name}' stops at {top[1]}, but this key has no upper bound; "
+                                      f"add an open row such as '{top[1] + 1}+'", ERROR, "RW207")
+            continue
+        if hi is None:
+            continue
+        start = lo if lo_known else max(lo, min(r[0] for r in table.ranges))
+        for value in range(start, hi + 1):
+            if not any(value >= r[0] and (r[1] is None or value <= r[1]) for r in table.ranges):
+                yield Diagnostic(key.pos, f"table '{name}' has no row for {value}, which this key can take",
+                                 ERROR, "RW207")
+                break
+
+
+_UNBOUNDED = {"count", "sum", "room", "capacity", "max"}
+
+
+def interval(node, ranges, g):
+    """(lo, hi, lo_known) of a whole-number key, hi None for unbounded; None if unknown."""
+    v = static_int(node, g)
+    if v is not None:
+        return v, v, True
+    if isinstance(node, ast.Name) and node.id in ranges:
+        lo, hi = ranges[node.id]
+        return lo, hi, True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _UNBOUNDED:
+        return 0, None, False
+    if isinstance(node, ast.BinOp) and node.op in ("+", "-"):
+        left = interval(node.left, ranges, g)
+        c = static_int(node.right, g)
+        if left is None or c is None:
+            return None
+        lo, hi, known = left
+        c = c if node.op == "+" else -c
+        return lo + c, (hi + c if hi is not None else None), known
+    if isinstance(node, ast.IfExp):
+        a_, b_ = interval(node.body, ranges, g), interval(node.orelse, ranges, g)
+        if a_ is None or b_ is None:
+            return None
+        hi = None if a_[1] is None or b_[1] is None else max(a_[1], b_[1])
+        return min(a_[0], b_[0]), hi, a_[2] and b_[2]
+    return None
+
+
+def deferred_points(a: Analysis) -> Iterator[Diagnostic]:
+    """A defer in the flow (or in an action the flow offers) must have its scope open."""
+    offered_from: dict = {}
+    for name in ("setup", "flow", "scoring"):
+        body = a.bodies.get(name)
+        if body is None:
+            continue
+        for until, pos, enclosing in body.defers:
+            if until not in enclosing:
+                yield Diagnostic(pos, f"nothing named '{until}' is open here, so this deferred effect would "
+                                      f"never run (open here: {', '.join(sorted(enclosing)) or 'nothing'})",
+                                 ERROR, "RW206")
+        for refs, _, _, enclosing in body.decides:
+            for ref in refs:
+                if isinstance(ref, str):
+                    offered_from.setdefault(ref, []).append(enclosing)
+    for name, contexts in offered_from.items():
+        body = a.bodies.get(f"action:{name}")
+        if body is None:
+            continue
+        offered_elsewhere = any(name in [r for r in refs if isinstance(r, str)]
+                                for key, b in a.bodies.items() if key not in ("setup", "flow", "scoring")
+                                for refs, _, _, _ in b.decides)
+        if offered_elsewhere:
+            continue
+        for until, pos, enclosing in body.defers:
+            if ALWAYS in enclosing:
+                continue
+            for ctx in contexts:
+                if until not in enclosing and until not in ctx:
+                    yield Diagnostic(pos, f"action '{name}' is offered where no '{until}' is open, so this "
+                                          "deferred effect would never run", ERROR, "RW206")
+                    break
+
+
+def trigger_cycles(a: Analysis) -> Iterator[Diagnostic]:
+    g = a.game
+    procs = a.src.mapping("procedures")
+
+    def closure(body: Body, seen=None):
+        """sets, moves, ends, events of a body and everything it calls."""
+        seen = seen if seen is not None else set()
+        sets, moves, ends, events = set(body.sets), body.moves or body.draws, body.ends, a.body_events(body)
+        for inner in body.inline:
+            s2, m2, e2, ev2 = closure(inner, seen)
+            sets |= s2
+            moves = moves or m2
+            ends = ends or e2
+            events |= ev2
+        for proc, _ in body.calls:
+            key = f"proc:{proc}"
+            if key in a.bodies and key not in seen and proc in procs:
+                seen.add(key)
+                s2, m2, e2, ev2 = closure(a.bodies[key], seen)
+                sets |= s2
+                moves = moves or m2
+                ends = ends or e2
+                events |= ev2
+        return sets, moves, ends, events
+
+    def reads_of(names):
+        out = set(names)
+        stack = list(names)
+        while stack:
+            n = stack.pop()
+            f = g.functions.get(n)
+            if f is not None:
+                for r in f.reads - out:
+                    out.add(r)
+                    stack.append(r)
+        return out
+
+    for trig in g.triggers:
+        body = a.bodies.get(f"trigger:{trig.name}")
+        if body is None:
+            continue
+        sets, moves, ends, events = closure(body)
+        if trig.event is None:
+            reads = reads_of(trig.reads)
+            zones_read = any(n in g.zones for n in reads)
+            if ends or (sets & reads) or (moves and zones_read):
+                continue
+            yield Diagnostic(trig.pos, f"trigger '{trig.name}' can fire forever: its effects change nothing its "
+                                       f"condition reads ({', '.join(sorted(reads)) or 'nothing'})", ERROR, "RW208")
+        elif trig.when is None and trig.event in events and not ends:
+            yield Diagnostic(trig.pos, f"trigger '{trig.name}' raises '{trig.event}' again with no condition: it "
+                                       "fires forever", ERROR, "RW208")
+
+
+def empty_decisions(a: Analysis) -> Iterator[Diagnostic]:
+    g = a.game
+    for body in a.all_bodies():
+        for refs, pos, has_otherwise, _ in body.decides:
+            if has_otherwise:
+                continue
+            always = False
+            for ref in refs:
+                if isinstance(ref, Body):
+                    always = always or getattr(ref, "always", False)
+                    continue
+                action = g.actions.get(ref)
+                if action is not None and not action.params and action.where is None:
+                    always = True
+            if not always:
+                yield Diagnostic(pos, "this decision may have no legal option and has no 'otherwise' (add one, "
+                                      "or an action that is always legal such as 'pass')", WARNING, "RW209")
+
+
+CHECKS = (unused_definitions, unreachable, component_accounting, table_coverage, deferred_points,
+          trigger_cycles, empty_decisions)
+
+
+def run_checks(source: RulebookSource, game) -> list[Diagnostic]:
+    a = Analysis(source, game)
+    out = []
+    for check in CHECKS:
+        out.extend(check(a))
+    return out
