@@ -1,4 +1,4 @@
-"""The ``regelwerk`` command line: validate, play, test, bench.
+"""The ``regelwerk`` command line: validate, play, test, bench, check, replay.
 
 Every error the user can cause — a bad argument, a broken rulebook, an
 illegal option — is one clear line (and, for rulebooks, one located line per
@@ -183,6 +183,74 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def _counts(text, game) -> list:
+    if not text:
+        return list(range(game.min_players, game.max_players + 1))
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--players takes numbers like 2,3,4, not '{text}'") from None
+    for n in counts:
+        if not game.min_players <= n <= game.max_players:
+            raise UsageError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {n}")
+    return counts
+
+
+def cmd_check(args) -> int:
+    import os
+    from .simulate import run_check, write_replay
+    from dsl.diagnostics import Diagnostic
+    rb = Rulebook.load(args.rulebook)
+    counts = _counts(args.players, rb.game)
+    options = _parse_options(args.option)
+    variant_sets = [_variants(args.variant)]
+    if args.all_variants:
+        variant_sets = [[]] + [[v] for v in sorted(rb.game.variants)]
+    for vs in variant_sets:
+        rb.layout(counts[0], options, vs)  # bad options or variants: one clear line now
+    jobs = args.jobs or min(os.cpu_count() or 1, 4)
+    started = time.perf_counter()
+    findings = []
+    for vs in variant_sets:
+        findings.extend(run_check(args.rulebook, args.games, counts, options, vs, args.max_decisions,
+                                  args.check_every, jobs))
+    elapsed = time.perf_counter() - started
+    # one report per distinct problem, with the first game that shows it
+    distinct = {}
+    for f in sorted(findings, key=lambda f: (f.players, f.seed)):
+        distinct.setdefault(f.key(), [f, 0])[1] += 1
+    played = args.games * len(counts) * len(variant_sets)
+    if args.format == "json":
+        out = []
+        for f, count in distinct.values():
+            item = Diagnostic(f.pos, f.message, "error", f.code).as_json()
+            item.update({"players": f.players, "seed": f.seed, "variants": f.variants, "options": f.options,
+                         "decisions": f.decisions, "games_affected": count})
+            out.append(item)
+        print(json.dumps(out, indent=2))
+    else:
+        for f, count in distinct.values():
+            replay_file = write_replay(f, args.rulebook, rb.name, Path(args.replays))
+            where = f"{f.players} players, seed {f.seed}" + (f", variant {'+'.join(f.variants)}" if f.variants else "")
+            print(Diagnostic(f.pos, f"{f.message} ({where}, after {len(f.decisions)} decisions; "
+                                    f"{count} game{'s' * (count != 1)} affected; replay: regelwerk replay {replay_file})",
+                             "error", f.code).format())
+        print(f"{rb.name}: {played} games ({', '.join(map(str, counts))} players), {len(distinct)} "
+              f"problem{'s' * (len(distinct) != 1)} found, {elapsed:.1f}s")
+    return 1 if distinct else 0
+
+
+def cmd_replay(args) -> int:
+    from .simulate import replay
+    rb, state, applied = replay(Path(args.file))
+    print(f"{rb.name}: {applied} decisions replayed")
+    if state.is_terminal():
+        print(f"game over: scores {state.scores()}, ranking {state.ranking()}")
+    else:
+        print(f"seat {state.current_player()} to decide; legal: {', '.join(state.legal_actions()[:20])}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="regelwerk", description="Regelwerk: a rules language and engine for board games.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -218,6 +286,24 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--variant", action="append", metavar="NAME")
     b.add_argument("--option", action="append", metavar="NAME=VALUE")
     b.set_defaults(func=cmd_bench)
+
+    c = sub.add_parser("check", help="play many random games and report what breaks")
+    c.add_argument("rulebook", metavar="RULEBOOK")
+    c.add_argument("--games", type=int, default=100, help="games per player count (seeds 1..N)")
+    c.add_argument("--players", metavar="N[,N…]", help="player counts (default: all)")
+    c.add_argument("--variant", action="append", metavar="NAME")
+    c.add_argument("--all-variants", action="store_true", help="also every variant on its own")
+    c.add_argument("--option", action="append", metavar="NAME=VALUE")
+    c.add_argument("--max-decisions", type=int, default=5000, help="a game longer than this does not end")
+    c.add_argument("--check-every", type=int, default=10, help="check zones and capacities every K decisions")
+    c.add_argument("--jobs", type=int, default=0, help="processes (default: the CPU count, at most 4)")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.add_argument("--replays", default=".regelwerk/replays", help="where to write replay files")
+    c.set_defaults(func=cmd_check)
+
+    r = sub.add_parser("replay", help="replay a game from a replay or --log file")
+    r.add_argument("file", metavar="FILE")
+    r.set_defaults(func=cmd_replay)
     return p
 
 

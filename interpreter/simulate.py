@@ -1,0 +1,190 @@
+"""Simulation checks: play many seeded random games and report what breaks.
+
+``regelwerk check RULEBOOK --games N`` plays N games for every player count
+with random bots and reports, each with the seed and the decisions that
+reproduce it (written as a replay file, see ``regelwerk replay``):
+
+======  ================================================================
+RW901   the game does not end within the bound on decisions
+RW902   a seat must decide but no action is legal (and no ``otherwise``)
+RW903   an invariant declared by the rulebook is broken
+RW904   the engine's own invariants broken: a component in two zones or in
+        none, a capacity exceeded, a zone holding a kind it may not hold
+RW905   an error inside the rules (an expression that fails, a full zone…)
+======  ================================================================
+
+Findings are located at the rulebook line that caused them.  Games run in
+several processes (``--jobs``); the result does not depend on how many.
+"""
+from __future__ import annotations
+
+import json
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from dsl.diagnostics import Pos, RuleRuntimeError
+
+from .bots import make_bots
+
+
+@dataclass
+class Finding:
+    code: str
+    message: str
+    file: str
+    line: int
+    col: int
+    players: int
+    seed: int
+    variants: list
+    options: dict
+    decisions: list = field(default_factory=list)
+    replay: str | None = None
+
+    @property
+    def pos(self) -> Pos:
+        return Pos(self.file, self.line, self.col)
+
+    def key(self):
+        return (self.code, self.file, self.line, self.col, self.message.split(":")[0])
+
+
+_BOOKS: dict = {}
+
+
+def _book(path: str):
+    from .game import Rulebook
+    if path not in _BOOKS:
+        _BOOKS[path] = Rulebook.load(path)
+    return _BOOKS[path]
+
+
+def structure_problems(st) -> list[str]:
+    """The engine's own invariants; an empty list when all hold."""
+    problems = []
+    seen = {}
+    total = 0
+    for zid, zone in enumerate(st.z):
+        total += len(zone)
+        for c in zone:
+            if c.id in seen:
+                problems.append(f"{c.label} is in {st.lay.zones[seen[c.id]].name} and {st.lay.zones[zid].name}")
+            seen[c.id] = zid
+            if st.where[c.id] != zid:
+                problems.append(f"{c.label} is in {st.lay.zones[zid].name} but recorded elsewhere")
+    if total != len(st.lay.components):
+        problems.append(f"{len(st.lay.components)} components exist but the zones hold {total}")
+    for zone in st.lay.zones:
+        contents = st.z[zone.id]
+        if zone.capacity is not None and len(contents) > zone.capacity:
+            problems.append(f"{zone.name} holds {len(contents)}, more than its capacity {zone.capacity}")
+        if zone.holds:
+            for c in contents:
+                if c.kind not in zone.holds:
+                    problems.append(f"{zone.name} holds {c.label}, a {c.kind}")
+                    break
+    return problems
+
+
+def play_one(path: str, players: int, seed: int, options: dict, variants: list, max_decisions: int,
+             check_every: int) -> list[dict]:
+    rb = _book(path)
+    findings = []
+    decisions = []
+    first_file = rb.game.source_files[0] if rb.game.source_files else path
+
+    def finding(code, message, pos: Pos):
+        findings.append(asdict(Finding(code, message, pos.file, pos.line, pos.col, players, seed, list(variants),
+                                       dict(options), list(decisions))))
+
+    try:
+        st = rb.new_game(players, seed, options, variants, logging=False)
+        bots = make_bots("random", st.lay.num_seats, seed)
+        invariants = rb.game.invariants
+        n = 0
+        while not st.is_terminal():
+            if n >= max_decisions:
+                finding("RW901", f"the game has not ended after {max_decisions} decisions",
+                        rb.game.flow.pos if rb.game.flow else Pos(first_file))
+                return findings
+            seat = st.current_player()
+            action = bots[seat].choose(st)
+            decisions.append(action)
+            st.apply_action(action)
+            n += 1
+            for name, fn, pos in invariants:
+                if not fn(st, [None]):
+                    finding("RW903", f"invariant '{name}' is broken", pos)
+                    return findings
+            if n % check_every == 0:
+                for problem in structure_problems(st):
+                    finding("RW904", problem, Pos(first_file))
+                    return findings
+        for name, fn, pos in invariants:
+            if not fn(st, [None]):
+                finding("RW903", f"invariant '{name}' is broken at the end", pos)
+        for problem in structure_problems(st):
+            finding("RW904", problem, Pos(first_file))
+            break
+    except RuleRuntimeError as exc:
+        code = "RW902" if "no legal action" in exc.message else "RW905"
+        finding(code, exc.message, exc.pos)
+    return findings
+
+
+def _play_batch(args) -> list[dict]:
+    path, players, seeds, options, variants, max_decisions, check_every = args
+    out = []
+    for seed in seeds:
+        out.extend(play_one(path, players, seed, options, variants, max_decisions, check_every))
+    return out
+
+
+def run_check(path, games: int, player_counts, options: dict, variants: list, max_decisions: int = 5000,
+              check_every: int = 10, jobs: int = 1, first_seed: int = 1) -> list[Finding]:
+    path = str(path)
+    batches = []
+    size = max(1, games // (4 * max(jobs, 1)))
+    for n in player_counts:
+        seeds = list(range(first_seed, first_seed + games))
+        for i in range(0, len(seeds), size):
+            batches.append((path, n, seeds[i:i + size], options, variants, max_decisions, check_every))
+    results = []
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for found in pool.map(_play_batch, batches):
+                results.extend(found)
+    else:
+        for batch in batches:
+            results.extend(_play_batch(batch))
+    return [Finding(**f) for f in results]
+
+
+def write_replay(finding: Finding, rulebook: str, game_name: str, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"{Path(rulebook).name}-{finding.players}p-seed{finding.seed}-{finding.code}.jsonl"
+    path = folder / name
+    with path.open("w", encoding="utf-8") as f:
+        f.write(json.dumps({"rulebook": str(rulebook), "game": game_name, "players": finding.players,
+                            "seed": finding.seed, "options": finding.options, "variants": finding.variants,
+                            "finding": finding.code}) + "\n")
+        for action in finding.decisions:
+            f.write(json.dumps({"action": action}) + "\n")
+    return path
+
+
+def replay(path: Path):
+    """Re-run a replay (or `play --log`) file; return (state, decisions applied)."""
+    from .game import Rulebook
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    if not lines:
+        raise ValueError(f"{path}: empty replay file")
+    head, moves = lines[0], lines[1:]
+    rb = Rulebook.load(head["rulebook"])
+    st = rb.new_game(head["players"], head["seed"], head.get("options") or {}, head.get("variants") or [])
+    applied = 0
+    for move in moves:
+        st.apply_action(move["action"])
+        applied += 1
+    return rb, st, applied
