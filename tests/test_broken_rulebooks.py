@@ -1,0 +1,60 @@
+"""The corpus of broken rulebooks: each case is a real rulebook from rules/
+with exactly one defect planted, and the diagnostic it must produce.
+
+A case file in tests/broken/ names the rulebook, the file, the text to
+replace and its replacement, and the expected code; the expected line is
+the first line of the patched file (or of `expect_file`, when the finding is
+in another file) containing `line_of` — found here, not by the validator. Cases with `simulate: N` are found by `regelwerk check`
+(N games per player count) instead of `validate`.
+"""
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import RULES
+from interpreter.game import check_rulebook
+
+CASES = sorted((Path(__file__).parent / "broken").glob("*.yaml"))
+
+
+def load_case(path):
+    case = yaml.safe_load(path.read_text())
+    for key in ("rulebook", "file", "replace", "with", "code", "line_of", "why"):
+        assert key in case, f"{path.name}: missing '{key}'"
+    return case
+
+
+def plant(case, tmp_path):
+    book = tmp_path / case["rulebook"]
+    shutil.copytree(RULES / case["rulebook"], book, ignore=shutil.ignore_patterns("scenarios"))
+    target = book / case["file"]
+    text = target.read_text()
+    assert text.count(case["replace"]) == 1, f"the text to replace must occur exactly once in {case['file']}"
+    target.write_text(text.replace(case["replace"], case["with"]))
+    if case.get("expect_file"):
+        target = book / case["expect_file"]
+    lines = target.read_text().splitlines()
+    expected = next((i for i, line in enumerate(lines, 1) if case["line_of"] in line), None)
+    assert expected is not None, f"'{case['line_of']}' is not in the patched file"
+    return book, target, expected
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_broken_rulebook(path, tmp_path):
+    case = load_case(path)
+    book, target, line = plant(case, tmp_path)
+    if case.get("simulate"):
+        from interpreter.simulate import run_check
+        from interpreter.game import Rulebook
+        game = Rulebook.load(book).game
+        counts = range(game.min_players, game.max_players + 1)
+        found = run_check(str(book), case["simulate"], counts, {}, case.get("variants", []), jobs=1)
+        diags = [(f.code, f.file, f.line) for f in found]
+    else:
+        report, _ = check_rulebook(book)
+        diags = [(d.code, d.pos.file, d.pos.line) for d in report.items]
+    hits = [d for d in diags if d[0] == case["code"] and Path(d[1]).resolve() == target.resolve()]
+    assert hits, f"expected {case['code']} in {case['file']}; got {sorted(set(diags))}"
+    assert any(h[2] == line for h in hits), f"{case['code']} at lines {[h[2] for h in hits]}, expected {line}"
