@@ -474,17 +474,20 @@ class Compiler:
                 if fn is not None and not isinstance(typ, T.ZoneT) and not T.is_any(typ):
                     self.report.error(rpos, f"refill comes from a zone, not {T.describe(typ)}", E_TYPE)
                 fam.refill = fn
-            fam.nslots = scope.nslots
             if "visible" in spec:
-                vis = spec["visible"]
-                if isinstance(vis, bool):
-                    fam.visible_const = vis
-                else:
-                    fam.viewer_slot = scope.declare("viewer", T.PLAYER)
-                    fn, _ = self.dyn_expr(vis, spec.pos_of("visible"), scope, "visible", cond=True)
-                    fam.visible = fn
-                    fam.visible_const = None
-                fam.nslots = scope.nslots
+                self.compile_visible(fam, spec, scope)
+            fam.nslots = scope.nslots
+
+    def compile_visible(self, target, spec: LDict, scope: Scope) -> None:
+        """``visible:`` of a zone family or a variable: a constant or a condition on ``viewer``."""
+        vis = spec["visible"]
+        if isinstance(vis, bool):
+            target.visible_const = vis
+            return
+        target.viewer_slot = scope.declare("viewer", T.PLAYER)
+        fn, _ = self.dyn_expr(vis, spec.pos_of("visible"), scope, "visible", cond=True)
+        target.visible = fn
+        target.visible_const = None
 
     # variables --------------------------------------------------------------------
     def declare_variables(self, variables: LDict):
@@ -566,14 +569,7 @@ class Compiler:
                             self.report.error(spec.pos_of(bound), f"{bound} must be a number", E_TYPE)
                         setattr(var, bound, fn)
                 if "visible" in spec:
-                    vis = spec["visible"]
-                    if isinstance(vis, bool):
-                        var.visible_const = vis
-                    else:
-                        var.viewer_slot = scope.declare("viewer", T.PLAYER)
-                        fn, _ = self.dyn_expr(vis, spec.pos_of("visible"), scope, "visible", cond=True)
-                        var.visible = fn
-                        var.visible_const = None
+                    self.compile_visible(var, spec, scope)
             var.nslots = scope.nslots
 
     # functions --------------------------------------------------------------------

@@ -303,16 +303,10 @@ class StepCompiler:
             holder["else"] = self.here()
 
     def step_for(self, step: LDict, pos: Pos):
-        text = step["for"]
-        try:
-            head = parse_for_head(text, step.pos_of("for"))
-        except ParseError as exc:
-            self.report.error(exc.pos, exc.message, "RW100")
+        parsed = self.loop_head(step, "for", "what a 'for' runs over")
+        if parsed is None:
             return
-        itf, itt = compile_expr(head.iter, self.cx())
-        itf, itt = as_list(itf, itt, head.iter.pos, self.cx(), "what a 'for' runs over")
-        itf = guard(itf, head.iter.pos, "for")
-        elem = T.elem_of(itt)
+        head, itf, elem = parsed
         self.scope.push()
         it_slot = self.scope.declare(f".it{self.here()}", T.ANY)
         ix_slot = self.scope.declare(f".ix{self.here()}", T.INT)
@@ -362,27 +356,38 @@ class StepCompiler:
                 L[ix_slot] = i + 1
                 bind(L, slots, items[i])
         self.emit(loop_head, pos)
+        self.loop_body(step, pos, info, head_pc, holder)
+        self.scope.pop()
+
+    def loop_body(self, step: LDict, pos: Pos, info, head_pc: int, holder: dict, tail=None) -> None:
+        """The body of a loop, then the jump back to its head; ``holder["end"]``
+        becomes the first instruction after the loop."""
         self.loops.append(info)
         self.steps(step.get("do"), step.pos_of("do"))
         self.loops.pop()
-
-        def back(st, fr):
-            fr.pc = head_pc
-        self.emit(back, pos)
+        if tail is None:
+            def tail(st, fr):
+                fr.pc = head_pc
+        self.emit(tail, pos)
         holder["end"] = self.here()
-        self.scope.pop()
+
+    def loop_head(self, step: LDict, key: str, what: str):
+        """Parse ``x in xs`` of a for/random step: (head, iterable fn, element type) or None."""
+        try:
+            head = parse_for_head(step[key], step.pos_of(key))
+        except ParseError as exc:
+            self.report.error(exc.pos, exc.message, "RW100")
+            return None
+        itf, itt = compile_expr(head.iter, self.cx())
+        itf, itt = as_list(itf, itt, head.iter.pos, self.cx(), what)
+        return head, guard(itf, head.iter.pos, key), T.elem_of(itt)
 
     def step_random(self, step: LDict, pos: Pos):
         """``random: "x in xs"``: bind x to an element of xs drawn with the game's generator."""
-        try:
-            head = parse_for_head(step["random"], step.pos_of("random"))
-        except ParseError as exc:
-            self.report.error(exc.pos, exc.message, "RW100")
+        parsed = self.loop_head(step, "random", "what 'random' picks from")
+        if parsed is None:
             return
-        itf, itt = compile_expr(head.iter, self.cx())
-        itf, itt = as_list(itf, itt, head.iter.pos, self.cx(), "what 'random' picks from")
-        itf = guard(itf, head.iter.pos, "random")
-        elem = T.elem_of(itt)
+        head, itf, elem = parsed
         if len(head.names) != 1:
             self.report.error(head.pos, "random picks one value: random: \"x in xs\"", E_TYPE)
             return
@@ -421,14 +426,7 @@ class StepCompiler:
             if not cf(st, fr.L):
                 fr.pc = holder["end"]
         self.emit(test, pos)
-        self.loops.append(LoopInfo("while"))
-        self.steps(step.get("do"), step.pos_of("do"))
-        self.loops.pop()
-
-        def back(st, fr):
-            fr.pc = head_pc
-        self.emit(back, pos)
-        holder["end"] = self.here()
+        self.loop_body(step, pos, LoopInfo("while"), head_pc, holder)
 
     def step_repeat(self, step: LDict, pos: Pos):
         nf, nt = self.expr(step["repeat"], step.pos_of("repeat"), "repeat count")
@@ -452,14 +450,7 @@ class StepCompiler:
                 return
             L[cnt] -= 1
         self.emit(test, pos)
-        self.loops.append(LoopInfo("repeat", index_slot=cnt))
-        self.steps(step.get("do"), step.pos_of("do"))
-        self.loops.pop()
-
-        def back(st, fr):
-            fr.pc = head_pc
-        self.emit(back, pos)
-        holder["end"] = self.here()
+        self.loop_body(step, pos, LoopInfo("repeat", index_slot=cnt), head_pc, holder)
         self.scope.pop()
 
     def step_turns(self, step: LDict, pos: Pos):
@@ -515,9 +506,6 @@ class StepCompiler:
                 st.scope_start("turn", "turn")
                 return
         self.emit(head, pos)
-        self.loops.append(LoopInfo("turns", var_slot=pslot, index_slot=cur, extra={"taken": taken, "skipped": skipped}))
-        self.steps(step.get("do"), step.pos_of("do"))
-        self.loops.pop()
 
         def tail(st, fr):
             L = fr.L
@@ -525,8 +513,8 @@ class StepCompiler:
             L[cur] = (L[cur] + 1) % st.lay.num_seats
             L[taken] += 1
             fr.pc = head_pc
-        self.emit(tail, pos)
-        holder["end"] = self.here()
+        info = LoopInfo("turns", var_slot=pslot, index_slot=cur, extra={"taken": taken, "skipped": skipped})
+        self.loop_body(step, pos, info, head_pc, holder, tail)
         self.scope.pop()
 
     def step_scope(self, step: LDict, pos: Pos):
