@@ -876,6 +876,35 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
             frame[0] = x
             value = memo[key] = holder.compiled(st, frame)
             return value
+    elif len(argfns) == 2:
+        a0, a1 = argfns
+
+        def call(st, L):
+            x, y = a0(st, L), a1(st, L)
+            key = (name, x, y)
+            memo = st.memo
+            if key in memo:
+                return memo[key]
+            frame = [None] * holder.nslots
+            frame[0] = x
+            frame[1] = y
+            value = memo[key] = holder.compiled(st, frame)
+            return value
+    elif len(argfns) == 3:
+        a0, a1, a2 = argfns
+
+        def call(st, L):
+            x, y, z = a0(st, L), a1(st, L), a2(st, L)
+            key = (name, x, y, z)
+            memo = st.memo
+            if key in memo:
+                return memo[key]
+            frame = [None] * holder.nslots
+            frame[0] = x
+            frame[1] = y
+            frame[2] = z
+            value = memo[key] = holder.compiled(st, frame)
+            return value
     else:
         def call(st, L):
             args = tuple(f(st, L) for f in argfns)
