@@ -426,6 +426,11 @@ def interval(node, ranges, g):
         lo, hi = ranges[node.id]
         return lo, hi, True
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _UNBOUNDED:
+        if node.func.id == "count" and node.args:
+            target = node.args[0].obj if isinstance(node.args[0], ast.Index) else node.args[0]
+            fam = g.zones.get(target.id) if isinstance(target, ast.Name) and target.id not in ranges else None
+            if fam is not None and fam.capacity_literal is not None:
+                return 0, fam.capacity_literal, False   # a zone holds at most its capacity
         return 0, None, False
     if isinstance(node, ast.BinOp) and node.op in ("+", "-"):
         left = interval(node.left, ranges, g)

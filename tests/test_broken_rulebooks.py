@@ -4,7 +4,8 @@ with exactly one defect planted, and the diagnostic it must produce.
 A case file in tests/broken/ names the rulebook, the file, the text to
 replace and its replacement, and the expected code; the expected line is
 the first line of the patched file (or of `expect_file`, when the finding is
-in another file) containing `line_of` — found here, not by the validator. Cases with `simulate: N` are found by `regelwerk check`
+in another file) containing `line_of` (after the first line containing
+`after`, if given) — found here, not by the validator. Cases with `simulate: N` are found by `regelwerk check`
 (N games per player count) instead of `validate`.
 """
 import shutil
@@ -36,7 +37,10 @@ def plant(case, tmp_path):
     if case.get("expect_file"):
         target = book / case["expect_file"]
     lines = target.read_text().splitlines()
-    expected = next((i for i, line in enumerate(lines, 1) if case["line_of"] in line), None)
+    start = 0
+    if case.get("after"):  # the line_of text may occur earlier too: search after this text
+        start = next(i for i, line in enumerate(lines) if case["after"] in line)
+    expected = next((i for i, line in enumerate(lines, 1) if i > start and case["line_of"] in line), None)
     assert expected is not None, f"'{case['line_of']}' is not in the patched file"
     return book, target, expected
 
