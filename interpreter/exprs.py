@@ -285,13 +285,11 @@ def _index(node: ast.Index, cx: Cx):
                 except KeyError:
                     raise RuleRuntimeError(f"there is no zone {name}[{_show_key(k)}]", node.pos) from None
             return zone, T.ZoneT(fam.holds)
-        if n in g.variables:
+        if n in g.variables and g.variables[n].index:
             var = g.variables[n]
             if cx.static:
                 return cx.error(node.pos, f"variable '{n}' cannot be used here: only constants, options and "
                                           "the number of players are known when a game is laid out", E_STATIC)
-            if not var.index:
-                return cx.error(node.pos, f"variable '{n}' has no index", E_ARITY)
             key = _family_key(node, var.index, f"variable '{n}'", cx)
             vid = var.family_id
 

@@ -405,3 +405,15 @@ end: {score: "sum(pile[p], c -> c.value * (1 if c.owner == p else 100))"}
 """)
     st = rb.new_game(3, 1)
     assert st.scores() == [6, 6, 6]               # 1 + 2 + 3, every card with its owner
+
+
+def test_a_variable_holding_a_list_can_be_indexed(rulebook):
+    rb = load(rulebook, """
+variables:
+  order: {type: "list of int", init: [30, 10, 20]}
+  picked: 0
+flow:
+  - set: "picked = order[1] + order[index_of(order, 20)]"
+end: {score: "picked"}
+""")
+    assert rb.new_game(2, 1).scores() == [30, 30]     # 10 + 20
