@@ -51,6 +51,7 @@ class Body:
     moves: bool = False
     sets: set = field(default_factory=set)
     ends: bool = False  # contains end_game
+    ends_always: bool = False  # an end_game among its own top-level steps
     scopes: set = field(default_factory=set)  # scope kinds/names opened here
     events: set = field(default_factory=set)  # scope events raised here
     defers: list = field(default_factory=list)  # (until, pos, enclosing scopes)
@@ -74,6 +75,7 @@ def _literal_bool(value):
 def scan(name: str, steps, pos: Pos, enclosing=frozenset()) -> Body:
     body = Body(name, pos)
     _scan_list(body, steps, set(enclosing))
+    body.ends_always = isinstance(steps, list) and any(isinstance(s, dict) and "end_game" in s for s in steps)
     return body
 
 
@@ -488,26 +490,35 @@ def trigger_cycles(a: Analysis) -> Iterator[Diagnostic]:
     g = a.game
     procs = a.src.mapping("procedures")
 
+    def moved_kinds(body: Body) -> list:
+        proc = g.all_procs.get(body.name)
+        if proc is not None:
+            return list(proc.moved_kinds)
+        return [None] if (body.moves or body.draws) else []
+
     def closure(body: Body, seen=None):
-        """sets, moves, ends, events of a body and everything it calls."""
+        """sets, moved kinds, events of a body and everything it calls."""
         seen = seen if seen is not None else set()
-        sets, moves, ends, events = set(body.sets), body.moves or body.draws, body.ends, a.body_events(body)
+        sets, moves, events = set(body.sets), moved_kinds(body), a.body_events(body)
         for inner in body.inline:
-            s2, m2, e2, ev2 = closure(inner, seen)
+            s2, m2, ev2 = closure(inner, seen)
             sets |= s2
-            moves = moves or m2
-            ends = ends or e2
+            moves += m2
             events |= ev2
         for proc, _ in body.calls:
             key = f"proc:{proc}"
             if key in a.bodies and key not in seen and proc in procs:
                 seen.add(key)
-                s2, m2, e2, ev2 = closure(a.bodies[key], seen)
+                s2, m2, ev2 = closure(a.bodies[key], seen)
                 sets |= s2
-                moves = moves or m2
-                ends = ends or e2
+                moves += m2
                 events |= ev2
-        return sets, moves, ends, events
+        return sets, moves, events
+
+    def can_change(family: str, moves: list) -> bool:
+        """May a move of these kinds change the contents of this zone family?"""
+        holds = g.zones[family].holds
+        return any(k is None or not holds or (k & holds) for k in moves)
 
     def reads_of(names):
         out = set(names)
@@ -525,11 +536,12 @@ def trigger_cycles(a: Analysis) -> Iterator[Diagnostic]:
         body = a.bodies.get(f"trigger:{trig.name}")
         if body is None:
             continue
-        sets, moves, ends, events = closure(body)
+        sets, moves, events = closure(body)
+        ends = body.ends_always
         if trig.event is None:
             reads = reads_of(trig.reads)
-            zones_read = any(n in g.zones for n in reads)
-            if ends or (sets & reads) or (moves and zones_read):
+            zones_read = [n for n in reads if n in g.zones]
+            if ends or (sets & reads) or any(can_change(z, moves) for z in zones_read):
                 continue
             yield Diagnostic(trig.pos, f"trigger '{trig.name}' can fire forever: its effects change nothing its "
                                        f"condition reads ({', '.join(sorted(reads)) or 'nothing'})", ERROR, "RW208")

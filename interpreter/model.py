@@ -34,6 +34,8 @@ class Procedure:
     kind: str = "procedure"
     #: instruction index -> source position (for located run-time errors)
     positions: list = field(default_factory=list)
+    #: for each move, draw or shuffle step: the component kinds it may move (None: unknown)
+    moved_kinds: list = field(default_factory=list)
 
     def pos_at(self, pc: int) -> Pos:
         if 0 <= pc < len(self.positions):

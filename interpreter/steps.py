@@ -243,7 +243,8 @@ class StepCompiler:
         self.emit(draw, pos)
 
     def _check_fits(self, what_type, dest, pos: Pos, count=None):
-        """RW204: a move whose components can never go where it sends them."""
+        """RW204: a move whose components can never go where it sends them.
+        Also records the kinds this procedure moves (for the trigger-cycle check)."""
         kinds = None
         if isinstance(what_type, T.ZoneT):
             kinds = what_type.holds
@@ -251,6 +252,7 @@ class StepCompiler:
             kinds = what_type.kinds
         elif isinstance(what_type, (T.ListT, T.TupleT)) and isinstance(T.elem_of(what_type), T.Comp):
             kinds = T.elem_of(what_type).kinds
+        self.proc.moved_kinds.append(frozenset(kinds) if kinds else None)
         fam = self._family_of(dest)
         if fam is None:
             return
@@ -271,9 +273,10 @@ class StepCompiler:
         return self.g.zones.get(m.group(1))
 
     def step_shuffle(self, step: LDict, pos: Pos):
-        zf, _ = self.zone_expr(step["shuffle"], step.pos_of("shuffle"), "what to shuffle")
+        zf, zt = self.zone_expr(step["shuffle"], step.pos_of("shuffle"), "what to shuffle")
         if zf is None:
             return
+        self.proc.moved_kinds.append(frozenset(zt.holds) if isinstance(zt, T.ZoneT) and zt.holds else None)
 
         def shuffle(st, fr):
             st.shuffle(zf(st, fr.L))
