@@ -155,8 +155,10 @@ class Compiler:
         self.declare_triggers(s.mapping("triggers"))
         self.compile_constants(s.mapping("constants"))
         self.compile_seats(s.sections.get("seats"))
-        self.compile_kinds(s.mapping("components"))
+        # zones before kinds: a component's home may be a zone of a family (`home: "deck[owner]"`),
+        # whose index must be known when the home expression is compiled
         self.compile_zones(s.mapping("zones"))
+        self.compile_kinds(s.mapping("components"))
         self.compile_variables(s.mapping("variables"))
         for f in g.functions.values():
             self.compile_function(f, f.pos)

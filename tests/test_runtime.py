@@ -386,3 +386,22 @@ end: {score: "count([z for z in [tri[1, 3], tri[3, 1]] if empty(z)])"}
     names = [z.name for z in st.lay.zones if z.family == "tri"]
     assert names == ["tri[1, 1]", "tri[1, 2]", "tri[1, 3]", "tri[2, 1]", "tri[2, 2]", "tri[3, 1]"]
     assert st.scores() == [2, 2]
+
+
+def test_a_home_may_be_a_zone_of_a_family_chosen_by_an_attribute(rulebook):
+    # each seat's cards start in that seat's own pile: home: "pile[owner]"
+    rb = load(rulebook, """
+components:
+  card:
+    attributes: {owner: player, value: int}
+    items:
+      - {for_each: {owner: players, value: "1..3"}, count: 1}
+    label: "{value}@{owner}"
+    home: "pile[owner]"
+zones:
+  pile: {index: {p: players}, type: deck}
+flow: []
+end: {score: "sum(pile[p], c -> c.value * (1 if c.owner == p else 100))"}
+""")
+    st = rb.new_game(3, 1)
+    assert st.scores() == [6, 6, 6]               # 1 + 2 + 3, every card with its owner
