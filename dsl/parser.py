@@ -226,13 +226,23 @@ def _as_located(text, pos: Pos | None) -> LStr:
     return located_str(str(text), pos or Pos("<expression>"))
 
 
+_TREES: dict = {}
+
+
 def _parse(text, start: str, pos: Pos | None):
     src = _as_located(text, pos)
     parser = _parser(start)
-    try:
-        tree = parser.parse(str(src))
-    except UnexpectedInput as exc:
-        raise _syntax_error(parser, src, exc) from None
+    # Parse trees hold offsets within the text, not file positions, so one
+    # tree serves every place the same text appears (and every reload).
+    key = (start, str(src))
+    tree = _TREES.get(key)
+    if tree is None:
+        try:
+            tree = parser.parse(str(src))
+        except UnexpectedInput as exc:
+            raise _syntax_error(parser, src, exc) from None
+        if len(_TREES) < 50_000:
+            _TREES[key] = tree
     return _ToAst(src).transform(tree)
 
 

@@ -82,31 +82,19 @@ def pos_of(value, default: Pos) -> Pos:
     return getattr(value, "pos", default)
 
 
-class _Loader(yaml.SafeLoader):
-    """A safe loader that refuses aliases (and with them billion-laugh bombs).
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """A safe loader (libyaml's C parser when PyYAML has it).
 
     Booleans follow YAML 1.2: only true/false.  YAML 1.1 also reads yes, no,
     on and off as booleans, which would turn a trigger's ``on:`` key into
-    ``True``.
+    ``True``.  Aliases are refused while the node graph is turned into data
+    (an aliased node is met twice), which also defuses billion-laugh bombs.
     """
 
     yaml_implicit_resolvers = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
-
-    def compose_node(self, parent, index):  # noqa: D401 - PyYAML hook
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(
-                None, None, "anchors and aliases are not allowed in a rulebook", event.start_mark
-            )
-        event = self.peek_event()
-        if getattr(event, "anchor", None):
-            raise yaml.composer.ComposerError(
-                None, None, "anchors and aliases are not allowed in a rulebook", event.start_mark
-            )
-        return super().compose_node(parent, index)
 
 
 _Loader.add_implicit_resolver(
@@ -119,11 +107,16 @@ class _Builder:
         self.lines = text.splitlines()
         self.report = report
         self.constructor = yaml.constructor.SafeConstructor()
+        self.seen: set = set()
 
     def pos(self, mark) -> Pos:
         return Pos(self.file, mark.line + 1, mark.column + 1)
 
     def build(self, node):
+        if id(node) in self.seen:
+            self.report.error(self.pos(node.start_mark), "anchors and aliases are not allowed in a rulebook", "RW002")
+            return None
+        self.seen.add(id(node))
         if node.tag == "tag:yaml.org,2002:timestamp" and isinstance(node, yaml.ScalarNode):
             return self.located_scalar(node.value, node)  # a date-like word stays text
         if node.tag not in _PLAIN_TAGS:

@@ -34,6 +34,8 @@ from .exprs import static_int
 from .layout import GameSetupError
 
 SCOPE_STEPS = ("phase", "round", "scope")
+#: a setup that runs longer than this is stuck (the trigger-cycle check says why)
+SETUP_STEPS = 100_000
 ALWAYS = "*"  # a scope kind that every context has (for procedures and triggers we cannot see the callers of)
 
 
@@ -369,26 +371,33 @@ def component_accounting(a: Analysis) -> Iterator[Diagnostic]:
             for seed in (1, 2):
                 label = f"{n} players" + (f", variant {variants[0]}" if variants else "")
                 try:
-                    state = rb.run_setup(n, seed, variants=variants, logging=False)
+                    state, error = rb.try_setup(n, seed, variants=variants, logging=False, limit=SETUP_STEPS)
                 except GameSetupError as exc:
                     key = ("layout", str(exc))
                     if key not in seen:
                         seen.add(key)
                         yield Diagnostic(Pos(a.src.files[0]), f"with {label}: {exc}", ERROR, "RW203")
                     continue
-                except RuleRuntimeError as exc:
-                    code = "RW204" if ("is full" in exc.message or "cannot hold" in exc.message) else "RW203"
-                    key = (exc.pos, code)
-                    if key not in seen:
-                        seen.add(key)
-                        yield Diagnostic(exc.pos, f"setup with {label}: {exc.message}", ERROR, code)
+                except RuleRuntimeError as exc:  # the layout itself (a count, a domain) fails
+                    if (exc.pos, "layout") not in seen:
+                        seen.add((exc.pos, "layout"))
+                        yield Diagnostic(exc.pos, f"with {label}: {exc.message}", ERROR, "RW203")
                     continue
+                # a short draw first: it is the cause of whatever fails after it
                 for pos, wanted, got, zone in state.short_draws:
                     key = (pos, "short")
                     if key not in seen:
                         seen.add(key)
                         yield Diagnostic(pos, f"setup with {label} draws {wanted} from {zone} but only {got} "
                                               f"{'is' if got == 1 else 'are'} there", ERROR, "RW203")
+                if error is not None and not state.short_draws:
+                    code = "RW204" if ("is full" in error.message or "cannot hold" in error.message) else "RW203"
+                    key = (error.pos, code)
+                    if key not in seen:
+                        seen.add(key)
+                        yield Diagnostic(error.pos, f"setup with {label}: {error.message}", ERROR, code)
+                if error is not None or state.short_draws:
+                    break  # another seed would only say it again
 
 
 def table_coverage(a: Analysis) -> Iterator[Diagnostic]:

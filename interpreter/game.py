@@ -119,6 +119,14 @@ class Rulebook:
 
     def run_setup(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True) -> State:
         """A new game after its setup, before the flow begins (no decision pending)."""
+        st, error = self.try_setup(players, seed, options, variants, logging)
+        if error is not None:
+            raise error
+        return st
+
+    def try_setup(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True,
+                  limit: int | None = None):
+        """Run the setup; return (state, None), or (the state as far as it got, the rule error)."""
         lay = self.layout(players, options, variants)
         st = _fresh_state(self.game, lay, seed, logging)
         halt = Procedure("halt", self.game.flow.pos if self.game.flow else None, code=[lambda s, f: True],
@@ -127,9 +135,12 @@ class Rulebook:
         if self.game.setup is not None:
             st.frames.append(Frame(self.game.setup, _locals(self.game.setup)))
         st.status = "setup"
-        run(st)
+        try:
+            run(st) if limit is None else run(st, limit)
+        except RuleRuntimeError as exc:
+            return st, exc
         st.frames.clear()
-        return st
+        return st, None
 
     def evaluate(self, state: State, text: str, player=None):
         """Evaluate an expression of the rulebook's language in ``state``.

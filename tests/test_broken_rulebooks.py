@@ -62,3 +62,13 @@ def test_broken_rulebook(path, tmp_path):
     hits = [d for d in diags if d[0] == case["code"] and Path(d[1]).resolve() == target.resolve()]
     assert hits, f"expected {case['code']} in {case['file']}; got {sorted(set(diags))}"
     assert any(h[2] == line for h in hits), f"{case['code']} at lines {[h[2] for h in hits]}, expected {line}"
+def test_the_corpus_covers_every_check_for_every_game():
+    cases = [load_case(p) for p in CASES]
+    assert len(cases) >= 40
+    codes = {c["code"] for c in cases}
+    static = {"RW201", "RW202", "RW203", "RW204", "RW205", "RW206", "RW207", "RW208", "RW209"}
+    assert static <= codes, f"uncovered checks: {sorted(static - codes)}"
+    assert {"RW101", "RW102"} <= codes
+    games = sorted(p.name for p in RULES.iterdir() if (p / "game.yaml").is_file())
+    for game in games:
+        assert any(c["rulebook"] == game for c in cases), f"no broken case for {game}"
