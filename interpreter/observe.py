@@ -7,19 +7,11 @@ never part of an observation (the history could reveal secret choices).
 """
 from __future__ import annotations
 
-from .values import Component, Record, Zone, format_value
+from .values import format_value, plain
 
 
 def _plain(value):
-    if isinstance(value, (Component, Zone)):
-        return repr(value)
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, Record):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, dict):
-        return {format_value(k): _plain(v) for k, v in value.items()}
-    return value
+    return plain(value, format_value)   # observations are JSON: keys as text
 
 
 def zone_visible(st, zone, viewer) -> bool:

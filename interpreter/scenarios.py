@@ -25,7 +25,7 @@ from .layout import GameSetupError
 from .model import Procedure
 from .runtime import Frame, IllegalAction
 from .steps import StepCompiler
-from .values import Component, Record, Zone, format_value
+from .values import Zone, format_value, plain
 
 
 @dataclass
@@ -85,21 +85,6 @@ class _Adapter:
         return None
 
 
-def plain(value):
-    """A value in the form a YAML expectation is written in."""
-    if isinstance(value, Component):
-        return value.label
-    if isinstance(value, Zone):
-        return value.name
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    if isinstance(value, Record):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, dict):
-        return {plain(k): plain(v) for k, v in value.items()}
-    return value
-
-
 def _yaml_plain(value):
     if isinstance(value, list):
         return [_yaml_plain(v) for v in value]
@@ -108,18 +93,6 @@ def _yaml_plain(value):
     if isinstance(value, str):
         return str(value)
     return value
-
-
-def _expr_text(value) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "none"
-    if isinstance(value, list):
-        return "[" + ", ".join(_expr_text(v) for v in value) + "]"
-    return str(value)
 
 
 class ScenarioRunner:
@@ -286,7 +259,7 @@ class ScenarioRunner:
         sc = StepCompiler(adapter, proc, scope)
         for key, value in values.items():
             kpos = values.key_pos.get(key, values.pos)
-            sc._assign(located_str(f"{key} = {_expr_text(value)}", kpos), kpos, declare=False)
+            sc._assign(located_str(f"{key} = {format_value(value)}", kpos), kpos, declare=False)
         if report.has_errors:
             d = report.sorted()[0]
             raise ScenarioFailure(d.pos, d.message)

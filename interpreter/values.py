@@ -96,6 +96,20 @@ def format_value(value) -> str:
     return str(value)
 
 
+def plain(value, key=None):
+    """A value as plain data: components by label, zones by name, lists for
+    tuples, dicts for records; ``key`` converts dictionary keys (default: the same)."""
+    if isinstance(value, (Component, Zone)):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        return [plain(v, key) for v in value]
+    if isinstance(value, Record):
+        return {k: plain(v, key) for k, v in value.items()}
+    if isinstance(value, dict):
+        return {(key or plain)(k): plain(v, key) for k, v in value.items()}
+    return value
+
+
 def encode(value, comps_by_id=None):
     """A JSON-able form of a value (see :func:`decode`)."""
     if value is None or isinstance(value, (bool, int, str)):

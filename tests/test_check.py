@@ -13,6 +13,20 @@ game: {name: T, players: {min: 2, max: 3}}
 """
 
 
+# n reaches 3 or 4 after two decisions, and the table stops at 2
+SHORT_TABLE = """
+tables:
+  points: {1: 10, 2: 20}
+variables: {n: 0, score: 0}
+actions:
+  inc: {params: {k: "1..2"}, do: [{set: "n += k"}, {set: "score = points[n]"}]}
+flow:
+  - repeat: 2
+    do: [{decide: [inc], who: 0}]
+end: {score: "score"}
+"""
+
+
 def check(rulebook_dir, **kw):
     kw.setdefault("games", 6)
     return run_check(str(rulebook_dir), kw.pop("games"), [2, 3], {}, [], max_decisions=kw.pop("max_decisions", 200),
@@ -70,17 +84,7 @@ end: {score: "n"}
 
 
 def test_an_error_inside_an_expression_is_located(rulebook):
-    book = rulebook(HEAD + """
-tables:
-  points: {1: 10, 2: 20}
-variables: {n: 0, score: 0}
-actions:
-  inc: {params: {k: "1..2"}, do: [{set: "n += k"}, {set: "score = points[n]"}]}
-flow:
-  - repeat: 2
-    do: [{decide: [inc], who: 0}]
-end: {score: "score"}
-""")
+    book = rulebook(HEAD + SHORT_TABLE)
     found = check(book, games=20)
     assert found and {f.code for f in found} == {"RW905"}
     assert "table 'points' has no row for" in found[0].message
@@ -99,17 +103,7 @@ def test_structure_problems_are_found():
 
 
 def test_cli_check_writes_a_replay_that_reproduces_the_finding(rulebook, tmp_path, capsys):
-    book = rulebook(HEAD + """
-tables:
-  points: {1: 10, 2: 20}
-variables: {n: 0, score: 0}
-actions:
-  inc: {params: {k: "1..2"}, do: [{set: "n += k"}, {set: "score = points[n]"}]}
-flow:
-  - repeat: 2
-    do: [{decide: [inc], who: 0}]
-end: {score: "score"}
-""")
+    book = rulebook(HEAD + SHORT_TABLE)
     replays = tmp_path / "replays"
     code = main(["check", str(book), "--games", "10", "--jobs", "1", "--replays", str(replays)])
     out = capsys.readouterr().out
