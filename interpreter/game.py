@@ -30,14 +30,18 @@ __all__ = ["Rulebook", "State", "IllegalAction", "GameSetupError", "RulebookErro
            "check_rulebook"]
 
 
-def check_rulebook(path) -> tuple[Report, object]:
-    """Load and compile ``path``; return the report and the GameDef (or None)."""
+def check_rulebook(path, semantic: bool = True) -> tuple[Report, object]:
+    """Load and compile ``path``; return the report and the GameDef (or None).
+
+    ``semantic`` also runs the semantic checks of :mod:`interpreter.checks`
+    (what `regelwerk validate` reports); loading a rulebook to play skips them.
+    """
     report = Report()
     source = load_rulebook(path, report)
     game = None
     if source.files and not report.has_errors:
         game = compile_source(source, report)
-        if not report.has_errors:
+        if semantic and not report.has_errors:
             from .checks import run_checks
             try:
                 report.extend(run_checks(source, game))
@@ -66,7 +70,8 @@ class Rulebook:
 
     @classmethod
     def load(cls, path) -> "Rulebook":
-        report, game = check_rulebook(path)
+        """Load and compile a rulebook (every error raised at once; `validate` checks more)."""
+        report, game = check_rulebook(path, semantic=False)
         if game is None:
             raise RulebookError(report.sorted() or report.items)
         return cls(game, Path(path), report)
