@@ -169,7 +169,7 @@ class Compiler:
         g.flow = self.compile_body("flow", "flow", s.steps("flow"), s.section_pos.get("flow"))
         self.compile_end(s.sections.get("end"), s.section_pos.get("end"))
         self.compile_invariants(s.mapping("invariants"))
-        self.check_events()
+        self.check_deferrals()
         g.all_procs = dict(self.all_procs())
         return g
 
@@ -810,35 +810,15 @@ class Compiler:
             if fn is not None:
                 self.game.invariants.append((name, sized(fn, scope), invs.pos_of(name)))
 
-    def check_events(self):
-        g = self.game
-        emitted = set(EVENT_TYPES)
+    def check_deferrals(self):
+        """RW206: ``defer: ... until:`` and a trigger's ``at:`` must name a scope that exists."""
         scope_kinds = set(self.scope_names)
-        for proc in [p for _, p in self.all_procs()]:
-            for label in proc.labels.values():
-                scope_kinds.add(label.name)
-        for kind in list(scope_kinds) + ["turn", "action", "phase", "round"]:
-            emitted.add(f"{kind}_start")
-            emitted.add(f"{kind}_end")
-        self._collect_emits(self.src.sections, emitted)
+        for _, proc in self.all_procs():
+            scope_kinds.update(label.name for label in proc.labels.values())
         for until, upos in self.deferrals:
             if until not in scope_kinds:
                 self.report.error(upos, f"nothing named '{until}' ever ends: defer to action, turn, phase, round "
                                         f"or a named scope{suggest(str(until), scope_kinds)}", "RW206")
-
-    def _collect_emits(self, node, out: set):
-        if isinstance(node, dict):
-            if isinstance(node.get("emit"), str):
-                out.add(node["emit"])
-            for key in ("phase", "round", "scope"):
-                if isinstance(node.get(key), str) and "do" in node:
-                    out.add(f"{node[key]}_start")
-                    out.add(f"{node[key]}_end")
-            for v in node.values():
-                self._collect_emits(v, out)
-        elif isinstance(node, list):
-            for v in node:
-                self._collect_emits(v, out)
 
 
 def _key_text(r) -> str:

@@ -622,40 +622,38 @@ def _listcomp(node: ast.ListComp, cx: Cx):
     finally:
         cx.scope.pop()
 
-    def run(st, L):
-        out = []
-
-        def level(i):
-            if i == len(loops):
-                if cond is None or cond(st, L):
+    if len(loops) == 1 and len(loops[0][1]) == 1:
+        (it, (s,)), = loops
+        if cond is None:
+            def run(st, L):  # the common fast case
+                out = []
+                for v in it(st, L):
+                    L[s] = v
                     out.append(ef(st, L))
-                return
-            it, slots = loops[i]
-            for v in it(st, L):
-                bind(L, slots, v)
-                level(i + 1)
-        level(0)
-        return tuple(out)
-
-    if len(loops) == 1:
-        it, slots = loops[0]
-        if len(slots) == 1:
-            s = slots[0]
-            if cond is None:
-                def run(st, L):  # noqa: F811 - the common fast case
-                    out = []
-                    for v in it(st, L):
-                        L[s] = v
+                return tuple(out)
+        else:
+            def run(st, L):
+                out = []
+                for v in it(st, L):
+                    L[s] = v
+                    if cond(st, L):
                         out.append(ef(st, L))
-                    return tuple(out)
-            else:
-                def run(st, L):  # noqa: F811
-                    out = []
-                    for v in it(st, L):
-                        L[s] = v
-                        if cond(st, L):
-                            out.append(ef(st, L))
-                    return tuple(out)
+                return tuple(out)
+    else:
+        def run(st, L):
+            out = []
+
+            def level(i):
+                if i == len(loops):
+                    if cond is None or cond(st, L):
+                        out.append(ef(st, L))
+                    return
+                it, slots = loops[i]
+                for v in it(st, L):
+                    bind(L, slots, v)
+                    level(i + 1)
+            level(0)
+            return tuple(out)
     return run, T.ListT(et)
 
 
@@ -815,17 +813,14 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
         makers.append((False, f))
     result = b.result(types, fn_types)
     impl = b.impl
-    if len(makers) == 1:
-        (_, f0), = makers
+    fs = [f for _, f in makers]  # a lambda's entry makes the callable from the frame
+    if len(fs) == 1:
+        f0, = fs
         fn = lambda st, L: impl(st, f0(st, L))  # noqa: E731
-    elif len(makers) == 2 and not makers[0][0]:
-        (_, f0), (lam1, f1) = makers
-        if lam1:
-            fn = lambda st, L: impl(st, f0(st, L), f1(st, L))  # noqa: E731  (f1 makes the callable)
-        else:
-            fn = lambda st, L: impl(st, f0(st, L), f1(st, L))  # noqa: E731
+    elif len(fs) == 2:
+        f0, f1 = fs
+        fn = lambda st, L: impl(st, f0(st, L), f1(st, L))  # noqa: E731
     else:
-        fs = [f for _, f in makers]
         fn = lambda st, L: impl(st, *[f(st, L) for f in fs])  # noqa: E731
     return guard(fn, node.pos, f"{b.name}()"), result
 

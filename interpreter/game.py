@@ -46,7 +46,7 @@ def check_rulebook(path, semantic: bool = True) -> tuple[Report, object]:
             try:
                 report.extend(run_checks(source, game))
             except Exception as exc:  # noqa: BLE001 - a fault in a check must not hide the rulebook's state
-                from dsl.diagnostics import Diagnostic, Pos
+                from dsl.diagnostics import Pos
                 report.warning(Pos(source.files[0]), f"a semantic check failed inside Regelwerk: "
                                                      f"{type(exc).__name__}: {exc}", "RW299")
     elif source.files and not any(d.code == "RW001" for d in report.items):

@@ -12,7 +12,7 @@ import re
 
 from dsl import ast
 from dsl.diagnostics import Pos, RuleRuntimeError
-from dsl.parser import ParseError, parse_assignment, parse_expression, parse_for_head
+from dsl.parser import ParseError, parse_assignment, parse_for_head
 from dsl.yamlload import LDict, LList
 
 from . import types as T
@@ -612,11 +612,9 @@ class StepCompiler:
     def _bind_args(self, proc: Procedure, args, step, what):
         params = {n: (slot, t) for n, slot, t in proc.params}
         fns = []
-        player_given = False
         for key, value in (args.items() if isinstance(args, dict) else []):
             vpos = args.pos_of(key) if isinstance(args, LDict) else step.pos
             if key == "player":
-                player_given = True
                 f, t = self.expr(value, vpos, "player")
                 if f is not None:
                     fns.append((0, f))
@@ -647,7 +645,6 @@ class StepCompiler:
             for slot, f in fns:
                 new[slot] = f(st, L)
             return new
-        del player_given
         return binder
 
     def step_emit(self, step: LDict, pos: Pos):

@@ -1,8 +1,6 @@
 """`regelwerk check`: simulation findings, each located and reproducible."""
 import json
 
-import pytest
-
 from interpreter.cli import main
 from interpreter.simulate import run_check, structure_problems
 from interpreter.game import Rulebook
@@ -12,6 +10,14 @@ regelwerk: 1
 game: {name: T, players: {min: 2, max: 3}}
 """
 
+
+NEVER_ENDS = """
+actions: {go: {do: []}}
+flow:
+  - while: "true"
+    do: [{decide: [go], who: 0}]
+end: {score: "0"}
+"""
 
 # n reaches 3 or 4 after two decisions, and the table stops at 2
 SHORT_TABLE = """
@@ -34,13 +40,7 @@ def check(rulebook_dir, **kw):
 
 
 def test_a_game_that_does_not_end(rulebook):
-    book = rulebook(HEAD + """
-actions: {go: {do: []}}
-flow:
-  - while: "true"
-    do: [{decide: [go], who: 0}]
-end: {score: "0"}
-""")
+    book = rulebook(HEAD + NEVER_ENDS)
     found = check(book, max_decisions=30)
     assert {f.code for f in found} == {"RW901"}
     assert all(len(f.decisions) == 30 for f in found)
@@ -116,13 +116,7 @@ def test_cli_check_writes_a_replay_that_reproduces_the_finding(rulebook, tmp_pat
 
 
 def test_cli_check_json(rulebook, capsys):
-    book = rulebook(HEAD + """
-actions: {go: {do: []}}
-flow:
-  - while: "true"
-    do: [{decide: [go], who: 0}]
-end: {score: "0"}
-""")
+    book = rulebook(HEAD + NEVER_ENDS)
     code = main(["check", str(book), "--games", "2", "--jobs", "1", "--max-decisions", "10", "--format", "json"])
     items = json.loads(capsys.readouterr().out)
     assert code == 1 and items[0]["code"] == "RW901"
