@@ -23,7 +23,6 @@ from . import rng as rngmod
 from .compiler import compile_source
 from .layout import GameSetupError, make_layout
 from .model import Procedure
-from .observe import observation
 from .runtime import Frame, IllegalAction, ScopeRec, State, run
 
 __all__ = ["Rulebook", "State", "IllegalAction", "GameSetupError", "RulebookError", "RuleRuntimeError",
@@ -262,55 +261,3 @@ def enter_label(st: State, frame: Frame, label_name: str, local_values: dict | N
         elif info.kind == "repeat":
             L[info.index_slot] = 0
     frame.pc = label.pc
-
-
-# --- the player-facing state API, in OpenSpiel's terms -------------------------
-
-def _current_player(self) -> int | None:
-    """The seat that must decide now, or None when the game is over."""
-    return self.pending.who if self.pending is not None else None
-
-
-def _is_terminal(self) -> bool:
-    return self.status == "over"
-
-
-def _scores(self) -> list:
-    score = self.game.score
-    return [score(self, [p]) for p in self.lay.seats]
-
-
-def _ranking(self) -> list:
-    """Places (1 = best) per seat; seats equal on every ranking key share a place."""
-    keys = [tuple(k(self, [p]) for k in self.game.rank_by) for p in self.lay.seats]
-    places = []
-    for p in self.lay.seats:
-        better = sum(1 for q in self.lay.seats if keys[q] > keys[p])
-        places.append(better + 1)
-    return places
-
-
-def _winners(self) -> list:
-    return [p for p, place in enumerate(_ranking(self)) if place == 1]
-
-
-def _returns(self) -> list:
-    """Per seat: 1 for a (shared) win, 0 otherwise — a simple reward for agents."""
-    if self.status != "over":
-        return [0] * self.lay.num_seats
-    winners = set(_winners(self))
-    return [1 if p in winners else 0 for p in self.lay.seats]
-
-
-def _apply_action(self, action_id: str) -> None:
-    self.apply(action_id)
-
-
-State.current_player = _current_player
-State.is_terminal = _is_terminal
-State.scores = _scores
-State.ranking = _ranking
-State.winners = _winners
-State.returns = _returns
-State.apply_action = _apply_action
-State.observation = observation

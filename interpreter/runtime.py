@@ -17,6 +17,7 @@ from __future__ import annotations
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import rng as rngmod
+from .observe import observation
 from .values import Record, encode, decode, format_value
 
 #: the most instructions one call of run() may execute before it is an endless loop
@@ -363,6 +364,40 @@ class State:
         self.frames.append(Frame(action.proc, L))
         self.history.append((dec.who, action_id))
         run(self)
+
+    # --- the player-facing API, in OpenSpiel's terms ----------------------
+    def current_player(self) -> int | None:
+        """The seat that must decide now, or None when the game is over."""
+        return self.pending.who if self.pending is not None else None
+
+    def is_terminal(self) -> bool:
+        return self.status == "over"
+
+    def scores(self) -> list:
+        score = self.game.score
+        return [score(self, [p]) for p in self.lay.seats]
+
+    def ranking(self) -> list:
+        """Places (1 = best) per seat; seats equal on every ranking key share a place."""
+        keys = [tuple(k(self, [p]) for k in self.game.rank_by) for p in self.lay.seats]
+        return [sum(1 for q in self.lay.seats if keys[q] > keys[p]) + 1 for p in self.lay.seats]
+
+    def winners(self) -> list:
+        return [p for p, place in enumerate(self.ranking()) if place == 1]
+
+    def returns(self) -> list:
+        """Per seat: 1 for a (shared) win, 0 otherwise — a simple reward for agents."""
+        if self.status != "over":
+            return [0] * self.lay.num_seats
+        winners = set(self.winners())
+        return [1 if p in winners else 0 for p in self.lay.seats]
+
+    def apply_action(self, action_id: str) -> None:
+        self.apply(action_id)
+
+    def observation(self, viewer: int | None) -> dict:
+        """The state as seat ``viewer`` sees it (``None``: an onlooker); see observe.py."""
+        return observation(self, viewer)
 
     # --- serialisation -------------------------------------------------------
     def to_json(self) -> dict:
