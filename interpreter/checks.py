@@ -17,6 +17,7 @@ RW206   error     a deferred effect waits for a scope that never ends there
 RW207   error     a table lookup can produce a key the table does not cover
 RW208   error     triggers that can fire forever without changing anything
 RW209   warning   a decision may have no legal option and says nothing for that case
+RW250   error     a ``display:`` hint names something the rulebook does not define
 ======  ========  ==========================================================
 """
 from __future__ import annotations
@@ -578,8 +579,14 @@ def empty_decisions(a: Analysis) -> Iterator[Diagnostic]:
                                       "or an action that is always legal such as 'pass')", WARNING, "RW209")
 
 
+def display_hints(a: Analysis) -> Iterator[Diagnostic]:
+    """RW250: a `display:` hint names a family, index, symbol, variable or action that does not exist."""
+    from .view.hints import check_display
+    yield from check_display(a.src, a.game)
+
+
 CHECKS = (unused_definitions, unreachable, component_accounting, table_coverage, deferred_points,
-          trigger_cycles, empty_decisions)
+          trigger_cycles, empty_decisions, display_hints)
 
 
 def run_checks(source: RulebookSource, game) -> list[Diagnostic]:

@@ -85,31 +85,37 @@ def _variants(items) -> list:
 
 
 def cmd_play(args) -> int:
+    from .gamelog import header
+    from .narrate import Narrator
     rb = Rulebook.load(args.rulebook)
     options = _parse_options(args.option)
     variants = _variants(args.variant)
     state = rb.new_game(args.players, args.seed, options, variants)
     bots = make_bots(args.bots, state.lay.num_seats, args.seed)
     log_file = open(args.log, "w", encoding="utf-8") if args.log else None
-    printed = 0
     decisions = 0
+    tell = not args.json and not args.quiet
+    narrator = Narrator(state)
     try:
         if log_file:
-            log_file.write(json.dumps({"rulebook": str(args.rulebook), "game": rb.name, "players": args.players,
-                                       "seed": args.seed, "options": options, "variants": variants}) + "\n")
+            log_file.write(json.dumps(header(args.rulebook, args.log, rb.name, args.players, args.seed, options,
+                                             variants, [b.name for b in bots])) + "\n")
         while not state.is_terminal():
             seat = state.current_player()
             action = bots[seat].choose(state)
+            if tell:
+                for line in narrator.lines_before(state):
+                    print(line)
+                print(narrator.decision(seat, action))
             state.apply_action(action)
             decisions += 1
             if log_file:
                 log_file.write(json.dumps({"seat": seat, "action": action}) + "\n")
-            if not args.json and not args.quiet:
-                for line in state.log[printed:]:
-                    print(line)
-                printed = len(state.log)
-        if not args.json and not args.quiet:
-            for line in state.log[printed:]:
+            if tell:
+                for line in narrator.lines_after(state):
+                    print("  " + line)
+        if tell:
+            for line in narrator.lines_after(state):
                 print(line)
     finally:
         if log_file:
@@ -240,17 +246,6 @@ def cmd_check(args) -> int:
     return 1 if distinct else 0
 
 
-def cmd_replay(args) -> int:
-    from .simulate import replay
-    rb, state, applied = replay(Path(args.file))
-    print(f"{rb.name}: {applied} decisions replayed")
-    if state.is_terminal():
-        print(f"game over: scores {state.scores()}, ranking {state.ranking()}")
-    else:
-        print(f"seat {state.current_player()} to decide; legal: {', '.join(state.legal_actions()[:20])}")
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="regelwerk", description="Regelwerk: a rules language and engine for board games.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -301,8 +296,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--replays", default=".regelwerk/replays", help="where to write replay files")
     c.set_defaults(func=cmd_check)
 
-    r = sub.add_parser("replay", help="replay a game from a replay or --log file")
-    r.add_argument("file", metavar="FILE")
+    from .replay import cmd_replay
+    r = sub.add_parser("replay", help="replay a game log, checking every line; --show draws the game")
+    r.add_argument("file", metavar="LOG")
+    r.add_argument("--until", type=int, metavar="N", help="stop after N decisions")
+    r.add_argument("--show", action="store_true", help="tell every decision and draw the state at the end")
+    r.add_argument("--seat", type=int, metavar="S", help="with --show: draw what seat S (1, 2, …) sees "
+                                                           "(default: an onlooker)")
     r.set_defaults(func=cmd_replay)
     return p
 

@@ -170,6 +170,7 @@ class Compiler:
         self.compile_end(s.sections.get("end"), s.section_pos.get("end"))
         self.compile_invariants(s.mapping("invariants"))
         self.check_deferrals()
+        g.display = s.sections.get("display") if isinstance(s.sections.get("display"), dict) else {}
         g.all_procs = dict(self.all_procs())
         return g
 

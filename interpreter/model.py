@@ -277,3 +277,5 @@ class GameDef:
     uses: dict = field(default_factory=dict)
     #: (table name, key expression node, {local: (lo, hi)}) for every table lookup
     table_lookups: list = field(default_factory=list)
+    #: the rulebook's `display:` hints as written (read by interpreter/view; no rule depends on them)
+    display: dict = field(default_factory=dict)

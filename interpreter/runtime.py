@@ -399,6 +399,10 @@ class State:
         """The state as seat ``viewer`` sees it (``None``: an onlooker); see observe.py."""
         return observation(self, viewer)
 
+    def open_scopes(self) -> list:
+        """The scopes play is inside, outermost first, as (kind, name): ("round", "round"), ("phase", "take")…"""
+        return [(sc.kind, sc.name) for sc in self.scopes]
+
     # --- serialisation -------------------------------------------------------
     def to_json(self) -> dict:
         return {

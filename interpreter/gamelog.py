@@ -1,0 +1,195 @@
+"""Game logs: one JSON object per line, written by ``play`` and ``serve``, read by ``replay``.
+
+The first line says which game it was::
+
+    {"format": "regelwerk-log/1", "rulebook": "../rules/yak", "rulebook_sha256": "…",
+     "game": "Yak", "players": 2, "seed": 1, "options": {}, "variants": [], "seats": ["human", "random"]}
+
+``rulebook`` is relative to the log file's folder (so a log replays from any
+directory); the hash covers the rulebook's files, so a changed rulebook is
+reported.  Every further line is one decision: ``{"seat": 0, "action": "…"}``.
+
+:func:`read_log` checks every line and reports each problem as a
+:class:`LogProblem` located ``LOG:line`` — a log is input, so a bad one
+never ends in a traceback.  A rulebook path must be a rulebook folder (one
+with ``game.yaml``): nothing else is ever opened.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FORMAT = "regelwerk-log/1"
+ENTRY = "game.yaml"
+
+
+@dataclass
+class LogProblem(Exception):
+    file: str
+    line: int
+    message: str
+    severity: str = "error"
+    detail: str = ""
+
+    def format(self) -> str:
+        text = f"{self.file}:{self.line}: {self.severity}: {self.message}"
+        return text + ("\n" + self.detail if self.detail else "")
+
+
+@dataclass
+class GameLog:
+    path: str
+    rulebook: Path
+    players: int
+    seed: int
+    options: dict = field(default_factory=dict)
+    variants: list = field(default_factory=list)
+    seats: list = field(default_factory=list)
+    sha256: str | None = None
+    actions: list = field(default_factory=list)  # (line number, seat or None, action id)
+
+
+def rulebook_hash(folder) -> str:
+    """SHA-256 over the YAML files of a rulebook folder (names and contents; scenarios excluded)."""
+    folder = Path(folder)
+    h = hashlib.sha256()
+    for f in sorted(folder.rglob("*.y*ml")):
+        rel = f.relative_to(folder)
+        if rel.parts[0] == "scenarios" or f.suffix not in (".yaml", ".yml"):
+            continue
+        h.update(str(rel.as_posix()).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def header(rulebook, log_path, game_name: str, players: int, seed: int, options: dict, variants, seats) -> dict:
+    folder = Path(rulebook)
+    if folder.is_file():
+        folder = folder.parent
+    try:
+        rel = os.path.relpath(folder.resolve(), Path(log_path).resolve().parent)
+    except ValueError:  # another drive
+        rel = str(folder.resolve())
+    return {"format": FORMAT, "rulebook": Path(rel).as_posix(), "rulebook_sha256": rulebook_hash(folder),
+            "game": game_name, "players": players, "seed": seed, "options": dict(options),
+            "variants": list(variants), "seats": list(seats)}
+
+
+def write_log(path, head: dict, history) -> None:
+    """Write a whole log: the header and ``history`` as (seat, action) pairs."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(head) + "\n")
+        for seat, action in history:
+            f.write(json.dumps({"seat": seat, "action": action}) + "\n")
+
+
+def read_log(path) -> tuple[GameLog | None, list[LogProblem]]:
+    """Read and check a log; (the log, []) or (None or the partial log, every problem found)."""
+    shown = str(path)
+    problems: list[LogProblem] = []
+
+    def bad(line, message):
+        problems.append(LogProblem(shown, line, message))
+
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        return None, [LogProblem(shown, 0, f"cannot read the log: {exc.strerror or exc}")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        return None, [LogProblem(shown, line, "not UTF-8 text: a log is JSON lines")]
+    lines = [(i + 1, x) for i, x in enumerate(text.splitlines()) if x.strip()]
+    if not lines:
+        return None, [LogProblem(shown, 1, "the log is empty: it needs a header line naming the rulebook")]
+    parsed = []
+    for no, x in lines:
+        try:
+            parsed.append((no, json.loads(x)))
+        except json.JSONDecodeError as exc:
+            bad(no, f"not JSON: {exc.msg} (column {exc.colno})")
+            parsed.append((no, None))
+    (hno, head), moves = parsed[0], parsed[1:]
+    log = None
+    if isinstance(head, dict):
+        log = _read_header(shown, hno, head, path, bad)
+    elif head is not None:
+        bad(hno, "the first line must be an object naming the rulebook, players and seed")
+    actions = []
+    for no, m in moves:
+        if m is None:
+            continue
+        if not isinstance(m, dict):
+            bad(no, "a decision line must be an object like {\"action\": \"…\"}")
+            continue
+        if "action" not in m:
+            bad(no, "this decision line has no 'action'")
+            continue
+        if not isinstance(m["action"], str):
+            bad(no, f"'action' must be an action id (text), not {json.dumps(m['action'])}")
+            continue
+        seat = m.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            bad(no, f"'seat' must be a seat number, not {json.dumps(seat)}")
+            continue
+        actions.append((no, seat, m["action"]))
+    if log is not None:
+        log.actions = actions
+    return (log if not problems else None), problems
+
+
+def _read_header(shown, hno, head, path, bad) -> GameLog | None:
+    ok = True
+    rb = head.get("rulebook")
+    if not isinstance(rb, str) or not rb:
+        bad(hno, "the header has no 'rulebook' (the rulebook folder, relative to the log)")
+        ok = False
+    players = head.get("players")
+    if not isinstance(players, int) or isinstance(players, bool):
+        bad(hno, f"'players' must be a whole number, not {json.dumps(players)}")
+        ok = False
+    seed = head.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        bad(hno, f"'seed' must be a whole number, not {json.dumps(seed)}")
+        ok = False
+    options = head.get("options") or {}
+    if not isinstance(options, dict) or not all(isinstance(v, (str, int, bool)) for v in options.values()):
+        bad(hno, "'options' must be an object of option names and values")
+        ok = False
+    variants = head.get("variants") or []
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        bad(hno, "'variants' must be a list of variant names")
+        ok = False
+    seats = head.get("seats") or []
+    if not isinstance(seats, list):
+        seats = []
+    sha = head.get("rulebook_sha256")
+    folder = None
+    if isinstance(rb, str) and rb:
+        folder = _find_rulebook(rb, Path(path))
+        if folder is None:
+            bad(hno, f"rulebook '{rb}' is not a rulebook folder (a folder with {ENTRY}), "
+                     f"relative to the log's folder or the current one")
+            ok = False
+    if not ok:
+        return None
+    return GameLog(shown, folder, players, seed, {str(k): v for k, v in options.items()}, variants,
+                   [str(s) for s in seats], sha if isinstance(sha, str) else None)
+
+
+def _find_rulebook(name: str, log_path: Path) -> Path | None:
+    """The rulebook folder a log names: relative to the log's folder first, then to the current one."""
+    p = Path(name)
+    candidates = [p] if p.is_absolute() else [log_path.parent / p, p]
+    for c in candidates:
+        if c.name == ENTRY:
+            c = c.parent
+        try:
+            if c.is_dir() and (c / ENTRY).is_file():
+                return c
+        except OSError:
+            continue
+    return None

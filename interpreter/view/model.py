@@ -1,0 +1,276 @@
+"""The view of a state for one seat: plain data, drawn by the renderers.
+
+:func:`build_view` reads only ``state.observation(seat)`` for what is in the
+zones and variables, so a view can never show what the seat may not see.
+The rest is public and fixed for a game: the layout (which zones a family
+has and their indices), what a label's components have in common (their
+colour), the open round and phase, and, for the seat that must decide, its
+legal actions.  The result is JSON-ready; :mod:`.terminal` and the web page
+draw it.
+
+A family's shape follows its indices (besides a player index, which puts
+the family under each player): none ``single``, one ``row``, two ``grid``,
+more ``list``.  ``display:`` hints (:mod:`.hints`) reorder, orient and colour.
+"""
+from __future__ import annotations
+
+from .. import types as T
+from ..values import Component, Zone, format_value
+from .hints import DisplayHints, read_hints
+
+#: colours for symbols that are colour words, and a palette for the others
+NAMED = {
+    "red": "#d03c3c", "green": "#3c9a4a", "blue": "#3c6fd0", "yellow": "#e3c22b", "orange": "#e8872b",
+    "purple": "#8a4fbf", "white": "#e8e8e8", "black": "#333333", "grey": "#8c8c8c", "gray": "#8c8c8c",
+    "pink": "#e07bb0", "brown": "#8b5a2b", "cyan": "#2bb5c8", "gold": "#d4a017", "silver": "#b8b8c0",
+}
+PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
+           "#9c755f", "#bab0ac"]
+
+
+def symbol_styles(game, hints: DisplayHints) -> dict:
+    """symbol -> {"color": "#rrggbb", "glyph": "X"}: hints first, then colour words, then a palette."""
+    out = {}
+    for enum in game.enums.values():
+        for i, sym in enumerate(enum.symbols):
+            hint = hints.symbols.get(sym, {})
+            color = hint.get("color") or NAMED.get(sym) or PALETTE[i % len(PALETTE)]
+            glyph = hint.get("glyph") or sym[:1].upper()
+            out[sym] = {"color": color, "glyph": glyph}
+    return out
+
+
+class ViewMaker:
+    """Builds views of one game layout (its tables are made once and reused)."""
+
+    def __init__(self, game, lay, hints: DisplayHints | None = None):
+        self.game = game
+        self.lay = lay
+        self.hints = hints or read_hints(game)
+        self.symbols = symbol_styles(game, self.hints)
+        self.labels = self._label_styles()
+        self.families = self._family_order()
+
+    # --- fixed for the layout ------------------------------------------------
+    def _label_styles(self) -> dict:
+        """label -> {"label", "kind", "color", "glyph"} from the attributes all its components share."""
+        out = {}
+        for label, comps in self.lay.by_label.items():
+            first = comps[0]
+            shared = {k: v for k, v in first.attrs.items() if all(c.attrs.get(k) == v for c in comps)}
+            style = {"label": label, "kind": first.kind}
+            for value in shared.values():
+                if isinstance(value, str) and value in self.symbols:
+                    style["color"] = self.symbols[value]["color"]
+                    style["glyph"] = self.symbols[value]["glyph"]
+                    break
+            if "glyph" not in style:
+                style["glyph"] = label[:2]
+            out[label] = style
+        return out
+
+    def _family_order(self) -> list:
+        h = self.hints
+        fams = [f for f in self.game.zone_list if f.name not in h.hide]
+        first = [f for name in h.first for f in fams if f.name == name]
+        return first + [f for f in fams if f not in first]
+
+    def player_index(self, fam) -> int | None:
+        for i, spec in enumerate(fam.index):
+            if spec.type == T.PLAYER:
+                if self.hints.player_board is None or fam.name in self.hints.player_board:
+                    return i
+                return None
+        return None
+
+    # --- one view ------------------------------------------------------------
+    def view(self, state, seat: int | None) -> dict:
+        obs = state.observation(seat)
+        lay = self.lay
+        names = list(lay.seat_names)
+        decision = obs.get("decision")
+        to_move = decision["player"] if decision else None
+        options = state.pending.options if (seat is not None and seat == to_move and state.pending) else []
+        targets = self._targets(state, options, to_move)
+        shared, per_player = [], {s: [] for s in lay.seats}
+        board_order = self.hints.player_board
+        for fam in self.families:
+            pidx = self.player_index(fam)
+            zones = list(lay.zfam[fam.id].values())
+            if pidx is None:
+                shared.append(self._family(fam, zones, None, obs, targets))
+            else:
+                for s in lay.seats:
+                    mine = [z for z in zones if z.index_values[pidx] == s]
+                    per_player[s].append(self._family(fam, mine, pidx, obs, targets))
+        if board_order:
+            rank = {n: i for i, n in enumerate(board_order)}
+            for s in per_player:
+                per_player[s].sort(key=lambda f: rank.get(f["name"], len(rank)))
+        shared_vars, player_vars = self._variables(obs)
+        scopes = state.open_scopes()
+        phase = next((name for kind, name in reversed(scopes) if kind == "phase"), None)
+        rnd = obs["variables"].get(self.hints.round) if self.hints.round else None
+        view = {
+            "game": self.game.name,
+            "viewer": seat,
+            "viewer_name": names[seat] if seat is not None else "onlooker",
+            "seats": names,
+            "automata": sorted(lay.automata),
+            "status": obs["status"],
+            "to_move": to_move,
+            "to_move_name": names[to_move] if to_move is not None else None,
+            "round_name": self.hints.round,
+            "round": rnd if isinstance(rnd, (int, str)) else None,
+            "phase": phase,
+            "variables": shared_vars,
+            "shared": shared,
+            "players": [{"seat": s, "name": names[s], "to_move": s == to_move, "is_viewer": s == seat,
+                         "variables": player_vars.get(s, []), "families": per_player[s]} for s in lay.seats],
+            "symbols": self.symbols,
+            "actions": self._actions(options, targets),
+        }
+        if state.is_terminal():
+            view["scores"] = state.scores()
+            view["ranking"] = state.ranking()
+        return view
+
+    def _targets(self, state, options, who) -> dict:
+        """option id -> [zone names a click chooses it by]"""
+        out = {}
+        for o in options:
+            names = []
+            click = self.hints.click.get(o.action.name)
+            params = {p.name: v for p, v in zip(o.action.params, o.values)}
+            if click is not None:
+                fam = self.game.zones.get(click.zone)
+                if fam is not None:
+                    key = tuple(who if n == "player" else params.get(n) for n in click.index)
+                    zone = self.lay.zfam[fam.id].get(key[0] if len(key) == 1 else key)
+                    if zone is not None:
+                        names.append(zone.name)
+            for v in o.values:
+                if isinstance(v, Zone):
+                    names.append(v.name)
+            out[o.id] = names
+        return out
+
+    def _actions(self, options, targets) -> list:
+        groups: dict = {}
+        for o in options:
+            params = {p.name: format_value(v) for p, v in zip(o.action.params, o.values)}
+            comps = [v.label for v in o.values if isinstance(v, Component)]
+            groups.setdefault(o.action.name, []).append(
+                {"id": o.id, "params": params, "zones": targets.get(o.id, []), "components": comps})
+        return [{"action": name, "options": opts} for name, opts in groups.items()]
+
+    def _family(self, fam, zones, pidx, obs, targets) -> dict:
+        own = [i for i in range(len(fam.index)) if i != pidx]
+        index_names = [fam.index[i].name for i in own]
+        clickable = {}
+        for oid, names in targets.items():
+            for n in names:
+                clickable.setdefault(n, []).append(oid)
+        cells = []
+        for z in zones:
+            at = [z.index_values[i] for i in own]
+            content = obs["zones"].get(z.name)
+            cell = {"name": z.name, "at": [format_value(x) for x in at], "capacity": z.capacity,
+                    "options": clickable.get(z.name, [])}
+            if isinstance(content, dict):
+                cell["hidden"] = True
+                cell["count"] = content.get("count", 0)
+                cell["components"] = []
+            else:
+                cell["hidden"] = False
+                cell["count"] = len(content or [])
+                cell["components"] = [self.labels.get(lbl, {"label": lbl, "glyph": lbl[:2]}) for lbl in content or []]
+            cells.append((at, cell))
+        out = {"name": fam.name, "index": index_names, "type": fam.ztype}
+        if len(own) == 0:
+            out["shape"] = "single"
+            out["zone"] = cells[0][1] if cells else None
+        elif len(own) == 1:
+            out["shape"] = "row"
+            out["zones"] = [c for _, c in cells]
+        elif len(own) == 2:
+            out["shape"] = "grid"
+            grid = self.hints.grid.get(fam.name)
+            r, c = 0, 1
+            if grid is not None and grid.rows in index_names and grid.columns in index_names:
+                r, c = index_names.index(grid.rows), index_names.index(grid.columns)
+            rows = _ordered(at[r] for at, _ in cells)
+            cols = _ordered(at[c] for at, _ in cells)
+            out["flip_rows"] = bool(grid is not None and grid.flip_rows)
+            if out["flip_rows"]:
+                rows.reverse()
+            where = {(at[r], at[c]): cell for at, cell in cells}
+            out["rows"] = [format_value(x) for x in rows]
+            out["columns"] = [format_value(x) for x in cols]
+            out["row_index"], out["column_index"] = index_names[r], index_names[c]
+            out["cells"] = [[where.get((rv, cv)) for cv in cols] for rv in rows]
+        else:
+            out["shape"] = "list"
+            out["zones"] = [c for _, c in cells]
+        return out
+
+    def _variables(self, obs):
+        shown = obs["variables"]
+        names = self.lay.seat_names
+        order = [v for v in self.hints.variables if v in shown]
+        order += [v for v in shown if v not in order]
+        shared, per_player = [], {}
+        for name in order:
+            if name in self.hints.hide or name == self.hints.round:
+                continue
+            var = self.game.variables.get(name)
+            value = shown[name]
+            if var is not None and len(var.index) == 1 and var.index[0].type == T.PLAYER and isinstance(value, dict):
+                for key, v in value.items():
+                    try:
+                        s = int(key)
+                    except ValueError:
+                        continue
+                    per_player.setdefault(s, []).append({"name": name, "value": _show(v, var.type, names)})
+                continue
+            if isinstance(value, dict):
+                text = ", ".join(f"{k}: {_show(v, var.type if var else None, names)}" for k, v in value.items())
+            else:
+                text = _show(value, var.type if var else None, names)
+            shared.append({"name": name, "value": text})
+        return shared, per_player
+
+
+def _ordered(values) -> list:
+    seen = []
+    for v in values:
+        if v not in seen:
+            seen.append(v)
+    return seen
+
+
+def _show(value, typ, seat_names) -> str:
+    if typ == T.PLAYER and isinstance(value, int) and 0 <= value < len(seat_names):
+        return seat_names[value]
+    if value is None:
+        return "–"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v, None, seat_names) for v in value) + "]"
+    return str(value)
+
+
+_MAKERS: dict = {}
+
+
+def build_view(state, seat: int | None) -> dict:
+    """The view of ``state`` for ``seat`` (``None``: an onlooker who sees only public zones)."""
+    key = id(state.lay)
+    maker = _MAKERS.get(key)
+    if maker is None or maker.lay is not state.lay:
+        maker = ViewMaker(state.game, state.lay)
+        _MAKERS[key] = maker
+    return maker.view(state, seat)
