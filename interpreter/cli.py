@@ -90,8 +90,14 @@ def cmd_play(args) -> int:
     rb = Rulebook.load(args.rulebook)
     options = _parse_options(args.option)
     variants = _variants(args.variant)
+    seats = args.seats or args.bots
+    if "human" in [x.strip() for x in seats.split(",")]:
+        from .session import parse_seats
+        from .tui import play_in_terminal
+        parse_seats(seats, 1)  # an unknown name: one clear line
+        return play_in_terminal(rb, args, options, variants, seats)
     state = rb.new_game(args.players, args.seed, options, variants)
-    bots = make_bots(args.bots, state.lay.num_seats, args.seed)
+    bots = make_bots(seats, state.lay.num_seats, args.seed)
     log_file = open(args.log, "w", encoding="utf-8") if args.log else None
     decisions = 0
     tell = not args.json and not args.quiet
@@ -106,7 +112,7 @@ def cmd_play(args) -> int:
             if tell:
                 for line in narrator.lines_before(state):
                     print(line)
-                print(narrator.decision(seat, action))
+                print(narrator.decision(seat, action, everyone=True))
             state.apply_action(action)
             decisions += 1
             if log_file:
@@ -260,7 +266,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--players", type=int, required=True)
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--bots", default="random", help="comma-separated, per seat (the last repeats): "
-                                                     "random, greedy, first")
+                                                     "human, random, greedy, first")
+    pl.add_argument("--seats", help="like --bots: who plays each seat, e.g. human,random (a person at this "
+                                    "terminal; two or more people take turns at it)")
     pl.add_argument("--json", action="store_true", help="print one JSON object with the result")
     pl.add_argument("--log", metavar="FILE", help="write every decision to FILE (JSON lines)")
     pl.add_argument("--variant", action="append", metavar="NAME", help="play a variant (repeatable)")

@@ -1,9 +1,10 @@
 """The story of a game as lines of text: round and phase headers, every decision, the rulebook's log lines.
 
 A decision the rulebook logs nothing for is still told
-("Player 1: take_factory(factory_no=3, color=red)").  Only public facts are
-told: who decided what (decisions are the players' own, as in the game's
-history) and what the rulebook's ``log:`` steps say.
+("Player 1: take_factory(factory_no=3, color=red)"), except the parameters of
+an action the ``display:`` hints call ``secret`` (a card chosen face down),
+which only the deciding seat is told.  The rulebook's ``log:`` lines are
+public.
 """
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ class Narrator:
     """Feed it each decision; it returns the new lines of the story."""
 
     def __init__(self, state):
-        self.round_var = read_hints(state.game).round
+        hints = read_hints(state.game)
+        self.round_var = hints.round
+        self.secret = hints.secret
         self.names = list(state.lay.seat_names)
         self.printed = 0
         self.where = None
@@ -50,7 +53,12 @@ class Narrator:
             self.where = where
         return out
 
-    def decision(self, seat: int, action_id: str) -> str:
+    def decision(self, seat: int, action_id: str, viewer=None, everyone: bool = False) -> str:
+        """"Player 1: take(f=3, c=red)"; a secret action's parameters only for its own seat
+        (``viewer``) or when ``everyone`` may see all (bots only, a finished game)."""
+        name = action_id.split("(", 1)[0]
+        if name in self.secret and "(" in action_id and not everyone and viewer != seat:
+            return f"{self.names[seat]}: {name}(…)"
         return f"{self.names[seat]}: {pretty_action(action_id)}"
 
     def lines_after(self, state) -> list:

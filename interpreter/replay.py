@@ -101,7 +101,8 @@ def cmd_replay(args) -> int:
         if before:
             for line in n.lines_before(st):
                 console.print(line, markup=False)
-            console.print(n.decision(who, action), markup=False)
+            viewer = args.seat - 1 if args.seat else None
+            console.print(n.decision(who, action, viewer, everyone=viewer is None), markup=False)
         else:
             for line in n.lines_after(st):
                 console.print("  " + line, markup=False)

@@ -40,6 +40,7 @@ class DisplayHints:
     round: str | None = None
     variables: list = field(default_factory=list)
     click: dict = field(default_factory=dict)  # action -> Click
+    secret: set = field(default_factory=set)  # actions whose parameters only the deciding seat is told
 
 
 def _names(value) -> list:
@@ -68,6 +69,7 @@ def read_hints(game) -> DisplayHints:
     for action, c in (d.get("click") or {}).items():
         if isinstance(c, dict) and isinstance(c.get("index"), list):
             h.click[str(action)] = Click(str(c.get("zone")), _names(c["index"]))
+    h.secret = set(_names(d.get("secret")))
     return h
 
 
@@ -130,6 +132,12 @@ def check_display(source, game) -> Iterator[Diagnostic]:
         for i, name in enumerate(items):
             if name not in game.variables:
                 yield err(at(items, i), f"display: variables names '{name}', which is no variable")
+    action_names = {a.name for a in list(game.actions.values()) + list(game.inline_actions.values())}
+    items = d.get("secret")
+    if isinstance(items, list):
+        for i, name in enumerate(items):
+            if name not in action_names:
+                yield err(at(items, i), f"display: secret names '{name}', which is no action")
     clicks = d.get("click")
     if isinstance(clicks, dict):
         for action, c in clicks.items():

@@ -1,0 +1,151 @@
+"""Play in the terminal: ``regelwerk play RULEBOOK --players N --seats human,random``.
+
+The person to move sees the view of their seat (:mod:`.view`) and their
+legal actions, numbered and grouped by action; they type a number, an
+action id, or a prefix of one that is unique.  Commands: ``undo`` (back to
+your previous decision), ``log`` (the story so far), ``help``, ``quit``
+(saves a log that ``regelwerk replay`` reads).  With two or more people at
+one screen, a "pass to …" screen comes between their turns, so nobody sees
+another's hidden components.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.rule import Rule
+
+from .runtime import IllegalAction
+from .session import Session
+from .view import build_view
+from .view.terminal import actions_renderable, numbered_actions, view_renderable
+
+HELP = """Type the number of an action, its id, or the start of an id that only one action has.
+  undo   take back your last decision (and the bots' moves after it)
+  log    the story of the game so far
+  help   this text
+  quit   stop; the game is saved as a log (regelwerk replay LOG)"""
+
+
+def choose(text: str, ids: list) -> tuple[str | None, str]:
+    """The action ``text`` means among ``ids``: (id, "") or (None, why not)."""
+    text = text.strip()
+    if text.isdigit():
+        n = int(text)
+        if 1 <= n <= len(ids):
+            return ids[n - 1], ""
+        return None, f"no action number {n} (1 to {len(ids)})"
+    if text in ids:
+        return text, ""
+    compact = text.replace(" ", "")
+    matches = [i for i in ids if i.startswith(compact)]
+    if len(matches) == 1:
+        return matches[0], ""
+    if matches:
+        return None, f"'{text}' fits {len(matches)} actions: " + ", ".join(matches[:6]) + (", …" if len(matches) > 6 else "")
+    return None, f"no action starts with '{text}' (type help)"
+
+
+class TerminalPlay:
+    def __init__(self, session: Session, log_path, console: Console | None = None, read=None):
+        self.s = session
+        self.log_path = Path(log_path)
+        self.console = console or Console(highlight=False)
+        self.read = read or self._read
+        self.shown_to = None   # the person who last saw the screen
+        self.decisions = 0
+
+    def ask(self, prompt: str) -> str:
+        self.console.print(prompt, end="", markup=False, highlight=False)
+        self.console.file.flush()
+        return self.read(prompt)
+
+    @staticmethod
+    def _read(prompt: str) -> str:
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\n")
+
+    def viewer(self):
+        humans = self.s.humans()
+        return humans[0] if len(humans) == 1 else self.shown_to
+
+    def say(self, entries) -> None:
+        for line in self.s.tell(entries, self.viewer()):
+            self.console.print(line, markup=False, highlight=False)
+
+    def run(self) -> int:
+        s, c = self.s, self.console
+        try:
+            while True:
+                self.say(s.run_bots())
+                st = s.state
+                if st.is_terminal():
+                    break
+                seat = st.current_player()
+                if len(s.humans()) > 1 and self.shown_to is not None and seat != self.shown_to:
+                    c.clear()
+                    c.print(Rule(f"Pass to {s.seat_names[seat]}"))
+                    self.ask(f"{s.seat_names[seat]}, press Enter when only you can see the screen. ")
+                    c.clear()
+                self.shown_to = seat
+                view = build_view(st, seat)
+                c.print(Rule(f"{s.seat_names[seat]} decides (decision {len(s.history) + 1})"))
+                c.print(view_renderable(view))
+                c.print(actions_renderable(view))
+                ids = numbered_actions(view)
+                while True:
+                    text = self.ask(f"{s.seat_names[seat]}> ").strip()
+                    if text in ("quit", "exit", "q"):
+                        return self.quit()
+                    if text == "help" or text == "?":
+                        c.print(HELP, markup=False)
+                        continue
+                    if text == "log":
+                        self.say(s.story or ["(nothing has happened yet)"])
+                        continue
+                    if text == "undo":
+                        if s.undo():
+                            c.print(f"undone: back to {s.seat_names[s.state.current_player()]}'s decision "
+                                    f"{len(s.history) + 1}", markup=False)
+                        else:
+                            c.print("nothing to undo", markup=False)
+                            continue
+                        break
+                    if not text:
+                        continue
+                    action, why = choose(text, ids)
+                    if action is None:
+                        c.print(why, markup=False)
+                        continue
+                    try:
+                        self.say(s.apply(action))
+                    except IllegalAction as exc:
+                        c.print(str(exc), markup=False)
+                        continue
+                    break
+        except (EOFError, KeyboardInterrupt):
+            c.print("")
+            return self.quit()
+        st = s.state
+        c.print(Rule("Game over"))
+        c.print(view_renderable(build_view(st, self.shown_to if len(s.humans()) == 1 else None)))
+        s.save(self.log_path)
+        c.print(f"{s.rb.name}: {len(s.history)} decisions; log saved to {self.log_path}", markup=False)
+        for p in sorted(range(len(st.scores())), key=lambda p: st.ranking()[p]):
+            c.print(f"  {st.ranking()[p]}. {s.seat_names[p]:<12} {st.scores()[p]:>4}  ({s.kinds[p]})", markup=False)
+        return 0
+
+    def quit(self) -> int:
+        self.s.save(self.log_path)
+        self.console.print(f"game saved to {self.log_path} ({len(self.s.history)} decisions); "
+                           f"see it with: regelwerk replay {self.log_path} --show", markup=False)
+        return 0
+
+
+def play_in_terminal(rb, args, options, variants, seats: str) -> int:
+    session = Session(rb, args.players, args.seed, options, variants, seats)
+    log = args.log or f"regelwerk-{Path(str(rb.path)).name}-seed{args.seed}.jsonl"
+    return TerminalPlay(session, log).run()

@@ -1,0 +1,176 @@
+"""Terminal play: a person against a bot, typed input, undo, hot-seat, the saved log."""
+import io
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+
+import pytest
+from rich.console import Console
+
+from conftest import ROOT, RULES, game_folders
+from interpreter.game import Rulebook
+from interpreter.replay import replay_log
+from interpreter.session import Session
+from interpreter.tui import TerminalPlay, choose
+
+GAMES = [p.name for p in game_folders()]
+RULE = re.compile(r"^─+ (Player \d) decides \(decision (\d+)\) ─+$", re.M)
+
+
+def secret_labels(st, seat) -> set:
+    """Labels of components in zones hidden from ``seat`` that no zone it sees shows."""
+    obs = st.observation(seat)
+    seen = {lbl for z in obs["zones"].values() if isinstance(z, list) for lbl in z}
+    hidden = set()
+    for zone in st.lay.zones:
+        if isinstance(obs["zones"].get(zone.name), dict):
+            hidden |= {c.label for c in st.z[zone.id]}
+    return hidden - seen
+
+
+def mentions(text, label) -> bool:
+    return re.search(r"(?<![\w@-])" + re.escape(label) + r"(?![\w@-])", text) is not None
+
+
+class Typist:
+    """Types what a person would: a number, an id or a prefix; 'undo' once, at the third prompt."""
+
+    def __init__(self, session, seed, undo_at=3):
+        self.s = session
+        self.rng = random.Random(seed)
+        self.prompts = []     # (decisions so far, the human's observation) at each prompt
+        self.undo_at = undo_at
+        self.undone = None
+
+    def __call__(self, prompt):
+        st = self.s.state
+        if not prompt.endswith("> "):
+            return ""                                  # the "pass to" screen
+        seat = st.current_player()
+        self.prompts.append((len(self.s.history), st.observation(seat)))
+        if len(self.prompts) == self.undo_at and self.undone is None:
+            self.undone = len(self.prompts)
+            return "undo"
+        ids = [o["id"] for o in _numbered(st, seat)]     # numbered as shown: grouped by action
+        assert sorted(ids) == sorted(st.legal_actions())
+        pick = self.rng.randrange(len(ids))
+        how = self.rng.random()
+        if how < 0.6:
+            return str(pick + 1)
+        if how < 0.8:
+            return ids[pick]
+        prefix = ids[pick]
+        while len(prefix) > 1 and sum(i.startswith(prefix[:-1]) for i in ids) == 1:
+            prefix = prefix[:-1]
+        return prefix
+
+
+def _numbered(st, seat):
+    from interpreter.view import build_view
+    return [o for g in build_view(st, seat)["actions"] for o in g["options"]]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_full_game_against_a_bot_in_the_terminal(game, tmp_path):
+    rb = Rulebook.load(RULES / game)
+    session = Session(rb, 2, 11, seats="human,random")
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None)
+    typist = Typist(session, 11)
+    log = tmp_path / "game.jsonl"
+    assert TerminalPlay(session, log, console, typist).run() == 0
+    assert session.state.is_terminal()
+    text = out.getvalue()
+
+    # undo went back to the previous decision of the person: same decisions so far, same view
+    k = typist.undone
+    assert k is not None
+    before_len, before_obs = typist.prompts[k - 2]
+    after_len, after_obs = typist.prompts[k]
+    assert after_len == before_len and after_obs == before_obs
+
+    # the person's screen never names a component hidden from them (checked at every decision shown)
+    assert text.count("undone: back to Player 1's decision") == 1
+    chunks = RULE.split(text.split("undone: back to")[1])     # after the undo, decision numbers are final
+    checked = 0
+    states, st = [], rb.new_game(2, 11)
+    for _, action in session.history:
+        states.append(st.clone())
+        st.apply_action(action)
+    for i in range(1, len(chunks) - 2, 3):
+        name, number, body = chunks[i], int(chunks[i + 1]), chunks[i + 2]
+        assert name == "Player 1"
+        st = states[number - 1]
+        assert st.current_player() == 0
+        body = body.split("Player 1> ")[0]             # the view and the actions, up to the prompt
+        for label in secret_labels(st, 0):
+            assert not mentions(body, label), f"{label} is hidden from Player 1 but shown at decision {number}"
+        opponent = re.search(r"╭─ Player 2.*?╰", body, re.S).group(0)
+        seen = st.observation(0)["zones"]
+        for zone in st.lay.zones:
+            obs = seen.get(zone.name)
+            if isinstance(obs, dict) and zone.owner == 1 and obs["count"] and len(zone.index_values) == 1:
+                assert f"{zone.family}: {obs['count']} hidden" in opponent
+        checked += 1
+    assert checked >= 10
+
+    # the saved log replays to the same scores
+    done = replay_log(log)
+    assert done.state.is_terminal() and done.state.scores() == session.state.scores()
+    assert json.loads(log.read_text().splitlines()[0])["seats"][:2] == ["human", "random"]
+
+
+def test_choose_by_number_id_or_unique_prefix():
+    ids = ["take_factory(factory_no=1,color=red)", "take_factory(factory_no=2,color=red)", "take_centre(color=red)"]
+    assert choose("2", ids) == (ids[1], "")
+    assert choose(ids[2], ids) == (ids[2], "")
+    assert choose("take_c", ids) == (ids[2], "")
+    assert choose("take_factory(factory_no=2", ids) == (ids[1], "")
+    assert choose("take_f", ids)[0] is None and "fits 2 actions" in choose("take_f", ids)[1]
+    assert choose("4", ids)[0] is None and choose("xyz", ids)[0] is None
+
+
+def test_hot_seat_passes_the_screen_and_keeps_secrets(tmp_path):
+    rb = Rulebook.load(RULES / "yak")
+    session = Session(rb, 2, 5, seats="human,human")
+    out = io.StringIO()
+    lines = iter(["1", "", "log", "1"])   # Player 1 chooses a card, the screen passes, Player 2 reads the log
+
+    def read(prompt):
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+    assert TerminalPlay(session, tmp_path / "hs.jsonl", Console(file=out, width=140, color_system=None), read).run() == 0
+    text = out.getvalue()
+    assert "Pass to Player 2" in text
+    assert session.history[0][1].startswith("choose(card=")   # a secret (yak's display: secret)
+    after_pass = text.split("Pass to Player 2")[1]
+    assert "Player 1: choose(…)" in after_pass and "Player 1: choose(card=" not in after_pass
+    assert "Player 1: choose(card=" in text.split("Pass to Player 2")[0]      # Player 1 was told their own
+    assert len(session.history) == 2 and (tmp_path / "hs.jsonl").exists()
+
+
+def test_play_through_stdin_with_undo_and_quit(tmp_path):
+    log = tmp_path / "g.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", str(RULES / "azul_summer_pavilion"),
+                           "--players", "2", "--seats", "human,random", "--seed", "3", "--log", str(log)],
+                          input="1\n1\nundo\n2\nnonsense\nquit\n", capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "undone: back to Player 1's decision 3" in proc.stdout
+    assert "no action starts with 'nonsense'" in proc.stdout
+    moves = [json.loads(x) for x in log.read_text().splitlines()[1:]]
+    # decisions: P1 (1), bot, P1 (1) undone, P1 again (2), bot -> 4, the last by the bot
+    assert [m["seat"] for m in moves] == [0, 1, 0, 1]
+    done = replay_log(log)
+    assert done.applied == 4 and done.state.current_player() == 0
+
+
+def test_bots_by_name_and_unknown_seats(capsys):
+    from interpreter.cli import main
+    assert main(["play", str(RULES / "yak"), "--players", "2", "--seats", "human,genius"]) == 2
+    assert "unknown seat 'genius'" in capsys.readouterr().err
