@@ -252,6 +252,14 @@ def cmd_check(args) -> int:
     return 1 if distinct else 0
 
 
+def _cmd_serve(args) -> int:
+    try:
+        from .web.server import cmd_serve
+    except ImportError as exc:
+        raise UsageError(f"serve needs the web extra: pip install 'regelwerk[web]' ({exc})") from None
+    return cmd_serve(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="regelwerk", description="Regelwerk: a rules language and engine for board games.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -303,6 +311,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.add_argument("--replays", default=".regelwerk/replays", help="where to write replay files")
     c.set_defaults(func=cmd_check)
+
+    sv = sub.add_parser("serve", help="play in the browser: a local server on 127.0.0.1 (needs the web extra)")
+    sv.add_argument("rulebook", metavar="RULEBOOK")
+    sv.add_argument("--port", type=int, default=8000, help="the port (0: any free one)")
+    sv.add_argument("--replay", metavar="LOG", help="open a game log (time travel over it)")
+    sv.set_defaults(func=_cmd_serve)
 
     from .replay import cmd_replay
     r = sub.add_parser("replay", help="replay a game log, checking every line; --show draws the game")

@@ -14,6 +14,8 @@ more ``list``.  ``display:`` hints (:mod:`.hints`) reorder, orient and colour.
 """
 from __future__ import annotations
 
+import re
+
 from .. import types as T
 from ..values import Component, Zone, format_value
 from .hints import DisplayHints, read_hints
@@ -48,6 +50,7 @@ class ViewMaker:
         self.lay = lay
         self.hints = hints or read_hints(game)
         self.symbols = symbol_styles(game, self.hints)
+        self._symbol_re = None
         self.labels = self._label_styles()
         self.families = self._family_order()
 
@@ -66,8 +69,21 @@ class ViewMaker:
                     break
             if "glyph" not in style:
                 style["glyph"] = label[:2]
+            style["short"] = self._short(label, style)
             out[label] = style
         return out
+
+    def _short(self, label: str, style: dict) -> str:
+        """The label with every enum symbol in it written as its glyph ("green4" -> "G4"), for small cells."""
+        if label in self.symbols:
+            return self.symbols[label]["glyph"]
+        if self._symbol_re is None:
+            names = sorted(self.symbols, key=len, reverse=True)
+            self._symbol_re = re.compile(r"(?<![A-Za-z])(" + "|".join(map(re.escape, names)) + r")(?![A-Za-z])") \
+                if names else False
+        if not self._symbol_re:
+            return label
+        return self._symbol_re.sub(lambda m: self.symbols[m.group(1)]["glyph"], label)
 
     def _family_order(self) -> list:
         h = self.hints
@@ -184,7 +200,7 @@ class ViewMaker:
             else:
                 cell["hidden"] = False
                 cell["count"] = len(content or [])
-                cell["components"] = [self.labels.get(lbl, {"label": lbl, "glyph": lbl[:2]}) for lbl in content or []]
+                cell["components"] = [self.labels.get(lbl, {"label": lbl, "glyph": lbl[:2], "short": lbl}) for lbl in content or []]
             cells.append((at, cell))
         out = {"name": fam.name, "index": index_names, "type": fam.ztype}
         if len(own) == 0:

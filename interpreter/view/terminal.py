@@ -30,7 +30,7 @@ def zone_text(cell, compact: bool = False) -> Text:
         out = Text()
         for c in comps:
             color = c.get("color")
-            out.append(c.get("glyph") or c["label"][:2], style=f"bold {color}" if color else "bold")
+            out.append(c.get("short") or c["label"], style=f"bold {color}" if color else "bold")
         return out
     out = Text()
     if len(comps) > SPELL_OUT:

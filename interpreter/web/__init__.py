@@ -1,0 +1,1 @@
+"""Browser play (``regelwerk serve``): a local server and a page that draws the view data."""
