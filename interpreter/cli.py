@@ -91,6 +91,14 @@ def cmd_play(args) -> int:
     options = _parse_options(args.option)
     variants = _variants(args.variant)
     seats = args.seats or args.bots
+    if args.resume:
+        from .tui import resume_in_terminal
+        if args.seats:
+            from .session import parse_seats
+            parse_seats(args.seats, 1)
+        return resume_in_terminal(rb, args.resume, args.seats, args.log)
+    if args.players is None:
+        raise UsageError("the following arguments are required: --players")
     if "human" in [x.strip() for x in seats.split(",")]:
         from .session import parse_seats
         from .tui import play_in_terminal
@@ -271,12 +279,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play a full game with bots")
     pl.add_argument("rulebook", metavar="RULEBOOK")
-    pl.add_argument("--players", type=int, required=True)
+    pl.add_argument("--players", type=int, help="how many play (required unless --resume)")
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--bots", default="random", help="comma-separated, per seat (the last repeats): "
                                                      "human, random, greedy, first")
     pl.add_argument("--seats", help="like --bots: who plays each seat, e.g. human,random (a person at this "
                                     "terminal; two or more people take turns at it)")
+    pl.add_argument("--resume", metavar="LOG", help="go on with a game saved by quit (seats as in the log, "
+                                                       "or --seats)")
     pl.add_argument("--json", action="store_true", help="print one JSON object with the result")
     pl.add_argument("--log", metavar="FILE", help="write every decision to FILE (JSON lines)")
     pl.add_argument("--variant", action="append", metavar="NAME", help="play a variant (repeatable)")

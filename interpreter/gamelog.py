@@ -2,8 +2,8 @@
 
 The first line says which game it was::
 
-    {"format": "regelwerk-log/1", "rulebook": "../rules/yak", "rulebook_sha256": "…",
-     "game": "Yak", "players": 2, "seed": 1, "options": {}, "variants": [], "seats": ["human", "random"]}
+    {"format": "regelwerk-log/1", "rulebook": "../rules/my_game", "rulebook_sha256": "…",
+     "game": "My Game", "players": 2, "seed": 1, "options": {}, "variants": [], "seats": ["human", "random"]}
 
 ``rulebook`` is relative to the log file's folder (so a log replays from any
 directory); the hash covers the rulebook's files, so a changed rulebook is

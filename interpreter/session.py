@@ -38,6 +38,26 @@ class Session:
         self.story: list = []    # the narration so far: text lines and (seat, action) decisions
         self.narrator = Narrator(self.state)
 
+    @classmethod
+    def from_log(cls, rb, path, seats: str | None = None) -> "Session":
+        """The game of a log, ready to go on (seats as written unless ``seats`` is given; a bot this
+        installation lacks plays randomly).  Raises LogProblem / LogProblems for a bad log or a log
+        of another rulebook."""
+        from dsl.diagnostics import RuleRuntimeError
+        from .replay import LogProblem, replay_log
+        from .runtime import IllegalAction
+        done = replay_log(path)
+        log = done.log
+        if seats is None:
+            seats = ",".join(k if (k == HUMAN or k in BOTS) else "random" for k in log.seats) or "random"
+        session = cls(rb, log.players, log.seed, log.options, log.variants, seats)
+        for no, _, action in log.actions:
+            try:
+                session.apply(action)
+            except (IllegalAction, RuleRuntimeError) as exc:
+                raise LogProblem(log.path, no, f"this log is not a game of {rb.path}: {exc}") from None
+        return session
+
     # --- queries --------------------------------------------------------------
     @property
     def seat_names(self) -> list:

@@ -149,3 +149,18 @@ def play_in_terminal(rb, args, options, variants, seats: str) -> int:
     session = Session(rb, args.players, args.seed, options, variants, seats)
     log = args.log or f"regelwerk-{Path(str(rb.path)).name}-seed{args.seed}.jsonl"
     return TerminalPlay(session, log).run()
+
+
+def resume_in_terminal(rb, log_path, seats: str | None, save_to=None) -> int:
+    """Go on with a saved game (``play RULEBOOK --resume LOG``); it is saved again to the same log."""
+    from .replay import LogProblem, LogProblems
+    try:
+        session = Session.from_log(rb, log_path, seats)
+    except LogProblems as exc:
+        for p in exc.problems:
+            print(p.format(), file=sys.stderr)
+        return 1
+    except LogProblem as p:
+        print(p.format(), file=sys.stderr)
+        return 1
+    return TerminalPlay(session, save_to or log_path).run()

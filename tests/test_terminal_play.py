@@ -174,3 +174,23 @@ def test_bots_by_name_and_unknown_seats(capsys):
     from interpreter.cli import main
     assert main(["play", str(RULES / "yak"), "--players", "2", "--seats", "human,genius"]) == 2
     assert "unknown seat 'genius'" in capsys.readouterr().err
+
+
+def test_a_quit_game_goes_on_with_resume(tmp_path, capsys):
+    from interpreter.cli import main
+    log = tmp_path / "g.jsonl"
+    book = str(RULES / "azul_summer_pavilion")
+    old_stdin = sys.stdin
+    try:
+        sys.stdin = io.StringIO("1\n1\nquit\n")
+        assert main(["play", book, "--players", "2", "--seats", "human,random", "--seed", "4", "--log", str(log)]) == 0
+        saved = log.read_text().splitlines()
+        assert len(saved) == 1 + 4                     # two decisions of the person, two of the bot
+        sys.stdin = io.StringIO("1\nquit\n")
+        assert main(["play", book, "--resume", str(log)]) == 0
+    finally:
+        sys.stdin = old_stdin
+    out = capsys.readouterr().out
+    assert "Player 1 decides (decision 5)" in out
+    resumed = log.read_text().splitlines()
+    assert resumed[:5] == saved and len(resumed) == 1 + 6

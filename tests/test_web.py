@@ -217,15 +217,45 @@ def test_a_full_game_in_the_browser(game, tmp_path):
 def test_a_loaded_log_opens_for_time_travel(tmp_path, capsys):
     from interpreter.game import Rulebook
     from interpreter.replay import LogProblem
-    from interpreter.web.server import GameServer, session_from_log
+    from interpreter.session import Session
+    from interpreter.web.server import GameServer
     log = tmp_path / "g.jsonl"
     assert main(["play", str(RULES / "iquazu"), "--players", "2", "--seed", "2", "--quiet", "--log", str(log)]) == 0
     rb = Rulebook.load(RULES / "iquazu")
-    session = session_from_log(rb, log)
+    session = Session.from_log(rb, log)
     done = replay_log(log)
     assert session.state.is_terminal() and session.state.scores() == done.state.scores()
     gs = GameServer(rb, session)
     p = gs.payload("1", 5)["game"]              # a finished game: any seat's view, at any decision
     assert p["at"] == 5 and p["viewer"] == 1 and p["open_view"]
     with pytest.raises(LogProblem, match="not a game of"):
-        session_from_log(Rulebook.load(RULES / "yak"), log)
+        Session.from_log(Rulebook.load(RULES / "yak"), log)
+
+
+@pytest.mark.slow
+def test_hot_seat_in_the_browser_hides_the_board_between_people():
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    driver, profile = _browser()
+    proc, base = _serve("yak")
+    try:
+        driver.get(base + "/?speed=0")
+        body = driver.find_element(By.TAG_NAME, "body")
+        _wait(driver, lambda: body.get_attribute("data-state") == "empty")
+        for sel in driver.find_elements(By.CSS_SELECTOR, "#seatpicks select"):
+            Select(sel).select_by_value("human")
+        driver.find_element(By.ID, "start").click()
+        _wait(driver, lambda: body.get_attribute("data-state") == "human")
+        assert not driver.find_element(By.ID, "pass").is_displayed()
+        driver.find_elements(By.CSS_SELECTOR, "button.opt")[0].click()     # Player 1 chooses a card in secret
+        _wait(driver, lambda: driver.find_element(By.ID, "pass").is_displayed())
+        assert "Pass to Player 2" in driver.find_element(By.ID, "passmsg").text
+        driver.find_element(By.ID, "ready").click()
+        assert not driver.find_element(By.ID, "pass").is_displayed()
+        assert "Player 1: choose(…)" in driver.find_element(By.ID, "story").text
+        assert "Player 2 (you)" in driver.find_element(By.ID, "board").text
+    finally:
+        driver.quit()
+        proc.terminate()
+        proc.wait(timeout=10)
+        shutil.rmtree(profile, ignore_errors=True)

@@ -234,22 +234,6 @@ def make(rb, port: int, session=None):
     return httpd, f"http://127.0.0.1:{httpd.server_port}/", gs
 
 
-def session_from_log(rb, path) -> Session:
-    """A session holding the game of a log (its seats as written; unknown bots play randomly).
-    Raises LogProblem / LogProblems for a bad log, or a log of another game."""
-    from ..replay import LogProblem, replay_log
-    done = replay_log(path)
-    log = done.log
-    kinds = [k if (k == HUMAN or k in BOTS) else "random" for k in log.seats] or ["random"]
-    session = Session(rb, log.players, log.seed, log.options, log.variants, ",".join(kinds))
-    for no, _, action in log.actions:
-        try:
-            session.apply(action)
-        except (IllegalAction, RuleRuntimeError) as exc:
-            raise LogProblem(log.path, no, f"this log is not a game of {rb.path}: {exc}") from None
-    return session
-
-
 def cmd_serve(args) -> int:
     from ..game import Rulebook
     from ..replay import LogProblem, LogProblems
@@ -257,7 +241,7 @@ def cmd_serve(args) -> int:
     session = None
     if args.replay:
         try:
-            session = session_from_log(rb, args.replay)
+            session = Session.from_log(rb, args.replay)
         except LogProblems as exc:
             for p in exc.problems:
                 print(p.format(), file=sys.stderr)

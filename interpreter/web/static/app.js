@@ -1,6 +1,7 @@
 // Regelwerk in the browser: draws the view data of /api/state (the same the terminal draws).
 "use strict";
 const $ = (id) => document.getElementById(id);
+let lastViewer = null;
 let info = null, game = null, at = null, viewerAsk = "auto", filter = null, busy = false, botTimer = null;
 
 function el(tag, attrs, ...kids) {
@@ -156,6 +157,13 @@ function render(p) {
   if (!game) { $("status").textContent = "start a game"; return; }
   document.body.dataset.decisions = game.decisions;
   const view = game.view;
+  // hot-seat: a screen between two people's turns, so nobody sees another's hidden components
+  const people = game.seats.filter((k) => k === "human").length;
+  if (people > 1 && !game.open_view && at === null && view.viewer !== null && lastViewer !== null && view.viewer !== lastViewer) {
+    $("passmsg").textContent = `Pass to ${view.viewer_name}`;
+    $("pass").hidden = false;
+  }
+  lastViewer = view.viewer;
   drawBoard(view);
   drawActions(view);
   $("status").textContent = at !== null ? `looking at decision ${at} of ${game.decisions}` :
@@ -245,7 +253,7 @@ async function newGame(ev) {
   try {
     const p = await api("POST", "/api/new", data);
     $("newerror").textContent = "";
-    at = null; filter = null;
+    at = null; filter = null; lastViewer = null; $("pass").hidden = true;
     render(p);
   } catch (e) { $("newerror").textContent = e.message; }
 }
@@ -261,6 +269,7 @@ window.addEventListener("DOMContentLoaded", async () => {
     refresh();
   });
   $("now").addEventListener("click", () => { at = null; refresh(); });
+  $("ready").addEventListener("click", () => { $("pass").hidden = true; });
   $("viewer").addEventListener("change", () => { viewerAsk = $("viewer").value; refresh(); });
   const p = await api("GET", "/api/state");
   info = p.info;
