@@ -79,9 +79,12 @@ def test_the_api_plays_a_game_with_undo_time_travel_and_a_log(server, tmp_path, 
             undone = True
             continue
         assert p["view"]["viewer"] == 0                        # the person sees their own seat only
+        assert not any(x.startswith("Player 2: choose(card=") for x in p["story"])   # yak's secret card
+        assert "history" not in p
         ids = [o["id"] for g in p["view"]["actions"] for o in g["options"]]
         p = json.loads(call(base, "POST", "/api/act", {"action": rng.choice(ids)})[1])["game"]
     assert undone
+    assert any(x.startswith("Player 2: choose(card=") for x in p["story"])   # told once the game is over
     # a seat's view of the past; an illegal action is refused with a message
     past = json.loads(call(base, "GET", "/api/state?at=3&seat=1")[1])["game"]
     assert past["at"] == 3 and past["view"]["viewer"] == 1 and past["view"]["actions"] == []

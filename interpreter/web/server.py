@@ -95,8 +95,7 @@ class GameServer:
             "players": s.players, "seed": s.seed, "variants": s.variants, "options": s.options,
             "bot_to_move": (not s.state.is_terminal()) and not s.is_human(s.state.current_player()),
             "over": s.state.is_terminal(), "can_undo": any(s.is_human(p) for p, _ in s.history),
-            "open_view": s.state.is_terminal() or not s.humans(),
-            "history": [{"seat": p, "action": a} for p, a in s.history]}}
+            "open_view": s.state.is_terminal() or not s.humans()}}
 
     # --- routes ---------------------------------------------------------------------
     def _routes(self):
