@@ -17,6 +17,9 @@ from interpreter.session import Session
 from interpreter.tui import TerminalPlay, choose
 
 GAMES = [p.name for p in game_folders()]
+#: the longest terminal games run with the slow suites (CI runs both), to keep the default run short
+LONG = {"yak", "azul_summer_pavilion"}
+GAME_PARAMS = [pytest.param(g, marks=pytest.mark.slow) if g in LONG else g for g in GAMES]
 RULE = re.compile(r"^─+ (Player \d) decides \(decision (\d+)\) ─+$", re.M)
 
 
@@ -73,7 +76,7 @@ def _numbered(st, seat):
     return [o for g in build_view(st, seat)["actions"] for o in g["options"]]
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_PARAMS)
 def test_a_full_game_against_a_bot_in_the_terminal(game, tmp_path):
     rb = Rulebook.load(RULES / game)
     session = Session(rb, 2, 11, seats="human,random")
