@@ -585,8 +585,26 @@ def display_hints(a: Analysis) -> Iterator[Diagnostic]:
     yield from check_display(a.src, a.game)
 
 
+def bounded_parameters(a: Analysis) -> Iterator[Diagnostic]:
+    """RW240: a parameter whose values cannot be bounded before the game (no fixed action space)."""
+    from .layout import make_layout
+    from .spaces import action_space
+    g = a.game
+    seen = set()
+    for n in range(g.min_players, g.max_players + 1):
+        try:
+            lay = make_layout(g, n)
+        except Exception:  # noqa: BLE001 - a layout that cannot be made is reported by other checks
+            continue
+        for action, param, pos, why in action_space(g, lay).unbounded:
+            key = (action.name, param, pos.file, pos.line, pos.col)
+            if key not in seen:
+                seen.add(key)
+                yield Diagnostic(pos, why, ERROR, "RW240")
+
+
 CHECKS = (unused_definitions, unreachable, component_accounting, table_coverage, deferred_points,
-          trigger_cycles, empty_decisions, display_hints)
+          trigger_cycles, empty_decisions, display_hints, bounded_parameters)
 
 
 def run_checks(source: RulebookSource, game) -> list[Diagnostic]:

@@ -702,10 +702,11 @@ class Compiler:
                 f0 = fn
                 fn = lambda st, L, f0=f0: st.z[f0(st, L).id]  # noqa: E731
             slot = scope.declare(pname, elem)
-            action.params.append(ParamSpec(pname, fn or (lambda st, L: ()), elem, slot, dpos))
+            action.params.append(ParamSpec(pname, fn or (lambda st, L: ()), elem, slot, dpos, domain))
         if "where" in spec:
             fn, _ = self.dyn_expr(spec["where"], spec.pos_of("where"), scope, "where", cond=True)
             action.where = fn
+        self._compile_bounds(action, spec, scope)
         sc = StepCompiler(self, proc, scope)
 
         def start(st, fr, name=action.name):
@@ -718,6 +719,22 @@ class Compiler:
         sc.emit(end, proc.pos)
         proc.nslots = scope.nslots
         proc.slot_names = list(scope.names)
+
+    def _compile_bounds(self, action: ActionDecl, spec: LDict, scope: Scope):
+        """`bounds: {param: "lo..hi"}`: every value a parameter can ever take (for the action space)."""
+        bounds = spec.get("bounds") or {}
+        names = {p.name for p in action.params}
+        for pname, text in bounds.items():
+            bpos = bounds.pos_of(pname)
+            if pname not in names:
+                self.report.error(bounds.key_pos.get(pname, bpos), f"bounds: action '{action.name}' has no "
+                                  f"parameter '{pname}'{suggest(pname, names)}", E_NAME)
+                continue
+            fn, typ = self.dyn_expr(text, bpos, scope, f"bounds of {pname}")
+            if fn is not None and not T.is_listlike(typ):
+                self.report.error(bpos, f"the bounds of '{pname}' must be a list of values, "
+                                        f"not {T.describe(typ)}", E_TYPE)
+            action.bounds[pname] = (text, bpos)
 
     def declare_triggers(self, triggers: LDict):
         g = self.game

@@ -87,6 +87,13 @@ class Rulebook:
             self._layouts[key] = lay
         return lay
 
+    def action_space(self, players: int, options=None, variants=()):
+        """Every action id that can ever be legal in this layout, in a stable order
+        (an :class:`interpreter.spaces.ActionSpace`: ``ids``, ``action_index(id)``,
+        ``action_id(i)``, ``mask(legal_ids)``)."""
+        from .spaces import space_of
+        return space_of(self.game, self.layout(players, options, variants))
+
     def new_game(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True,
                  start=None) -> State:
         """A new game, run up to its first decision.

@@ -47,6 +47,8 @@ class Layout:
         self.seats = ()
         self.num_seats = num_players
         self.seat_names = []
+        #: the fixed action space, made on first use by interpreter/spaces.py (space_of)
+        self.action_space = None
 
     def describe(self) -> dict:
         return {"players": self.num_players, "options": dict(self.options), "variants": sorted(self.variants)}

@@ -198,6 +198,8 @@ class ParamSpec:
     type: Type
     slot: int
     pos: Pos
+    #: the domain as written (an expression or a YAML list), for interpreter/spaces.py
+    source: object = None
 
 
 @dataclass
@@ -211,6 +213,8 @@ class ActionDecl:
     #: inline actions see the locals of the procedure that offers them:
     #: the first ``inherit`` slots are copied from that frame
     inherit: int = 0
+    #: parameter -> (expression text, position): every value it can ever take (`bounds:`)
+    bounds: dict = field(default_factory=dict)
 
 
 @dataclass

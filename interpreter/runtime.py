@@ -395,6 +395,11 @@ class State:
     def apply_action(self, action_id: str) -> None:
         self.apply(action_id)
 
+    def legal_mask(self) -> list:
+        """0/1 per id of the layout's fixed action space (``Rulebook.action_space``): 1 where legal."""
+        from .spaces import space_of
+        return space_of(self.game, self.lay).mask(self.legal_actions())
+
     def observation(self, viewer: int | None) -> dict:
         """The state as seat ``viewer`` sees it (``None``: an onlooker); see observe.py."""
         return observation(self, viewer)

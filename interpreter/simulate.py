@@ -11,6 +11,8 @@ RW903   an invariant declared by the rulebook is broken
 RW904   the engine's own invariants broken: a component in two zones or in
         none, a capacity exceeded, a zone holding a kind it may not hold
 RW905   an error inside the rules (an expression that fails, a full zone…)
+RW906   a legal action id outside the layout's fixed action space
+        (``Rulebook.action_space``: a parameter's ``bounds`` are too narrow)
 ======  ================================================================
 
 Findings are located at the rulebook line that caused them.  Games run in
@@ -102,8 +104,15 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
         st = rb.new_game(players, seed, options, variants, logging=False)
         bots = make_bots("random", st.lay.num_seats, seed)
         invariants = rb.game.invariants
+        space = rb.action_space(players, options, variants)
         n = 0
         while not st.is_terminal():
+            outside = [a for a in st.legal_actions() if a not in space.index]
+            if outside:
+                pos = st.pending.by_id[outside[0]].action.pos
+                finding("RW906", f"legal action '{outside[0]}' is not in the fixed action space "
+                                 f"({len(space)} ids); widen the parameter's bounds", pos)
+                return findings
             if n >= max_decisions:
                 finding("RW901", f"the game has not ended after {max_decisions} decisions",
                         rb.game.flow.pos if rb.game.flow else Pos(first_file))

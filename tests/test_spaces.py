@@ -1,0 +1,133 @@
+"""The fixed action space of a layout (interpreter/spaces.py): every id that
+can ever be legal, in a stable order, with a mask per state."""
+import random
+
+import pytest
+
+from conftest import RULES
+from interpreter.game import Rulebook, check_rulebook
+
+HEAD = """\
+regelwerk: 1
+game: {name: T, players: {min: 2, max: 3}}
+"""
+
+GAMES = {"azul_summer_pavilion": (2, 3, 4), "iquazu": (2, 3, 4), "moonlight_market": (1, 2, 3, 4, 5),
+         "yak": (2, 3, 4)}
+
+
+def test_parameter_domains_are_bounded_from_their_expressions(rulebook):
+    # n in 1..3; k in 0..n (a triangle: 3 + 4 + 2 ... see below); c an enum; p a seat
+    rb = Rulebook.load(rulebook(HEAD + """
+enums:
+  color: [red, blue]
+constants:
+  top: 3
+variables:
+  level: {init: 0, min: 0, max: 2}
+actions:
+  take:
+    params: {n: "1..top", k: "[x for x in 0..n if x != 1]"}
+    do: []
+  paint:
+    params: {c: "[c for c in color if c != blue]", p: "[q for q in players if q != player]"}
+    do: []
+  climb:
+    params: {to: "level + 1..level + 2"}
+    do: []
+  pass: {do: []}
+flow:
+  - decide: [take, paint, climb, pass]
+end: {score: "0"}
+"""))
+    space = rb.action_space(2)
+    # take: n=1 -> k in {0}; n=2 -> {0,2}; n=3 -> {0,2,3}: 6 ids, never k > n
+    takes = [i for i in space.ids if i.startswith("take")]
+    assert takes == ["take(n=1,k=0)", "take(n=2,k=0)", "take(n=2,k=2)", "take(n=3,k=0)", "take(n=3,k=2)",
+                     "take(n=3,k=3)"]
+    # paint: the comprehension keeps red only; p any seat of 2
+    assert [i for i in space.ids if i.startswith("paint")] == ["paint(c=red,p=0)", "paint(c=red,p=1)"]
+    # climb: level is 0..2, so to is 1..4
+    assert [i for i in space.ids if i.startswith("climb")] == [f"climb(to={t})" for t in (1, 2, 3, 4)]
+    assert "pass" in space.ids and len(space) == 13
+    assert space.action_id(space.action_index("take(n=2,k=2)")) == "take(n=2,k=2)"
+    assert rb.action_space(3) is rb.action_space(3)           # made once per layout
+    assert len([i for i in rb.action_space(3).ids if i.startswith("paint")]) == 3
+
+
+def test_an_unbounded_parameter_is_reported_and_bounds_fix_it(rulebook):
+    body = """
+variables:
+  stack: 0
+actions:
+  push:
+    params: {n: "1..stack + 1"}
+    {bounds}do: [{set: "stack += n"}]
+flow:
+  - repeat: 3
+    do: [{decide: [push], who: 0}]
+end: {score: "stack"}
+"""
+    report, _ = check_rulebook(rulebook(HEAD + body.replace("{bounds}", "")))
+    found = [d for d in report.items if d.code == "RW240"]
+    assert len(found) == 1 and "'n'" in found[0].message and found[0].pos.line == 8   # the params line
+    rb = Rulebook.load(rulebook(HEAD + body.replace("{bounds}", 'bounds: {n: "1..8"}\n    ')))
+    report, _ = check_rulebook(rb.path)
+    assert not [d for d in report.items if d.code == "RW240"]
+    assert rb.action_space(2).ids == tuple(f"push(n={n})" for n in range(1, 9))
+    # the stack grows 1, 2, 4: push(n=4) would be legal in the third decision, inside 1..8
+    st = rb.new_game(2, 1)
+    for expect in ([1], [1, 2], [1, 2, 3, 4]):
+        mask = st.legal_mask()
+        assert [n for n in range(1, 9) if mask[n - 1]] == expect
+        st.apply_action(st.legal_actions()[-1])
+
+
+def test_a_bound_naming_no_parameter_is_an_error(rulebook):
+    report, game = check_rulebook(rulebook(HEAD + """
+actions:
+  push:
+    params: {n: "1..3"}
+    bounds: {m: "1..3"}
+    do: []
+flow: [{decide: [push]}]
+end: {score: "0"}
+"""))
+    assert game is None and any("no parameter 'm'" in d.message for d in report.items)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_legal_id_of_random_games_lies_in_the_space(game):
+    rb = Rulebook.load(RULES / game)
+    for players in GAMES[game]:
+        space = rb.action_space(players)
+        assert space.unbounded == []
+        rng = random.Random(players)
+        for seed in (1, 2):
+            st = rb.new_game(players, seed, logging=False)
+            while not st.is_terminal():
+                legal = st.legal_actions()
+                mask = st.legal_mask()
+                assert sum(mask) == len(legal)
+                assert [space.action_id(i) for i, m in enumerate(mask) if m] == sorted(legal, key=space.action_index)
+                st.apply_action(rng.choice(legal))
+
+
+def test_iquazu_pays_in_a_second_decision_and_its_space_is_small():
+    rb = Rulebook.load(RULES / "iquazu")
+    for players in (2, 3, 4):
+        space = rb.action_space(players)
+        # place / place_any_color: 14 columns x 5 crevices; pay: white + blue + orange <= 10 (286)
+        assert len(space) < 5000
+        assert sum(1 for i in space.ids if i.startswith("place(")) == 14 * 5
+        assert sum(1 for i in space.ids if i.startswith("pay(")) == 286
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_thousand_random_games_stay_in_the_space(game):
+    from interpreter.simulate import run_check
+    counts = GAMES[game]
+    per = -(-1000 // len(counts))
+    findings = run_check(RULES / game, per, counts, {}, [], jobs=2)
+    assert [f for f in findings if f.code == "RW906"] == []
