@@ -105,9 +105,11 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
         bots = make_bots("random", st.lay.num_seats, seed)
         invariants = rb.game.invariants
         space = rb.action_space(players, options, variants)
+        unbounded = {id(u[0]) for u in space.unbounded}      # reported by validate (RW240)
         n = 0
         while not st.is_terminal():
-            outside = [a for a in st.legal_actions() if a not in space.index]
+            outside = [a for a in st.legal_actions() if a not in space.index
+                       and id(st.pending.by_id[a].action) not in unbounded]
             if outside:
                 pos = st.pending.by_id[outside[0]].action.pos
                 finding("RW906", f"legal action '{outside[0]}' is not in the fixed action space "
