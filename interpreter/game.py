@@ -94,6 +94,12 @@ class Rulebook:
         from .spaces import space_of
         return space_of(self.game, self.layout(players, options, variants))
 
+    def observation_spec(self, players: int, options=None, variants=()):
+        """Names and shapes of ``State.observation_tensor`` in this layout
+        (an :class:`interpreter.tensors.ObservationSpec`; needs numpy for the tensors)."""
+        from .tensors import observation_spec
+        return observation_spec(self.game, self.layout(players, options, variants))
+
     def new_game(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True,
                  start=None) -> State:
         """A new game, run up to its first decision.

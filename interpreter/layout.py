@@ -49,6 +49,8 @@ class Layout:
         self.seat_names = []
         #: the fixed action space, made on first use by interpreter/spaces.py (space_of)
         self.action_space = None
+        #: the observation tensors' names and shapes, made on first use by interpreter/tensors.py
+        self.observation_spec = None
 
     def describe(self) -> dict:
         return {"players": self.num_players, "options": dict(self.options), "variants": sorted(self.variants)}

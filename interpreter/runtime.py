@@ -404,6 +404,16 @@ class State:
         """The state as seat ``viewer`` sees it (``None``: an onlooker); see observe.py."""
         return observation(self, viewer)
 
+    def observation_tensor(self, viewer: int) -> dict:
+        """Named fixed-shape numpy arrays of what ``viewer`` may see (see interpreter/tensors.py)."""
+        from .tensors import observation_tensor
+        return observation_tensor(self, viewer)
+
+    def observation_string(self, viewer: int) -> str:
+        """What ``viewer`` may see, as text (see interpreter/tensors.py)."""
+        from .tensors import observation_string
+        return observation_string(self, viewer)
+
     def open_scopes(self) -> list:
         """The scopes play is inside, outermost first, as (kind, name): ("round", "round"), ("phase", "take")…"""
         return [(sc.kind, sc.name) for sc in self.scopes]
