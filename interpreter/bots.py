@@ -69,9 +69,23 @@ class GreedyBot:
 BOTS = {"random": RandomBot, "first": FirstBot, "greedy": GreedyBot}
 
 
+def split_names(spec: str | None, default: str = "random") -> list:
+    """'random,greedy' -> ['random', 'greedy']; an empty name ('random,,greedy') is a ValueError.
+
+    A name may repeat: each is one seat's player (the last one plays every
+    seat after it).
+    """
+    if spec is None:
+        return [default]
+    names = [n.strip() for n in spec.split(",")]
+    if not any(names) or not all(names):
+        raise ValueError(f"'{spec}' has an empty name: give one name per seat, separated by commas")
+    return names
+
+
 def make_bots(spec: str | None, seats: int, seed: int) -> list:
     """Bots for ``seats`` seats from 'random,greedy' (the last one repeats)."""
-    names = [n.strip() for n in (spec or "random").split(",") if n.strip()] or ["random"]
+    names = split_names(spec)
     for n in names:
         if n not in BOTS:
             raise ValueError(f"unknown bot '{n}' (bots: {', '.join(BOTS)})")

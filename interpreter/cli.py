@@ -29,6 +29,24 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def _whole(least: int, most: int | None = None):
+    """An argparse type: a whole number in least..most (a clear message otherwise)."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if n < least or (most is not None and n > most):
+            span = f"from {least} to {most}" if most is not None else f"at least {least}"
+            raise argparse.ArgumentTypeError(f"must be {span}, not {n}")
+        return n
+    parse.__name__ = "number"
+    return parse
+
+
+_SEED = _whole(0, 2**63 - 1)
+
+
 def _rulebook_dirs(paths) -> list[Path]:
     out = []
     for raw in paths:
@@ -103,7 +121,15 @@ def cmd_play(args) -> int:
         from .session import parse_seats
         from .tui import play_in_terminal
         parse_seats(seats, 1)  # an unknown name: one clear line
+        if args.seed is None:
+            import secrets
+            args.seed = secrets.randbelow(1_000_000)
         return play_in_terminal(rb, args, options, variants, seats)
+    if args.seed is None:
+        import secrets
+        args.seed = secrets.randbelow(1_000_000)
+        if not args.json:
+            print(f"seed {args.seed} (play the same game again with --seed {args.seed})")
     state = rb.new_game(args.players, args.seed, options, variants)
     bots = make_bots(seats, state.lay.num_seats, args.seed)
     log_file = open(args.log, "w", encoding="utf-8") if args.log else None
@@ -181,7 +207,7 @@ def cmd_test(args) -> int:
 
 def cmd_bench(args) -> int:
     rb = Rulebook.load(args.rulebook)
-    counts = [args.players] if args.players else list(range(rb.game.min_players, rb.game.max_players + 1))
+    counts = _counts(None if args.players is None else str(args.players), rb.game)
     options = _parse_options(args.option)
     variants = _variants(args.variant)
     runs = []
@@ -207,7 +233,7 @@ def _counts(text, game) -> list:
     if not text:
         return list(range(game.min_players, game.max_players + 1))
     try:
-        counts = [int(x) for x in text.split(",") if x.strip()]
+        counts = [int(x) for x in text.split(",")]
     except ValueError:
         raise UsageError(f"--players takes numbers like 2,3,4, not '{text}'") from None
     for n in counts:
@@ -268,8 +294,17 @@ def _cmd_serve(args) -> int:
     return cmd_serve(args)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("regelwerk")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="regelwerk", description="Regelwerk: a rules language and engine for board games.")
+    p.add_argument("--version", action="version", version=f"regelwerk {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     v = sub.add_parser("validate", help="check rulebooks: YAML, schema, names, types")
@@ -279,8 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play a full game with bots")
     pl.add_argument("rulebook", metavar="RULEBOOK")
-    pl.add_argument("--players", type=int, help="how many play (required unless --resume)")
-    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--players", type=_whole(1), help="how many play (required unless --resume)")
+    pl.add_argument("--seed", type=_SEED, help="the game's seed (default: a random one, printed)")
     pl.add_argument("--bots", default="random", help="comma-separated, per seat (the last repeats): "
                                                      "human, random, greedy, first")
     pl.add_argument("--seats", help="like --bots: who plays each seat, e.g. human,random (a person at this "
@@ -300,40 +335,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="measure random games per second")
     b.add_argument("rulebook", metavar="RULEBOOK")
-    b.add_argument("--games", type=int, default=50)
-    b.add_argument("--players", type=int, help="a player count (default: every count in turn)")
-    b.add_argument("--seed", type=int, default=1)
-    b.add_argument("--repeat", type=int, default=1, help="runs to make (the median is printed)")
+    b.add_argument("--games", type=_whole(1), default=50)
+    b.add_argument("--players", type=_whole(1), help="a player count (default: every count in turn)")
+    b.add_argument("--seed", type=_SEED, default=1)
+    b.add_argument("--repeat", type=_whole(1), default=1, help="runs to make (the median is printed)")
     b.add_argument("--variant", action="append", metavar="NAME")
     b.add_argument("--option", action="append", metavar="NAME=VALUE")
     b.set_defaults(func=cmd_bench)
 
     c = sub.add_parser("check", help="play many random games and report what breaks")
     c.add_argument("rulebook", metavar="RULEBOOK")
-    c.add_argument("--games", type=int, default=100, help="games per player count (seeds 1..N)")
+    c.add_argument("--games", type=_whole(1), default=100, help="games per player count (seeds 1..N)")
     c.add_argument("--players", metavar="N[,N…]", help="player counts (default: all)")
     c.add_argument("--variant", action="append", metavar="NAME")
     c.add_argument("--all-variants", action="store_true", help="also every variant on its own")
     c.add_argument("--option", action="append", metavar="NAME=VALUE")
-    c.add_argument("--max-decisions", type=int, default=5000, help="a game longer than this does not end")
-    c.add_argument("--check-every", type=int, default=10, help="check zones and capacities every K decisions")
-    c.add_argument("--jobs", type=int, default=0, help="processes (default: the CPU count, at most 4)")
+    c.add_argument("--max-decisions", type=_whole(1), default=5000, help="a game longer than this does not end")
+    c.add_argument("--check-every", type=_whole(1), default=10, help="check zones and capacities every K decisions")
+    c.add_argument("--jobs", type=_whole(0, 256), default=0, help="processes (default: the CPU count, at most 4)")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.add_argument("--replays", default=".regelwerk/replays", help="where to write replay files")
     c.set_defaults(func=cmd_check)
 
     sv = sub.add_parser("serve", help="play in the browser: a local server on 127.0.0.1 (needs the web extra)")
     sv.add_argument("rulebook", metavar="RULEBOOK")
-    sv.add_argument("--port", type=int, default=8000, help="the port (0: any free one)")
+    sv.add_argument("--port", type=_whole(0, 65535), default=8000, help="the port (0: any free one)")
     sv.add_argument("--replay", metavar="LOG", help="open a game log (time travel over it)")
     sv.set_defaults(func=_cmd_serve)
 
     from .replay import cmd_replay
     r = sub.add_parser("replay", help="replay a game log, checking every line; --show draws the game")
     r.add_argument("file", metavar="LOG")
-    r.add_argument("--until", type=int, metavar="N", help="stop after N decisions")
+    r.add_argument("--until", type=_whole(0), metavar="N", help="stop after N decisions")
     r.add_argument("--show", action="store_true", help="tell every decision and draw the state at the end")
-    r.add_argument("--seat", type=int, metavar="S", help="with --show: draw what seat S (1, 2, …) sees "
+    r.add_argument("--seat", type=_whole(1), metavar="S", help="with --show: draw what seat S (1, 2, …) sees "
                                                            "(default: an onlooker)")
     r.set_defaults(func=cmd_replay)
     return p

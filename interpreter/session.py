@@ -7,7 +7,7 @@ so an undone game is exactly a game that was played that way.
 """
 from __future__ import annotations
 
-from .bots import BOTS
+from .bots import BOTS, split_names
 from .gamelog import header, write_log
 from .narrate import Narrator
 
@@ -16,7 +16,7 @@ HUMAN = "human"
 
 def parse_seats(spec: str | None, seats: int) -> list:
     """'human,random' -> a kind per seat (the last one repeats); ValueError for an unknown name."""
-    names = [n.strip() for n in (spec or "random").split(",") if n.strip()] or ["random"]
+    names = split_names(spec)
     for n in names:
         if n != HUMAN and n not in BOTS:
             raise ValueError(f"unknown seat '{n}' (seats: human, {', '.join(BOTS)})")

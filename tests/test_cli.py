@@ -51,7 +51,21 @@ def test_play_log_file_replays(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, words", [
     (["play", AZUL, "--players", "9"], "for 2 to 4 players"),
-    (["play", AZUL, "--players", "x"], "invalid int value"),
+    (["play", AZUL, "--players", "x"], "'x' is not a whole number"),
+    (["play", AZUL, "--players", "2", "--bots", "random,,greedy"], "empty name"),
+    (["play", AZUL, "--players", "2", "--bots", ","], "empty name"),
+    (["play", AZUL, "--players", "2", "--seed", "-1"], "must be from 0"),
+    (["bench", AZUL, "--games", "-1"], "must be at least 1, not -1"),
+    (["bench", AZUL, "--games", "-3"], "must be at least 1, not -3"),
+    (["bench", AZUL, "--games", "0"], "must be at least 1, not 0"),
+    (["bench", AZUL, "--players", "0"], "must be at least 1, not 0"),
+    (["bench", AZUL, "--players", "7"], "for 2 to 4 players, not 7"),
+    (["bench", AZUL, "--repeat", "0"], "must be at least 1"),
+    (["check", AZUL, "--games", "1", "--players", ","], "takes numbers like 2,3,4"),
+    (["check", AZUL, "--games", "1", "--players", "2", "--check-every", "0"], "must be at least 1, not 0"),
+    (["check", AZUL, "--games", "1", "--max-decisions", "-5"], "must be at least 1"),
+    (["check", AZUL, "--games", "1", "--jobs", "-2"], "must be from 0 to 256"),
+    (["replay", "x.jsonl", "--until", "-1"], "must be at least 0"),
     (["play", AZUL], "required"),
     (["play", AZUL, "--players", "2", "--bots", "genius"], "unknown bot"),
     (["play", AZUL, "--players", "2", "--variant", "nope"], "unknown variant"),
@@ -63,6 +77,34 @@ def test_bad_arguments_give_one_line(capsys, argv, words):
     code, out, err = run(capsys, *argv)
     assert code == 2
     assert words in err and err.strip().count("\n") == 0
+
+
+def test_a_seat_may_repeat_a_bot_name(capsys):
+    code, out, _ = run(capsys, "play", AZUL, "--players", "3", "--seed", "4", "--bots", "random,random,greedy", "--json")
+    assert code == 0 and json.loads(out)["bots"] == ["random", "random", "greedy"]
+
+
+def test_play_without_a_seed_prints_the_seed_it_chose(capsys):
+    code, out, _ = run(capsys, "play", AZUL, "--players", "2", "--quiet")
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.startswith("seed ")
+    seed = int(first.split()[1])
+    # the printed seed plays the same game again
+    _, out_a, _ = run(capsys, "play", AZUL, "--players", "2", "--seed", str(seed), "--quiet")
+    assert out_a.strip().splitlines()[-3:] == out.strip().splitlines()[-3:]
+
+
+def test_play_json_without_a_seed_reports_it(capsys):
+    code, out, _ = run(capsys, "play", AZUL, "--players", "2", "--json")
+    assert code == 0 and isinstance(json.loads(out)["seed"], int)
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.startswith("regelwerk 0.")
 
 
 def test_test_command_counts_scenarios(capsys):
