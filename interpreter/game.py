@@ -100,6 +100,12 @@ class Rulebook:
         from .tensors import observation_spec
         return observation_spec(self.game, self.layout(players, options, variants))
 
+    def new_chance_game(self, players: int, options=None, variants=()):
+        """A game whose every random number is an explicit chance node
+        (an :class:`interpreter.chance.ChanceState`)."""
+        from .chance import ChanceState
+        return ChanceState(self, players, options, variants)
+
     def new_game(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True,
                  start=None) -> State:
         """A new game, run up to its first decision.

@@ -385,12 +385,26 @@ class State:
     def winners(self) -> list:
         return [p for p, place in enumerate(self.ranking()) if place == 1]
 
-    def returns(self) -> list:
-        """Per seat: 1 for a (shared) win, 0 otherwise — a simple reward for agents."""
+    def returns(self, kind: str = "win") -> list:
+        """Per seat, at the end (0 for all before): ``win`` 1 for a (shared) win, else 0;
+        ``rank`` 1 for first place down to 0 for last; ``zero_sum`` the win share
+        (1/k for k winners) minus its mean over the seats; ``score`` the final score."""
+        n = self.lay.num_seats
         if self.status != "over":
-            return [0] * self.lay.num_seats
-        winners = set(self.winners())
-        return [1 if p in winners else 0 for p in self.lay.seats]
+            return [0] * n
+        if kind == "win":
+            winners = set(self.winners())
+            return [1 if p in winners else 0 for p in self.lay.seats]
+        if kind == "score":
+            return [float(s) for s in self.scores()]
+        places = self.ranking()
+        if kind == "rank":
+            return [1.0 if n == 1 else (n - place) / (n - 1) for place in places]
+        if kind == "zero_sum":
+            k = places.count(1)
+            share = [1.0 / k if place == 1 else 0.0 for place in places]
+            return [s - 1.0 / n for s in share]
+        raise ValueError(f"returns: unknown kind '{kind}' (win, rank, zero_sum, score)")
 
     def apply_action(self, action_id: str) -> None:
         self.apply(action_id)

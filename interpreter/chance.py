@@ -1,0 +1,211 @@
+"""Explicit chance: every random number the rules need becomes a chance node.
+
+In the default mode a state holds its random generator, so a clone "knows"
+every future draw.  A :class:`ChanceState` holds no generator: whenever the
+rules need a random number in ``range(n)`` (a shuffle swaps, a draw from a
+bag picks, a ``random`` step chooses), play stops at a chance node with
+``n`` equally likely outcomes; applying an outcome continues the game.
+
+    cs = rules.new_chance_game(players=2)
+    while not cs.is_terminal():
+        if cs.is_chance_node():
+            outcome, p = cs.chance_outcomes()[0]
+            cs.apply_outcome(outcome)
+        else:
+            cs.apply_action(cs.legal_actions()[0])
+
+How: all randomness of the engine flows through ``State.below(n)``.  A
+chance state keeps the last decision point (a plain :class:`State`), the
+decision taken there and the outcomes chosen since; to go on it replays that
+segment on a copy whose ``below`` answers from the outcomes and stops at the
+first number not yet chosen.  The default engine path is untouched.
+"""
+from __future__ import annotations
+
+from .runtime import Frame, State, run
+
+#: outcomes of every state being replayed, by id(state) (a State has no room for them)
+_SCRIPTS: dict = {}
+
+
+class _NeedChance(BaseException):
+    """Stops a replay at a number not yet chosen.  A BaseException, so that the
+    engine's handlers (which turn faults into located rule errors) let it pass."""
+
+    def __init__(self, n: int):
+        super().__init__(n)
+        self.n = n
+
+
+class _Script:
+    __slots__ = ("outcomes", "i")
+
+    def __init__(self, outcomes):
+        self.outcomes = outcomes
+        self.i = 0
+
+
+class _ScriptedState(State):
+    """A State whose random numbers are the chance outcomes chosen so far."""
+
+    __slots__ = ()
+
+    def below(self, n: int) -> int:
+        if n <= 1:
+            return 0
+        sc = _SCRIPTS[id(self)]
+        if sc.i < len(sc.outcomes):
+            v = sc.outcomes[sc.i]
+            sc.i += 1
+            return v
+        raise _NeedChance(n)
+
+
+class ChanceState:
+    """A game in which the seat to move may be chance (see the module docstring)."""
+
+    CHANCE = -1
+
+    def __init__(self, rulebook, players: int, options=None, variants=()):
+        self.rulebook = rulebook
+        self.players = players
+        self.options = dict(options or {})
+        self.variants = tuple(variants)
+        self.base = None          # the State at the last decision (None: before setup)
+        self.action = None        # the decision taken there
+        self.outcomes: list = []  # chance outcomes chosen since
+        self.state = None         # the State at a decision or the end (None at a chance node)
+        self.need = 0             # outcomes of the pending chance node
+        self.history: list = []   # ("chance", k) or (seat, action id), in order
+        self._advance()
+
+    # --- the state API ---------------------------------------------------
+    def is_chance_node(self) -> bool:
+        return self.state is None
+
+    def current_player(self):
+        """The seat that decides, CHANCE (-1) at a chance node, None at the end."""
+        if self.state is None:
+            return self.CHANCE
+        return self.state.current_player()
+
+    def chance_outcomes(self) -> list:
+        """(outcome, probability) pairs of the pending chance node: uniform over range(n)."""
+        if self.state is not None:
+            return []
+        p = 1.0 / self.need
+        return [(k, p) for k in range(self.need)]
+
+    def apply_outcome(self, k: int) -> None:
+        if self.state is not None or not 0 <= k < self.need:
+            raise ValueError(f"chance outcome {k} is not possible here")
+        self.outcomes.append(k)
+        self.history.append(("chance", k))
+        self._advance()
+
+    def legal_actions(self) -> list:
+        return [] if self.state is None else self.state.legal_actions()
+
+    def apply_action(self, action_id: str) -> None:
+        if self.state is None:
+            raise ValueError("a chance node: apply a chance outcome")
+        st = self.state
+        from .runtime import IllegalAction
+        if st.pending is None or action_id not in st.pending.by_id:
+            raise IllegalAction(f"'{action_id}' is not a legal action now")
+        self.history.append((st.current_player(), action_id))
+        self.base = st
+        self.action = action_id
+        self.outcomes = []
+        self._advance()
+
+    def is_terminal(self) -> bool:
+        return self.state is not None and self.state.is_terminal()
+
+    def returns(self, kind: str = "win") -> list:
+        if self.state is None:
+            return [0] * self.rulebook.layout(self.players, self.options, self.variants).num_seats
+        return self.state.returns(kind)
+
+    def clone(self) -> "ChanceState":
+        c = ChanceState.__new__(ChanceState)
+        c.rulebook, c.players, c.options, c.variants = self.rulebook, self.players, self.options, self.variants
+        c.base = self.base            # never changed in place: advancing replays a copy
+        c.action = self.action
+        c.outcomes = list(self.outcomes)
+        c.state = None if self.state is None else self.state.clone()
+        c.need = self.need
+        c.history = list(self.history)
+        return c
+
+    def __deepcopy__(self, memo) -> "ChanceState":
+        return self.clone()
+
+    def __reduce__(self):
+        """Pickled as the rulebook's folder, the layout, the last decision point (as JSON),
+        the decision taken there, the outcomes since and the steps so far."""
+        base = None if self.base is None else self.base.to_json()
+        return (_rebuild, (str(self.rulebook.path), self.players, self.options, self.variants, base,
+                           self.action, list(self.outcomes), list(self.history)))
+
+    # --- replaying a segment -----------------------------------------------
+    def _advance(self) -> None:
+        if self.base is None:
+            st = _start(self.rulebook, self.players, self.options, self.variants)
+        else:
+            st = self.base.clone()
+        st.__class__ = _ScriptedState
+        _SCRIPTS[id(st)] = _Script(self.outcomes)
+        try:
+            if self.base is None:
+                run(st)
+            else:
+                st.apply(self.action)
+        except _NeedChance as need:
+            self.state = None
+            self.need = need.n
+            return
+        finally:
+            del _SCRIPTS[id(st)]
+            st.__class__ = State
+        self.state = st
+        self.need = 0
+        self.base = st            # the decision point: the next segment replays from a copy of it
+        self.action = None
+        self.outcomes = []
+
+
+_BOOKS: dict = {}
+
+
+def _rebuild(path, players, options, variants, base, action, outcomes, history) -> ChanceState:
+    from .game import Rulebook
+    if path not in _BOOKS:
+        _BOOKS[path] = Rulebook.load(path)
+    rb = _BOOKS[path]
+    cs = ChanceState.__new__(ChanceState)
+    cs.rulebook, cs.players, cs.options, cs.variants = rb, players, dict(options), tuple(variants)
+    cs.base = None if base is None else rb.state_from_json(base)
+    cs.action = action
+    cs.outcomes = list(outcomes)
+    cs.history = [tuple(h) for h in history]
+    cs.state = None
+    cs.need = 0
+    if cs.base is not None and action is None:
+        cs.state = cs.base           # at a decision (or the end)
+    else:
+        cs._advance()
+    return cs
+
+
+def _start(rulebook, players, options, variants) -> State:
+    from .game import _fresh_state, _locals
+    game = rulebook.game
+    lay = rulebook.layout(players, options, variants)
+    st = _fresh_state(game, lay, 0, False)
+    if game.flow is not None:
+        st.frames.append(Frame(game.flow, _locals(game.flow)))
+    if game.setup is not None:
+        st.frames.append(Frame(game.setup, _locals(game.setup)))
+        st.status = "setup"
+    return st

@@ -1,0 +1,95 @@
+"""The PettingZoo and OpenSpiel adapters (interpreter/adapters/), on every
+encoded game.  They need the rl extra; without it these tests skip."""
+import contextlib
+import io
+import warnings
+
+import pytest
+
+from conftest import RULES
+
+pettingzoo = pytest.importorskip("pettingzoo", reason="the PettingZoo adapter needs the rl extra: "
+                                                      "pip install -e '.[rl]'")
+pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel adapter needs the rl extra: pip install -e '.[rl]'")
+
+from pettingzoo.test import api_test  # noqa: E402
+
+from interpreter.adapters import openspiel, pettingzoo as pz_adapter  # noqa: E402
+
+ALL = [(g, n) for g, ns in {"azul_summer_pavilion": (2, 3, 4), "iquazu": (2, 3, 4),
+                            "moonlight_market": (1, 2, 3, 4, 5), "yak": (2, 3, 4)}.items() for n in ns]
+# the default run: one player count per game (the slow run covers every count)
+QUICK = [("azul_summer_pavilion", 2), ("iquazu", 3), ("moonlight_market", 1), ("yak", 2)]
+
+
+def run_api_test(game, players):
+    env = pz_adapter.env(RULES / game, players=players)
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=300)
+
+
+def run_random_sim(game, players):
+    g = openspiel.load(RULES / game, players=players)
+    pyspiel.random_sim_test(g, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("game,players", QUICK)
+def test_pettingzoo_api_test_passes(game, players):
+    run_api_test(game, players)
+
+
+@pytest.mark.parametrize("game,players", QUICK)
+def test_openspiel_random_simulation_with_serialisation_passes(game, players):
+    run_random_sim(game, players)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,players", ALL)
+def test_every_player_count_passes_both(game, players):
+    run_api_test(game, players)
+    run_random_sim(game, players)
+
+
+def test_pettingzoo_agents_actions_and_rewards():
+    import numpy as np
+    env = pz_adapter.env(RULES / "moonlight_market", players=1)
+    env.reset(seed=4)
+    # one player against the two automata (Dirk and Beate): one agent, three seats
+    assert env.possible_agents == ["player_0"]
+    space = env.unwrapped.space
+    obs, *_ = env.last()
+    legal = env.unwrapped.state.legal_actions()
+    assert sorted(space.action_id(int(i)) for i in np.flatnonzero(obs["action_mask"])) == sorted(legal)
+    steps = 0
+    final = None
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            final = reward
+            env.step(None)
+            continue
+        assert reward == 0                            # rewards come at the end only
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    st = env.unwrapped.state
+    assert st.is_terminal() and steps > 0
+    # the reward is the win return: 1 if the player is first (shared or not), 0 if an automaton beat them
+    assert final == (1.0 if st.ranking()[0] == 1 else 0.0)
+
+
+def test_openspiel_game_facts_and_chance_nodes():
+    game = openspiel.load(RULES / "iquazu", players=2)
+    assert game.get_type().short_name == "regelwerk_iquazu"
+    assert game.num_distinct_actions() == 442        # see tests/test_spaces.py: 70 + 70 + 286 + 16
+    assert game.num_players() == 2
+    state = game.new_initial_state()
+    assert state.is_chance_node()                     # setup shuffles: chance decides
+    outcomes = state.chance_outcomes()
+    assert abs(sum(p for _, p in outcomes) - 1) < 1e-9 and len({p for _, p in outcomes}) == 1
+    while state.is_chance_node():
+        state.apply_action(outcomes[0][0] if outcomes else 0)
+        outcomes = state.chance_outcomes()
+    assert state.current_player() in (0, 1) and state.legal_actions()
+    copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert str(copy) == str(state) and copy.legal_actions() == state.legal_actions()

@@ -1,0 +1,108 @@
+"""Explicit chance (interpreter/chance.py) and the kinds of returns."""
+import random
+
+import pytest
+
+from conftest import RULES
+from interpreter.chance import ChanceState
+from interpreter.game import Rulebook
+from interpreter.runtime import State
+
+HEAD = """\
+regelwerk: 1
+game: {name: T, players: {min: 2, max: 3}}
+"""
+
+_SEEN = []
+
+
+class _Recording(State):
+    """A default-mode state that writes down every random number it draws."""
+
+    __slots__ = ()
+
+    def below(self, n):
+        v = State.below(self, n)
+        _SEEN.append((n, v))
+        return v
+
+
+@pytest.mark.parametrize("game,players", [("iquazu", 2), ("moonlight_market", 3), ("yak", 2),
+                                          ("azul_summer_pavilion", 2)])
+def test_chance_nodes_with_the_seeded_numbers_give_the_seeded_game(game, players):
+    """The chance mode changes who picks the numbers, nothing else: fed the numbers the
+    seeded generator drew, it plays the seeded game decision for decision."""
+    rb = Rulebook.load(RULES / game)
+    from interpreter.game import _fresh_state, _locals
+    from interpreter.runtime import Frame, run
+    _SEEN.clear()
+    st = _fresh_state(rb.game, rb.layout(players), 11, False)
+    st.frames.append(Frame(rb.game.flow, _locals(rb.game.flow)))
+    st.frames.append(Frame(rb.game.setup, _locals(rb.game.setup)))
+    st.status = "setup"
+    st.__class__ = _Recording
+    run(st)
+    rng = random.Random(5)
+    decisions = []
+    while not st.is_terminal():
+        a = rng.choice(st.legal_actions())
+        decisions.append(a)
+        st.apply_action(a)
+    numbers = [v for n, v in _SEEN if n > 1]
+    cs = rb.new_chance_game(players)
+    it = iter(numbers)
+    moves = iter(decisions)
+    while not cs.is_terminal():
+        if cs.is_chance_node():
+            n = len(cs.chance_outcomes())
+            k = next(it)
+            assert k < n
+            cs.apply_outcome(k)
+        else:
+            cs.apply_action(next(moves))
+    assert next(it, None) is None and next(moves, None) is None
+    assert cs.state.history == st.history and cs.state.scores() == st.scores()
+    assert cs.state.z == st.z and cs.state.v == st.v
+
+
+def test_chance_outcomes_are_uniform_and_states_clone_and_pickle():
+    import pickle
+    rb = Rulebook.load(RULES / "yak")
+    cs = rb.new_chance_game(2)
+    assert cs.is_chance_node() and cs.current_player() == ChanceState.CHANCE
+    outs = cs.chance_outcomes()
+    assert [k for k, _ in outs] == list(range(len(outs))) and all(abs(p - 1 / len(outs)) < 1e-12 for _, p in outs)
+    with pytest.raises(ValueError):
+        cs.apply_outcome(len(outs))
+    rng = random.Random(2)
+    for _ in range(150):
+        if cs.is_chance_node():
+            cs.apply_outcome(rng.randrange(len(cs.chance_outcomes())))
+        else:
+            cs.apply_action(rng.choice(cs.legal_actions()))
+    copy = pickle.loads(pickle.dumps(cs))
+    twin = cs.clone()
+    for other in (copy, twin):
+        assert other.history == cs.history and other.is_chance_node() == cs.is_chance_node()
+        assert other.legal_actions() == cs.legal_actions() and other.chance_outcomes() == cs.chance_outcomes()
+
+
+def test_returns_of_every_kind(rulebook):
+    rb = Rulebook.load(rulebook(HEAD + """
+variables:
+  pts: {index: {p: players}, init: 0}
+actions:
+  finish: {do: [{set: "pts[1] = 5"}, {set: "pts[2] = 5"}, {set: "pts[0] = 3"}]}
+flow: [{decide: [finish], who: 0}]
+end: {score: "pts[p]"}
+"""))
+    st = rb.new_game(3, 1)
+    assert st.returns("rank") == [0, 0, 0]              # before the end: nothing
+    st.apply_action("finish")
+    assert st.returns() == [0, 1, 1]                    # seats 1 and 2 share the win
+    assert st.returns("score") == [3.0, 5.0, 5.0]
+    assert st.returns("rank") == [0.0, 1.0, 1.0]        # places 3, 1, 1 of 3
+    z = st.returns("zero_sum")                          # shares 0, 1/2, 1/2 minus 1/3 each
+    assert [round(x, 6) for x in z] == [round(-1 / 3, 6), round(1 / 6, 6), round(1 / 6, 6)]
+    with pytest.raises(ValueError):
+        st.returns("elo")
