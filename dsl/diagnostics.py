@@ -9,7 +9,10 @@ followed by the offending source line and a caret, as strictyaml does.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -122,16 +125,37 @@ class Report:
         return iter(self.sorted())
 
 
-def source_snippet(pos: Pos) -> str:
-    """The source line at ``pos`` with a caret under the column."""
+@lru_cache(maxsize=32)
+def _lines(file: str, mtime_ns: int, size: int) -> tuple:
+    """A file's lines, read once however many diagnostics point into it."""
     try:
-        lines = Path(pos.file).read_text(encoding="utf-8").splitlines()
+        return tuple(Path(file).read_text(encoding="utf-8").splitlines())
     except (OSError, UnicodeDecodeError):
+        return ()
+
+
+#: how much of a long source line a snippet shows around the column
+SNIPPET_WIDTH = 100
+
+
+def source_snippet(pos: Pos) -> str:
+    """The source line at ``pos`` with a caret under the column (long lines cut around it)."""
+    try:
+        st = os.stat(pos.file)
+    except (OSError, ValueError):
         return ""
+    if not stat.S_ISREG(st.st_mode):
+        return ""
+    lines = _lines(pos.file, st.st_mtime_ns, st.st_size)
     if not 1 <= pos.line <= len(lines):
         return ""
     text = lines[pos.line - 1].replace("\t", " ")
-    return f"  {text}\n  {' ' * (pos.col - 1)}^"
+    col = max(pos.col, 1)
+    if len(text) > SNIPPET_WIDTH:
+        start = max(0, min(col - 1 - SNIPPET_WIDTH // 2, len(text) - SNIPPET_WIDTH))
+        text = ("…" if start else "") + text[start:start + SNIPPET_WIDTH] + ("…" if start + SNIPPET_WIDTH < len(text) else "")
+        col = col - start + (1 if start else 0)
+    return f"  {text}\n  {' ' * (col - 1)}^"
 
 
 def format_report(diags: Iterable[Diagnostic], fmt: str = "text") -> str:

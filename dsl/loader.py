@@ -85,6 +85,7 @@ def load_rulebook(path, report: Report) -> RulebookSource:
     queue = [(entry, None)]
     seen: set[Path] = set()
     merged: dict = {}
+    unreadable = False  # a file that could not be read: its sections are not missing, only unknown
     while queue:
         file, included_at = queue.pop(0)
         real = file.resolve()
@@ -95,24 +96,34 @@ def load_rulebook(path, report: Report) -> RulebookSource:
         data = load_yaml_file(file, report, shown)
         src.files.append(shown)
         if data is None:
+            unreadable = True
             continue
         report.extend(schema.check(data, "rulebook", shown))
         if not isinstance(data, dict):
             continue
-        for inc_i, inc in enumerate(data.get("include") or []):
+        includes = data.get("include")
+        for inc_i, inc in enumerate(includes if isinstance(includes, list) else []):  # else: the schema says
             if not isinstance(inc, str):
                 continue
-            inc_pos = data["include"].pos_of(inc_i)
+            inc_pos = includes.pos_of(inc_i)
             target = root / inc
-            if Path(inc).is_absolute() or ".." in Path(inc).parts or not _inside(root, target):
-                report.error(inc_pos, f"include '{inc}' leaves the rulebook folder", "RW005")
-                continue
-            if not target.is_file():
-                report.error(inc_pos, f"included file '{inc}' does not exist", "RW004")
+            try:
+                if Path(inc).is_absolute() or ".." in Path(inc).parts or not _inside(root, target):
+                    report.error(inc_pos, f"include '{inc}' leaves the rulebook folder", "RW005")
+                    continue
+                if not target.is_file():
+                    what = "is not a regular file" if target.exists() else "does not exist"
+                    report.error(inc_pos, f"included file '{inc}' {what}", "RW004")
+                    continue
+            except OSError as exc:  # a name too long for the file system, and the like
+                report.error(inc_pos, f"included file '{inc[:80]}{'…' if len(inc) > 80 else ''}' cannot be read: "
+                                      f"{exc.strerror or exc}", "RW004")
                 continue
             queue.append((target, inc_pos))
         _merge(data, merged, src, report)
     src.sections = merged
+    if unreadable:
+        return src
     if "game" not in merged and src.files:
         report.error(Pos(src.files[0]), "the rulebook has no 'game' section", "RW011")
     if "flow" not in merged and src.files:
@@ -125,7 +136,7 @@ def _merge(data: LDict, merged: dict, src: RulebookSource, report: Report) -> No
         if key == "include":
             continue
         kpos = data.key_pos.get(key, data.pos)
-        if key in MAPPING_SECTIONS and isinstance(value, dict):
+        if key in MAPPING_SECTIONS and isinstance(value, dict) and isinstance(merged.get(key, value), dict):
             if key not in merged:
                 target = LDict()
                 target.pos, target.key_pos, target.val_pos = value.pos, {}, {}

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 from .diagnostics import Pos
@@ -84,7 +84,11 @@ class _ToAst(Transformer):
     # --- atoms ---------------------------------------------------------
     @v_args(meta=True)
     def number(self, meta, children):
-        return ast.Number(int(children[0]), pos=self.src.pos_at(meta.start_pos))
+        digits = str(children[0])
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise ParseError(self.src.pos_at(meta.start_pos),
+                             f"a number of {len(digits)} digits; at most {MAX_NUMBER_DIGITS} are allowed")
+        return ast.Number(int(digits), pos=self.src.pos_at(meta.start_pos))
 
     @v_args(meta=True)
     def string(self, meta, children):
@@ -241,9 +245,37 @@ def _parse(text, start: str, pos: Pos | None):
             tree = parser.parse(str(src))
         except UnexpectedInput as exc:
             raise _syntax_error(parser, src, exc) from None
+        if _depth(tree) > MAX_EXPRESSION_DEPTH:
+            raise ParseError(src.pos_at(0), f"the expression is nested more than {MAX_EXPRESSION_DEPTH} levels deep "
+                                            f"(split it into functions)")
         if len(_TREES) < 50_000:
             _TREES[key] = tree
-    return _ToAst(src).transform(tree)
+    try:
+        return _ToAst(src).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, ParseError):
+            raise exc.orig_exc from None
+        raise
+
+
+#: the deepest an expression's syntax tree may be (``1+1+…`` counts one level per operator)
+MAX_EXPRESSION_DEPTH = 100
+#: the most digits a number literal may have
+MAX_NUMBER_DIGITS = 30
+
+
+def _depth(tree) -> int:
+    """The depth of a parse tree, measured without recursion (a deep tree would overflow the stack)."""
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        if d > deepest:
+            deepest = d
+            if d > MAX_EXPRESSION_DEPTH:
+                break
+        stack.extend((c, d + 1) for c in getattr(node, "children", ()) if hasattr(c, "children"))
+    return deepest
 
 
 def _syntax_error(parser: Lark, src: LStr, exc: UnexpectedInput) -> ParseError:

@@ -153,7 +153,7 @@ class _Builder:
         # scalar
         try:
             value = self.constructor.construct_object(node, deep=True)
-        except (yaml.YAMLError, ValueError) as exc:
+        except (yaml.YAMLError, ValueError, KeyError) as exc:  # KeyError: !!bool maybe
             self.report.error(self.pos(node.start_mark), f"bad YAML value: {exc}", "RW001")
             return None
         if isinstance(value, str):
@@ -197,14 +197,63 @@ class _Builder:
         return s
 
 
+#: the deepest nesting of mappings and lists a rulebook or scenario file may have
+MAX_DEPTH = 64
+
+
+def _too_deep(text: str, file: str) -> Diagnostic | None:
+    """Measure the nesting on the parser's event stream, before any node is built.
+
+    Composing nodes recurses (in C, with libyaml): YAML nested thousands deep
+    would overflow the stack and kill the process.  The event parser keeps
+    its own stack, so counting here is safe at any depth.
+    """
+    depth = 0
+    loader = _Loader(text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    return Diagnostic(Pos(file, mark.line + 1, mark.column + 1),
+                                      f"nested more than {MAX_DEPTH} levels deep (mappings and lists)",
+                                      "error", "RW006")
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return None  # the composer below reports the syntax error with its position
+    finally:
+        loader.dispose()
+    return None
+
+
+def _reader_pos(text: str, file: str, position: int) -> Pos:
+    before = text[:position]
+    line = before.count("\n") + 1
+    return Pos(file, line, position - (before.rfind("\n") + 1) + 1)
+
+
 def load_yaml_text(text: str, file: str, report: Report):
     """Parse ``text`` (the contents of ``file``) into located data.
 
     Errors go to ``report``; on a syntax error the result is ``None``.
     """
+    try:
+        deep = _too_deep(text, file)
+    except yaml.reader.ReaderError as exc:
+        report.error(_reader_pos(text, file, exc.position), f"YAML: {_reader_problem(exc)}", "RW001")
+        return None
+    if deep is not None:
+        report.extend([deep])
+        return None
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
+    except yaml.reader.ReaderError as exc:
+        report.error(_reader_pos(text, file, exc.position), f"YAML: {_reader_problem(exc)}", "RW001")
+        return None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = Pos(file, mark.line + 1, mark.column + 1) if mark else Pos(file)
@@ -221,6 +270,12 @@ def load_yaml_text(text: str, file: str, report: Report):
     if node is None:
         return None
     return _Builder(file, text, report).build(node)
+
+
+def _reader_problem(exc) -> str:
+    char = exc.character
+    shown = f"#x{ord(char):04x}" if isinstance(char, str) else f"#x{char:02x}"
+    return f"the character {shown} is not allowed in YAML ({exc.reason})"
 
 
 def load_yaml_file(path: Path, report: Report, display: str | None = None):

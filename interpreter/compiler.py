@@ -121,7 +121,7 @@ class Compiler:
             return out, T.MapT(T.join_all(ktypes), T.join_all(vtypes))
         if isinstance(value, float):
             self.report.error(pos, "numbers in a rulebook are whole numbers", E_TYPE)
-            return int(value), T.INT
+            return 0, T.INT  # .inf and .nan have no whole number
         return value, T.ANY
 
     def type_name(self, word, pos: Pos) -> T.Type:

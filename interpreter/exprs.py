@@ -120,7 +120,7 @@ def guard(fn, pos: Pos, what: str):
 
 
 def suggest(name: str, candidates) -> str:
-    hits = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.7)
+    hits = difflib.get_close_matches(str(name), [c for c in candidates if isinstance(c, str)], n=1, cutoff=0.7)
     return f"; did you mean '{hits[0]}'?" if hits else ""
 
 

@@ -48,7 +48,7 @@ def check_rulebook(path, semantic: bool = True) -> tuple[Report, object]:
                 from dsl.diagnostics import Pos
                 report.warning(Pos(source.files[0]), f"a semantic check failed inside Regelwerk: "
                                                      f"{type(exc).__name__}: {exc}", "RW299")
-    elif source.files and not any(d.code == "RW001" for d in report.items):
+    elif source.files and not any(d.code in ("RW001", "RW006") for d in report.items):
         # structure errors: still compile to report name and type errors too
         # (not after a YAML syntax error: a file is missing, names would cascade)
         try:

@@ -202,6 +202,10 @@ class ScenarioRunner:
             labels = []
             if isinstance(spec, dict):
                 for label, n in spec.items():
+                    have = len(lay.by_label.get(str(label), ()))
+                    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= have:
+                        where = spec.pos_of(label) if hasattr(spec, "pos_of") else kpos
+                        raise ScenarioFailure(where, f"{key} asks for {n} × '{label}'; the game has {have}")
                     labels.extend([str(label)] * n)
             else:
                 labels = [str(x) for x in spec]
