@@ -88,7 +88,9 @@ class TerminalPlay:
                 if len(s.humans()) > 1 and self.shown_to is not None and seat != self.shown_to:
                     c.clear()
                     c.print(Rule(f"Pass to {s.seat_names[seat]}"))
-                    self.ask(f"{s.seat_names[seat]}, press Enter when only you can see the screen. ")
+                    if self.ask(f"{s.seat_names[seat]}, press Enter when only you can see the screen "
+                                f"(or type quit). ").strip() in ("quit", "exit", "q"):
+                        return self.quit()
                     c.clear()
                 self.shown_to = seat
                 view = build_view(st, seat)

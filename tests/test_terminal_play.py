@@ -157,6 +157,16 @@ def test_hot_seat_passes_the_screen_and_keeps_secrets(tmp_path):
     assert len(session.history) == 2 and (tmp_path / "hs.jsonl").exists()
 
 
+def test_quit_at_the_pass_screen_saves_the_game(tmp_path):
+    session = Session(Rulebook.load(RULES / "yak"), 2, 5, seats="human,human")
+    lines = iter(["1", "quit"])
+    out = io.StringIO()
+    code = TerminalPlay(session, tmp_path / "q.jsonl", Console(file=out, width=140, color_system=None),
+                        lambda prompt: next(lines)).run()
+    assert code == 0 and "game saved to" in out.getvalue()
+    assert len((tmp_path / "q.jsonl").read_text().splitlines()) == 1 + 1
+
+
 def test_play_through_stdin_with_undo_and_quit(tmp_path):
     log = tmp_path / "g.jsonl"
     proc = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", str(RULES / "azul_summer_pavilion"),
