@@ -41,6 +41,8 @@ class Diagnostic:
     message: str
     severity: str = ERROR
     code: str = "RW000"
+    #: False where the file must not be quoted (it lies outside what may be read)
+    quote: bool = True
 
     @property
     def is_error(self) -> bool:
@@ -48,7 +50,7 @@ class Diagnostic:
 
     def format(self, with_source: bool = True) -> str:
         head = f"{self.pos}: {self.severity}: {self.message} [{self.code}]"
-        if not with_source:
+        if not with_source or not self.quote:
             return head
         snippet = source_snippet(self.pos)
         return head + ("\n" + snippet if snippet else "")

@@ -10,6 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from importlib import resources
+
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
@@ -17,7 +19,7 @@ from . import ast
 from .diagnostics import Pos
 from .yamlload import LStr, located_str
 
-GRAMMAR_FILE = Path(__file__).with_name("grammar.lark")
+GRAMMAR_FILE = resources.files("dsl") / "grammar.lark"
 
 _TERMINAL_TEXT = {
     "NAME": "a name",

@@ -12,6 +12,7 @@ import difflib
 import json
 from functools import lru_cache
 from pathlib import Path
+from importlib import resources
 from typing import Iterator
 
 from jsonschema import Draft202012Validator, ValidationError
@@ -19,7 +20,8 @@ from jsonschema import Draft202012Validator, ValidationError
 from .diagnostics import Diagnostic, ERROR, Pos
 from .yamlload import LDict, LList
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+#: the JSON Schemas, package data (``dsl/schemas`` links to the top-level ``schemas/``)
+SCHEMA_DIR = resources.files("dsl") / "schemas"
 STEP_KINDS = (
     "set let move draw shuffle if for while repeat turns phase round scope decide "
     "call emit defer end_game log fail random"

@@ -15,7 +15,9 @@ other), anchors and aliases, and duplicate keys are reported as errors.
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 from bisect import bisect_right
 from pathlib import Path
 
@@ -281,6 +283,9 @@ def _reader_problem(exc) -> str:
 def load_yaml_file(path: Path, report: Report, display: str | None = None):
     display = display or str(path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or device would block or never end
+            report.error(Pos(display), "not a regular file", "RW004")
+            return None
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         report.error(Pos(display), "file not found", "RW004")

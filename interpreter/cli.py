@@ -51,7 +51,7 @@ def _rulebook_dirs(paths) -> list[Path]:
     out = []
     for raw in paths:
         p = Path(raw)
-        if p.is_file() or (p / "game.yaml").is_file():
+        if p.is_file() or (p / "game.yaml").exists():  # not only a regular file: the loader says what is wrong
             out.append(p)
         elif p.is_dir():
             subs = sorted(s for s in p.iterdir() if (s / "game.yaml").is_file())

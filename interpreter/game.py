@@ -46,8 +46,9 @@ def check_rulebook(path, semantic: bool = True) -> tuple[Report, object]:
                 report.extend(run_checks(source, game))
             except Exception as exc:  # noqa: BLE001 - a fault in a check must not hide the rulebook's state
                 from dsl.diagnostics import Pos
-                report.warning(Pos(source.files[0]), f"a semantic check failed inside Regelwerk: "
-                                                     f"{type(exc).__name__}: {exc}", "RW299")
+                report.error(Pos(source.files[0]), f"a semantic check failed inside Regelwerk, so this "
+                                                   f"rulebook could not be fully checked: "
+                                                   f"{type(exc).__name__}: {exc}", "RW299")
     elif source.files and not any(d.code in ("RW001", "RW006") for d in report.items):
         # structure errors: still compile to report name and type errors too
         # (not after a YAML syntax error: a file is missing, names would cascade)

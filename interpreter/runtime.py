@@ -348,9 +348,10 @@ class State:
         if dec is None or self.status == "over":
             raise IllegalAction("no decision is pending: the game is over" if self.status == "over"
                                 else "no decision is pending")
-        opt = dec.by_id.get(action_id)
+        opt = dec.by_id.get(action_id) if isinstance(action_id, str) else None
         if opt is None:
-            raise IllegalAction(f"'{action_id}' is not a legal action now")
+            shown = repr(action_id)[:80] if not isinstance(action_id, str) else f"'{action_id[:80]}'"
+            raise IllegalAction(f"{shown} is not a legal action now")
         self.pending = None
         if dec.as_slot is not None:
             self.frames[-1].L[dec.as_slot] = opt.action.name

@@ -352,10 +352,24 @@ def _tuple(v):
     return v
 
 
+def _outside_problem(rulebook_dir: Path, file: Path) -> str | None:
+    """Why a scenario file may not be read (it leads out of its rulebook folder), or None."""
+    try:
+        if not file.resolve().is_relative_to(rulebook_dir.resolve()):
+            return "this scenario leads out of its rulebook folder (a link?); it is not read"
+    except (OSError, RuntimeError) as exc:  # a link loop
+        return f"this scenario cannot be read: {exc}"
+    return None
+
+
 def run_scenarios(paths) -> list[ScenarioResult]:
     results = []
     books: dict = {}
     for rulebook_dir, file in find_scenarios(paths):
+        outside = _outside_problem(rulebook_dir, file)
+        if outside:
+            results.append(ScenarioResult(str(file), file.stem, False, [Diagnostic(Pos(str(file)), outside, code="RW005", quote=False)]))
+            continue
         key = rulebook_dir.resolve()
         if key not in books:
             try:
