@@ -66,7 +66,9 @@ class GreedyBot:
         return best[self.rng.below(len(best))]
 
 
-BOTS = {"random": RandomBot, "first": FirstBot, "greedy": GreedyBot}
+from .ismcts import IsmctsBot  # noqa: E402 - a bot of its own module, listed here
+
+BOTS = {"random": RandomBot, "first": FirstBot, "greedy": GreedyBot, "ismcts": IsmctsBot}
 
 
 def split_names(spec: str | None, default: str = "random") -> list:
@@ -84,12 +86,20 @@ def split_names(spec: str | None, default: str = "random") -> list:
 
 
 def make_bots(spec: str | None, seats: int, seed: int) -> list:
-    """Bots for ``seats`` seats from 'random,greedy' (the last one repeats)."""
+    """Bots for ``seats`` seats from 'random,greedy' (the last one repeats);
+    'ismcts:200' gives a bot its budget (ISMCTS: at most 200 iterations)."""
     names = split_names(spec)
     for n in names:
-        if n not in BOTS:
+        base, _, arg = n.partition(":")
+        if base not in BOTS:
             raise ValueError(f"unknown bot '{n}' (bots: {', '.join(BOTS)})")
-    return [BOTS[names[min(i, len(names) - 1)]](seed, i) for i in range(seats)]
+        if arg and (base != "ismcts" or not arg.isdigit() or int(arg) < 1):
+            raise ValueError(f"'{n}': only ismcts takes a budget, a whole number of iterations (ismcts:200)")
+
+    def make(name, i):
+        base, _, arg = name.partition(":")
+        return BOTS[base](seed, i, arg) if arg else BOTS[base](seed, i)
+    return [make(names[min(i, len(names) - 1)], i) for i in range(seats)]
 
 
 def play_out(state, bots, max_decisions: int = 100_000):

@@ -101,6 +101,12 @@ class Rulebook:
         from .tensors import observation_spec
         return observation_spec(self.game, self.layout(players, options, variants))
 
+    def info(self, players: int, options=None, variants=()) -> dict:
+        """Facts about a layout: seats, deciding seats, automata, sizes, score direction
+        (see interpreter/facts.py)."""
+        from .facts import game_info
+        return game_info(self, players, options, variants)
+
     def new_chance_game(self, players: int, options=None, variants=()):
         """A game whose every random number is an explicit chance node
         (an :class:`interpreter.chance.ChanceState`)."""

@@ -419,6 +419,12 @@ class State:
         """The state as seat ``viewer`` sees it (``None``: an onlooker); see observe.py."""
         return observation(self, viewer)
 
+    def resample(self, seat: int, seed: int) -> "State":
+        """A copy ``seat`` cannot tell from this state: what it cannot see redistributed
+        at random, the generator reseeded (see interpreter/infosets.py)."""
+        from .infosets import resample
+        return resample(self, seat, seed)
+
     def observation_tensor(self, viewer: int) -> dict:
         """Named fixed-shape numpy arrays of what ``viewer`` may see (see interpreter/tensors.py)."""
         from .tensors import observation_tensor

@@ -106,3 +106,14 @@ end: {score: "pts[p]"}
     assert [round(x, 6) for x in z] == [round(-1 / 3, 6), round(1 / 6, 6), round(1 / 6, 6)]
     with pytest.raises(ValueError):
         st.returns("elo")
+
+
+def test_info_names_seats_automata_and_sizes():
+    rb = Rulebook.load(RULES / "moonlight_market")
+    info = rb.info(1)
+    # one player against the automata Dirk and Beate (rulebook: solo game with two automata)
+    assert info["seats"] == 3 and info["deciding_seats"] == [0] and info["automata"] == [1, 2]
+    assert info["seat_names"][1:] == ["Dirk", "Beate"]
+    assert info["action_space_size"] == len(rb.action_space(1).ids)
+    assert info["score_direction"] == "higher" and "zero_sum" in info["returns"]
+    assert Rulebook.load(RULES / "iquazu").info(4)["automata"] == []

@@ -1,0 +1,34 @@
+"""Facts about a layout that learning code and bots ask for (``Rulebook.info``)."""
+from __future__ import annotations
+
+#: the kinds ``State.returns(kind)`` knows
+RETURN_KINDS = ("win", "rank", "zero_sum", "score")
+
+
+def game_info(rulebook, players: int, options=None, variants=()) -> dict:
+    """Seats, who decides, automata, the sizes of the action space and the
+    observation, the score direction and the kinds of returns.
+
+    ``max_game_length`` is None: the language has no way yet to state a
+    bound on a game's length, and none is derived.  ``score_direction`` is
+    ``"higher"`` (the highest score wins; the language has no other yet).
+    """
+    lay = rulebook.layout(players, options, variants)
+    deciding = [s for s in lay.seats if s not in lay.automata]
+    info = {
+        "game": rulebook.game.name,
+        "players": players,
+        "seats": lay.num_seats,
+        "seat_names": list(lay.seat_names),
+        "deciding_seats": deciding,
+        "automata": sorted(lay.automata),
+        "action_space_size": len(rulebook.action_space(players, options, variants)),
+        "max_game_length": None,
+        "score_direction": "higher",
+        "returns": list(RETURN_KINDS),
+    }
+    try:
+        info["observation_size"] = rulebook.observation_spec(players, options, variants).size()
+    except ImportError:  # pragma: no cover - numpy absent: the spec itself needs no numpy
+        info["observation_size"] = None
+    return info

@@ -1,0 +1,60 @@
+"""Information sets: states a seat cannot tell apart from the real one.
+
+``resample(state, seat, seed)`` returns a copy in which every component the
+seat cannot see (in zones hidden from it: other hands, decks, bags) is
+redistributed at random among those hidden zones — each hidden zone keeps
+how many components of each kind it holds, so the seat's observation is the
+same — and whose random generator is reseeded, so the future differs too.
+A component changes places only with one of its kind that belongs to the
+same seat (equal attributes of type player): another player's cards never
+end up in one's deck.
+Search bots (ISMCTS) plan on such samples instead of on the real state, so
+they never read hidden information.
+
+Limits: the sample is consistent with what the seat sees *now*, not with
+everything it saw earlier (a card it watched go into another hand may be
+swapped away); hidden variables keep their values; the pending decision is
+kept as it is, so resample at the seat's own decisions.
+"""
+from __future__ import annotations
+
+from . import rng as rngmod
+from . import types as T
+from .observe import zone_visible
+
+
+def resample(st, seat: int, seed: int):
+    s = st.clone()
+    s.logging = False
+    hidden = [z for z in st.lay.zones if not zone_visible(st, z, seat)]
+    owners = {name: [a for a, t in kind.attributes.items() if t == T.PLAYER]
+              for name, kind in st.game.kinds.items()}
+
+    def group(c):
+        return (c.kind,) + tuple(c.attrs.get(a) for a in owners.get(c.kind, ()))
+    pools: dict = {}
+    for z in hidden:
+        for c in s.z[z.id]:
+            pools.setdefault(group(c), []).append(c)
+    r = rngmod.Rng(seed, 3000)
+    for key in sorted(pools, key=repr):
+        # from a canonical order: the sample depends on which components are hidden, not where
+        pools[key].sort(key=lambda c: c.id)
+        r.shuffle(pools[key])
+    taken = {key: 0 for key in pools}
+    for z in hidden:
+        counts: dict = {}
+        for c in s.z[z.id]:
+            key = group(c)
+            counts[key] = counts.get(key, 0) + 1
+        new = []
+        for key in sorted(counts, key=repr):
+            new.extend(pools[key][taken[key]:taken[key] + counts[key]])
+            taken[key] += counts[key]
+        r.shuffle(new)              # the order inside a hidden zone is unknown too
+        for c in new:
+            s.where[c.id] = z.id
+        s.z[z.id] = new
+    s.rng = rngmod.seed_state(seed, 4000)
+    s.memo.clear()
+    return s

@@ -1,0 +1,124 @@
+"""An information-set Monte Carlo tree search bot (single observer, ISMCTS).
+
+Each iteration samples a state the bot cannot tell from the real one
+(``state.resample(seat, seed)``: hidden components redistributed, the
+future reseeded), descends a tree of action ids shared by all samples —
+choosing by UCB among the actions legal in this sample, counting how often
+each was available — adds one node, plays on at random for a bounded
+number of decisions and scores the result for every seat: at the end, the
+share of the win (1/k for k winners); before it, the place by the current
+scores (1 first … 0 last).  The action chosen is the most visited.  It
+never reads the real state's hidden contents.
+
+``--bots ismcts`` thinks for up to 1 second per decision;
+``ismcts:N`` for at most N iterations (and the second).
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from dsl.diagnostics import RuleRuntimeError
+
+from .rng import Rng
+
+
+class _Node:
+    __slots__ = ("children", "n", "w", "avail")
+
+    def __init__(self):
+        self.children: dict = {}
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+
+
+class IsmctsBot:
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, seat: int = 0, playouts=None, seconds: float = 1.0, depth: int = 30,
+                 exploration: float = 0.7):
+        self.rng = Rng(seed, 5000 + seat)
+        self.playouts = int(playouts) if playouts not in (None, "") else None
+        self.seconds = seconds
+        self.depth = depth
+        self.c = exploration
+        self.last_iterations = 0
+
+    def choose(self, state) -> str:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = state.current_player()
+        root = _Node()
+        deadline = time.perf_counter() + self.seconds
+        done = 0
+        while (self.playouts is None or done < self.playouts) and time.perf_counter() < deadline:
+            done += 1
+            try:
+                self._iterate(state, me, root)
+            except RuleRuntimeError:
+                continue            # a sample the rules cannot continue: skip it
+        self.last_iterations = done
+        visited = [(root.children[a].n, a) for a in legal if a in root.children]
+        if not visited:
+            return legal[self.rng.below(len(legal))]
+        top = max(n for n, _ in visited)
+        best = [a for n, a in visited if n == top]
+        return best[self.rng.below(len(best))]
+
+    def _iterate(self, state, me, root) -> None:
+        det = state.resample(me, self.rng.below(1 << 62))
+        node = root
+        path = []
+        while not det.is_terminal():
+            who = det.current_player()
+            acts = det.legal_actions()
+            for a in acts:
+                child = node.children.get(a)
+                if child is not None:
+                    child.avail += 1
+            untried = [a for a in acts if a not in node.children]
+            if untried:
+                a = untried[self.rng.below(len(untried))]
+                child = node.children[a] = _Node()
+                child.avail = 1
+                det.apply_action(a)
+                path.append((child, who))
+                break
+            best, best_value = None, None
+            for a in acts:                  # UCB with the availability count (ISMCTS)
+                ch = node.children[a]
+                value = ch.w / ch.n + self.c * math.sqrt(math.log(ch.avail) / ch.n) if ch.n else float("inf")
+                if best_value is None or value > best_value:
+                    best, best_value = a, value
+            det.apply_action(best)
+            node = node.children[best]
+            path.append((node, who))
+        for _ in range(self.depth):
+            if det.is_terminal():
+                break
+            acts = det.legal_actions()
+            det.apply_action(acts[self.rng.below(len(acts))])
+        values = _values(det)
+        for node, who in path:
+            node.n += 1
+            node.w += values[who]
+
+
+def _values(st) -> list:
+    """Per seat: the share of the win at the end; before it, the place by current scores."""
+    n = st.lay.num_seats
+    if st.is_terminal():
+        places = st.ranking()
+        k = places.count(1)
+        return [1.0 / k if p == 1 else 0.0 for p in places]
+    scores = st.scores()
+    if n == 1:
+        return [1.0]
+    out = []
+    for s in scores:
+        above = sum(1 for t in scores if t > s)
+        equal = sum(1 for t in scores if t == s) - 1
+        out.append((n - 1 - above - equal / 2) / (n - 1))
+    return out

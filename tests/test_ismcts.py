@@ -1,0 +1,64 @@
+"""The ISMCTS bot (interpreter/ismcts.py) and its benchmark's smoke run."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import RULES
+from interpreter.bots import make_bots
+from interpreter.game import Rulebook
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _swap_hidden(st, seat):
+    """A copy in which two hidden components of one seat's deck and hand change places."""
+    from interpreter.observe import zone_visible
+    s = st.clone()
+    hidden = [z for z in s.lay.zones if not zone_visible(s, z, seat) and len(s.z[z.id]) > 1]
+    z = hidden[0]
+    s.z[z.id] = list(reversed(s.z[z.id]))
+    return s
+
+
+def test_ismcts_decides_on_samples_never_on_hidden_contents():
+    rb = Rulebook.load(RULES / "moonlight_market")
+    st = rb.new_game(2, 3, logging=False)
+    seat = st.current_player()
+    other = _swap_hidden(st, seat)
+    assert other.to_json()["zones"] != st.to_json()["zones"]
+    # the samples only depend on which components are hidden, not on where they lie
+    assert st.resample(seat, 9).to_json()["zones"] == other.resample(seat, 9).to_json()["zones"]
+    a = make_bots("ismcts:40", 2, 5)[seat].choose(st)
+    b = make_bots("ismcts:40", 2, 5)[seat].choose(other)
+    assert a == b and a in st.legal_actions()
+
+
+def test_ismcts_plays_whole_games_with_a_budget():
+    rb = Rulebook.load(RULES / "iquazu")
+    st = rb.new_game(2, 1, logging=False)
+    bots = make_bots("ismcts:8,random", 2, 1)
+    n = 0
+    while not st.is_terminal() and n < 400:
+        st.apply_action(bots[st.current_player()].choose(st))
+        n += 1
+    assert st.is_terminal()
+    assert bots[0].last_iterations <= 8
+
+
+def test_a_budget_is_only_for_ismcts():
+    with pytest.raises(ValueError):
+        make_bots("random:5", 2, 1)
+    with pytest.raises(ValueError):
+        make_bots("ismcts:0", 2, 1)
+
+
+@pytest.mark.slow
+def test_benchmark_smoke_run():
+    """The benchmark on 5 games per game and opponent, short thinking time (CI smoke)."""
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ismcts_vs.py"), "--games", "5",
+                          "--seconds", "0.05"], capture_output=True, text=True, timeout=1800)
+    assert out.returncode == 0, out.stderr
+    lines = [x for x in out.stdout.splitlines() if " vs " in x]
+    assert len(lines) == 8 and all("CI" in x for x in lines)

@@ -1,0 +1,48 @@
+"""state.resample(seat, seed) (interpreter/infosets.py): a state the seat cannot
+tell from the real one, with hidden contents and future redrawn."""
+import pytest
+
+from conftest import RULES
+from interpreter.game import Rulebook
+from interpreter.observe import zone_visible
+
+
+@pytest.mark.parametrize("game,players", [("moonlight_market", 3), ("yak", 2), ("iquazu", 2),
+                                          ("azul_summer_pavilion", 2)])
+def test_resample_keeps_the_seats_view_and_changes_what_it_cannot_see(game, players):
+    rb = Rulebook.load(RULES / game)
+    st = rb.new_game(players, 4)
+    for _ in range(6):                           # a few decisions into the game
+        st.apply_action(st.legal_actions()[0])
+    seat = st.current_player()
+    before = st.to_json()
+    r = st.resample(seat, 1)
+    assert st.to_json() == before                # the real state is untouched
+    assert r.observation_string(seat) == st.observation_string(seat)
+    assert r.legal_actions() == st.legal_actions()
+    hidden = [z for z in st.lay.zones if not zone_visible(st, z, seat)]
+    assert hidden
+    assert any([c.label for c in r.z[z.id]] != [c.label for c in st.z[z.id]] for z in hidden)
+    for z in st.lay.zones:                       # every component still in exactly one zone
+        assert sorted(c.id for c in r.z[z.id]) == sorted(c.id for c in r.z[z.id] if r.where[c.id] == z.id)
+    assert sorted(c.id for z in r.z for c in z) == list(range(len(st.lay.components)))
+
+
+def test_two_seeds_give_two_futures():
+    rb = Rulebook.load(RULES / "moonlight_market")
+    st = rb.new_game(3, 2)
+    seat = st.current_player()
+    a, b = st.resample(seat, 1), st.resample(seat, 2)
+    views_a, views_b = [], []
+    for s, views in ((a, views_a), (b, views_b)):
+        for _ in range(40):                      # the same policy: always the first legal action
+            if s.is_terminal():
+                break
+            s.apply_action(s.legal_actions()[0])
+            views.append(s.observation_string(seat))
+    assert views_a != views_b
+    # and the same seed gives the same future
+    c = st.resample(seat, 1)
+    for _ in range(len(views_a)):
+        c.apply_action(c.legal_actions()[0])
+    assert c.observation_string(seat) == views_a[-1]
