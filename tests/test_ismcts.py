@@ -8,6 +8,7 @@ import pytest
 from conftest import RULES
 from interpreter.bots import make_bots
 from interpreter.game import Rulebook
+from interpreter.ismcts import IsmctsBot
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,21 +31,22 @@ def test_ismcts_decides_on_samples_never_on_hidden_contents():
     assert other.to_json()["zones"] != st.to_json()["zones"]
     # the samples only depend on which components are hidden, not on where they lie
     assert st.resample(seat, 9).to_json()["zones"] == other.resample(seat, 9).to_json()["zones"]
-    a = make_bots("ismcts:40", 2, 5)[seat].choose(st)
-    b = make_bots("ismcts:40", 2, 5)[seat].choose(other)
+    # a budget of iterations, not of time, so that both searches are the same
+    a = IsmctsBot(5, seat, playouts=40, seconds=600).choose(st)
+    b = IsmctsBot(5, seat, playouts=40, seconds=600).choose(other)
     assert a == b and a in st.legal_actions()
 
 
 def test_ismcts_plays_whole_games_with_a_budget():
-    rb = Rulebook.load(RULES / "iquazu")
+    rb = Rulebook.load(RULES / "moonlight_market")
     st = rb.new_game(2, 1, logging=False)
-    bots = make_bots("ismcts:8,random", 2, 1)
+    bots = make_bots("ismcts:4,random", 2, 1)
     n = 0
     while not st.is_terminal() and n < 400:
         st.apply_action(bots[st.current_player()].choose(st))
         n += 1
     assert st.is_terminal()
-    assert bots[0].last_iterations <= 8
+    assert bots[0].last_iterations <= 4
 
 
 def test_a_budget_is_only_for_ismcts():

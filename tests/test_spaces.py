@@ -103,7 +103,7 @@ def test_every_legal_id_of_random_games_lies_in_the_space(game):
         space = rb.action_space(players)
         assert space.unbounded == []
         rng = random.Random(players)
-        for seed in (1, 2):
+        for seed in (1,):
             st = rb.new_game(players, seed, logging=False)
             while not st.is_terminal():
                 legal = st.legal_actions()
