@@ -58,3 +58,26 @@ def resample(st, seat: int, seed: int):
     s.rng = rngmod.seed_state(seed, 4000)
     s.memo.clear()
     return s
+
+
+def history_for(st, seat: int) -> list:
+    """The decisions so far as ``seat`` knows them: (seat, action id), the
+    parameters of another seat's secret action (a ``display: secret`` action,
+    chosen face down) replaced by ``…``.  A minimal history until the language
+    declares public and secret parts of decisions."""
+    from .view.hints import read_hints
+    secret = read_hints(st.game).secret
+    out = []
+    for who, action_id in st.history:
+        name = action_id.split("(", 1)[0]
+        if who != seat and name in secret and "(" in action_id:
+            action_id = f"{name}(…)"
+        out.append((who, action_id))
+    return out
+
+
+def information_state_string(st, seat: int) -> str:
+    """What ``seat`` sees now and the decisions it knows of, as text."""
+    lines = [st.observation_string(seat), "history:"]
+    lines += [f"{who}: {a}" for who, a in history_for(st, seat)]
+    return "\n".join(lines)

@@ -46,3 +46,17 @@ def test_two_seeds_give_two_futures():
     for _ in range(len(views_a)):
         c.apply_action(c.legal_actions()[0])
     assert c.observation_string(seat) == views_a[-1]
+
+
+def test_history_for_hides_the_parameters_of_anothers_secret_choice():
+    from interpreter.infosets import history_for, information_state_string
+    rb = Rulebook.load(RULES / "yak")            # Yak: the action card is chosen face down (display: secret)
+    st = rb.new_game(2, 1)
+    first = st.current_player()
+    chosen = st.legal_actions()[0]
+    st.apply_action(chosen)
+    assert chosen.startswith("choose(")
+    assert history_for(st, first) == [(first, chosen)]
+    assert history_for(st, 1 - first) == [(first, "choose(…)")]
+    assert chosen not in information_state_string(st, 1 - first)
+    assert chosen in information_state_string(st, first)

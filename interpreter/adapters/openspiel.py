@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ..chance import ChanceState
 from ..game import Rulebook
+from ..infosets import information_state_string
 
 __all__ = ["load", "register"]
 
@@ -69,7 +70,7 @@ def register(path) -> str:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=g.max_players + 8,
         min_num_players=1,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -170,6 +171,14 @@ class RegelwerkState(pyspiel.State):
         if player is None:
             player = self.current_player()
         return "" if self.cs.state is None else self.cs.state.observation_string(player)
+
+    def information_state_string(self, player=None):
+        if player is None:
+            player = self.current_player()
+        st = self.cs.state if self.cs.state is not None else self.cs.base
+        if st is None:
+            return ""
+        return information_state_string(st, player)
 
     def __str__(self):
         if self.cs.state is None:
