@@ -77,13 +77,14 @@ class RulebookError(Exception):
 class RuleRuntimeError(Exception):
     """An error inside the rules while a game runs, located at a rulebook line."""
 
-    def __init__(self, message: str, pos: Pos | None = None):
+    def __init__(self, message: str, pos: Pos | None = None, code: str = "RW900"):
         self.pos = pos or UNKNOWN_POS
         self.message = message
+        self.code = code
         super().__init__(f"{self.pos}: error: {message}")
 
     def diagnostic(self) -> Diagnostic:
-        return Diagnostic(self.pos, self.message, ERROR, "RW900")
+        return Diagnostic(self.pos, self.message, ERROR, self.code)
 
 
 @dataclass

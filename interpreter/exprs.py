@@ -19,7 +19,11 @@ from dsl.diagnostics import Pos, Report, RuleRuntimeError
 
 from . import types as T
 from .stdlib import BUILTINS
+from .limits import LIMITS, LimitError, check_number, check_size
 from .values import Component, Record, Zone, format_value
+
+#: the diagnostic code of a rule that asks for more work than the limits allow
+LIMIT_CODE = "RW910"
 
 # codes of the diagnostics raised here (documented in docs/diagnostics.md)
 E_NAME = "RW101"
@@ -113,6 +117,11 @@ def guard(fn, pos: Pos, what: str):
         except (KeyError, IndexError) as exc:
             key = exc.args[0] if exc.args else "?"
             raise RuleRuntimeError(f"{what}: no entry for {format_value(key)}", pos) from None
+        except LimitError as exc:
+            raise RuleRuntimeError(f"{what}: {exc}", pos, LIMIT_CODE) from None
+        except MemoryError:
+            raise RuleRuntimeError(f"{what}: out of memory: the rules build something far too large",
+                                   pos, LIMIT_CODE) from None
         except Exception as exc:  # noqa: BLE001 - every other failure is a rule error too
             raise RuleRuntimeError(f"{what}: {exc}", pos) from None
 
@@ -447,7 +456,7 @@ def option_type(g, opt) -> T.Type:
 _ARITH = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
+    "*": lambda a, b: check_number(a * b),
     "//": lambda a, b: a // b,
     "%": lambda a, b: a % b,
 }
@@ -463,7 +472,11 @@ def _binop(node: ast.BinOp, cx: Cx):
         lf, lt = as_list(lf, lt, node.left.pos, cx)
         rf, rt = as_list(rf, rt, node.right.pos, cx)
         joined = T.join(T.elem_of(lt), T.elem_of(rt)) or T.ANY
-        return (lambda st, L: tuple(lf(st, L)) + tuple(rf(st, L))), T.ListT(joined)
+        def join(st, L):
+            a, b = tuple(lf(st, L)), tuple(rf(st, L))
+            check_size(len(a) + len(b), "this joined list")
+            return a + b
+        return guard(join, node.pos, "'+'"), T.ListT(joined)
     for side, t in ((node.left, lt), (node.right, rt)):
         if not T.is_numeric(t):
             cx.error(side.pos, f"'{op}' needs numbers, but this is {T.describe(t)}")
@@ -572,7 +585,11 @@ def _range(node: ast.Range, cx: Cx):
     for side, t in ((node.lo, lt), (node.hi, ht)):
         if not T.is_numeric(t):
             cx.error(side.pos, f"a range needs numbers, but this is {T.describe(t)}")
-    return guard(lambda st, L: tuple(range(lf(st, L), hf(st, L) + 1)), node.pos, "range"), T.ListT(T.INT)
+    def make(st, L):
+        lo, hi = lf(st, L), hf(st, L)
+        check_size(hi - lo + 1, f"the range {lo}..{hi}")
+        return tuple(range(lo, hi + 1))
+    return guard(make, node.pos, "range"), T.ListT(T.INT)
 
 
 def _list(node: ast.ListExpr, cx: Cx):
@@ -642,9 +659,13 @@ def _listcomp(node: ast.ListComp, cx: Cx):
     else:
         def run(st, L):
             out = []
+            tried = [0]
 
             def level(i):
                 if i == len(loops):
+                    tried[0] += 1
+                    if tried[0] > LIMITS.elements:
+                        check_size(tried[0], "this comprehension")
                     if cond is None or cond(st, L):
                         out.append(ef(st, L))
                     return
@@ -654,7 +675,8 @@ def _listcomp(node: ast.ListComp, cx: Cx):
                     level(i + 1)
             level(0)
             return tuple(out)
-    return run, T.ListT(et)
+    fast = len(loops) == 1 and len(loops[0][1]) == 1
+    return (run if fast else guard(run, node.pos, "comprehension")), T.ListT(et)
 
 
 def _declare_targets(clause: ast.CompFor, elem: T.Type, cx: Cx) -> list:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dsl.diagnostics import Pos, RuleRuntimeError
 
+from .limits import LIMITS
 from .values import Component, Zone
 
 BOX = "box"
@@ -63,7 +64,10 @@ class Layout:
 
 
 def _domain(spec, st, L, what):
-    values = spec.domain(st, L)
+    try:
+        values = spec.domain(st, L)
+    except RuleRuntimeError as exc:
+        raise RuleRuntimeError(f"{what}: {exc.message}", exc.pos, exc.code) from None
     if isinstance(values, Zone) or not isinstance(values, (tuple, list)):
         raise RuleRuntimeError(f"{what}: index '{spec.name}' must range over a list", spec.pos)
     return tuple(values)
@@ -186,6 +190,10 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
                 for spec, value in zip(item.for_each, combo):
                     L[spec.slot] = value
                 count = item.count(st, L)
+                if isinstance(count, int) and len(lay.components) + count > LIMITS.components:
+                    raise RuleRuntimeError(f"components '{kind.name}': {len(lay.components) + count:,} components; at "
+                                           f"most {LIMITS.components:,} are allowed (limit 'components')",
+                                           getattr(item, "pos", None) or kind.pos, "RW910")
                 attrs = {name: f(st, L) for name, f in item.attrs.items()}
                 label = kind.name if kind.label is None else _label(kind, attrs)
                 for _ in range(count):

@@ -17,11 +17,10 @@ from __future__ import annotations
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import rng as rngmod
+from .limits import LIMITS
 from .observe import observation
 from .values import Record, encode, decode, format_value
 
-#: the most instructions one call of run() may execute before it is an endless loop
-STEP_LIMIT = 2_000_000
 
 
 class IllegalAction(Exception):
@@ -352,6 +351,11 @@ class State:
         if opt is None:
             shown = repr(action_id)[:80] if not isinstance(action_id, str) else f"'{action_id[:80]}'"
             raise IllegalAction(f"{shown} is not a legal action now")
+        if len(self.history) >= LIMITS.decisions:
+            self.error = RuleRuntimeError(f"the game has gone on for {len(self.history):,} decisions without "
+                                          f"ending (limit 'decisions')", dec.pos, "RW910")
+            self.status = "error"
+            raise self.error
         self.pending = None
         if dec.as_slot is not None:
             self.frames[-1].L[dec.as_slot] = opt.action.name
@@ -509,8 +513,10 @@ class State:
         return s
 
 
-def run(st: State, limit: int = STEP_LIMIT) -> None:
-    """Run until a decision is pending or the game is over."""
+def run(st: State, limit: int | None = None) -> None:
+    """Run until a decision is pending or the game is over (at most ``limit`` steps: LIMITS.steps)."""
+    if limit is None:
+        limit = LIMITS.steps
     frames = st.frames
     steps = 0
     fr = None
@@ -538,8 +544,8 @@ def run(st: State, limit: int = STEP_LIMIT) -> None:
                     return
                 if steps > limit:
                     raise RuleRuntimeError(
-                        f"the rules ran {limit} steps without reaching a decision (an endless loop?)",
-                        fr.proc.pos_at(pc))
+                        f"the rules ran {limit:,} steps without reaching a decision (an endless loop? "
+                        f"limit 'steps')", fr.proc.pos_at(pc), "RW910")
             if st.status == "play":
                 st.start_scoring()
                 continue

@@ -14,6 +14,7 @@ from itertools import permutations
 from typing import Callable
 
 from . import types as T
+from .limits import LIMITS, check_combinations, check_permutations, check_size
 from .values import Component, Record, Zone
 
 
@@ -249,6 +250,7 @@ def _flatten(st, xss):
 @builtin("repeat_list", "repeat_list(x, n) — a list of n copies of x.",
          [V("x"), V("n", T.INT)], lambda ts, fs: T.ListT(ts["x"]))
 def _repeat_list(st, x, n):
+    check_size(n, "repeat_list")
     return (x,) * max(0, n)
 
 
@@ -367,12 +369,15 @@ def _connected(st, start, neighbours, inside):
         return ()
     seen = {start: None}
     stack = [start]
+    most = LIMITS.elements
     while stack:
         node = stack.pop()
         for nxt in neighbours(node):
             if nxt not in seen and inside(nxt):
                 seen[nxt] = None
                 stack.append(nxt)
+                if len(seen) > most:
+                    check_size(len(seen), "this connected group")
     return tuple(seen)
 
 
@@ -459,9 +464,13 @@ def _best_assignment(st, items, options, value):
     choices = [tuple(options(x)) for x in items]
     best = None
     best_value = None
+    tried = 0
 
     def search(i, used, acc):
-        nonlocal best, best_value
+        nonlocal best, best_value, tried
+        tried += 1
+        if tried > LIMITS.elements:
+            check_size(tried, "the search of best_assignment")
         if i == len(items):
             v = value(tuple(acc))
             if best_value is None or v > best_value:
@@ -483,14 +492,18 @@ def _best_assignment(st, items, options, value):
 @builtin("permutations", "permutations(xs) — every ordering of xs (use on short lists only).",
          [L("xs")], lambda ts, fs: T.ListT(T.ListT(_elem(ts, "xs"))))
 def _permutations(st, xs):
-    return tuple(permutations(tuple(xs)))
+    xs = tuple(xs)
+    check_permutations(len(xs))
+    return tuple(permutations(xs))
 
 
 @builtin("subsets", "subsets(xs, n) — every choice of n elements of xs, in order.",
          [L("xs"), V("n", T.INT)], lambda ts, fs: T.ListT(T.ListT(_elem(ts, "xs"))))
 def _subsets(st, xs, n):
     from itertools import combinations
-    return tuple(combinations(tuple(xs), n))
+    xs = tuple(xs)
+    check_combinations(len(xs), n)
+    return tuple(combinations(xs, n))
 
 
 @builtin("multisets", "multisets(kinds, n) — every way to pick n items from kinds with repetition "
@@ -498,7 +511,9 @@ def _subsets(st, xs, n):
          [L("kinds"), V("n", T.INT)], lambda ts, fs: T.ListT(T.ListT(_elem(ts, "kinds"))))
 def _multisets(st, kinds, n):
     from itertools import combinations_with_replacement
-    return tuple(combinations_with_replacement(tuple(kinds), n))
+    kinds = tuple(kinds)
+    check_combinations(len(kinds) + n - 1, n)
+    return tuple(combinations_with_replacement(kinds, n))
 
 
 def is_component(x) -> bool:

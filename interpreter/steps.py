@@ -17,6 +17,7 @@ from dsl.yamlload import LDict, LList
 
 from . import types as T
 from .exprs import Cx, Scope, as_list, bind, compile_cond, compile_expr, guard, suggest, E_NAME, E_TYPE
+from .limits import LIMITS
 from .model import Label, LoopInfo, Procedure, ScopeInfo
 from .values import Record, Zone, format_value
 
@@ -694,7 +695,10 @@ class StepCompiler:
         def log(st, fr):
             if st.logging:
                 L = fr.L
-                st.log.append("".join(p if isinstance(p, str) else format_value(p(st, L)) for p in parts))
+                line = "".join(p if isinstance(p, str) else format_value(p(st, L)) for p in parts)
+                if len(line) > LIMITS.log_chars:
+                    line = line[:LIMITS.log_chars] + f"… ({len(line):,} characters, cut)"
+                st.log.append(line)
         self.emit(log, pos)
 
     def template(self, text, pos: Pos) -> list:

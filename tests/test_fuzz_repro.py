@@ -45,3 +45,36 @@ def test_reproducer_ends_in_located_errors(case):
         assert path.is_relative_to((HERE / case).resolve()), m.group(0)
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         assert 1 <= int(m["line"]) <= max(len(lines), 1), m.group(0)
+
+
+EXHAUSTION = HERE / "exhaustion"
+BOOKS = sorted(p.name for p in EXHAUSTION.iterdir() if p.is_dir())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("book", BOOKS)
+@pytest.mark.parametrize("command", [["play", "--players", "2", "--seed", "1", "--quiet"], ["test"]])
+def test_rulebooks_that_ask_for_too_much_work_end_in_seconds(book, command):
+    """Each of these once hung or ate gigabytes; now: a located limit error (or a clean game)."""
+    proc = run_cli(command[0], book, *command[1:], cwd=EXHAUSTION)
+    out = proc.stdout + proc.stderr
+    assert "Traceback" not in out
+    assert proc.returncode in (0, 1), out[-2000:]
+    if proc.returncode == 1:
+        located = [m for m in map(LOCATED.match, out.splitlines()) if m]
+        assert located, out[-2000:]
+        for m in located:
+            assert (EXHAUSTION / m["file"]).resolve().is_relative_to((EXHAUSTION / book).resolve()), m.group(0)
+
+
+def test_limits_can_be_raised_for_research_runs():
+    from interpreter import limits
+    before = limits.LIMITS.elements
+    try:
+        limits.configure(elements=10)
+        with pytest.raises(limits.LimitError, match="at most 10 are allowed"):
+            limits.check_size(11, "this list")
+        with pytest.raises(ValueError, match="unknown limit"):
+            limits.configure(nope=3)
+    finally:
+        limits.configure(elements=before)
