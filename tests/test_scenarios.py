@@ -2,11 +2,11 @@
 hand calculation, written out in the scenario's `source`)."""
 import pytest
 
-from conftest import RULES
+from conftest import game_folders
 from interpreter.scenarios import ScenarioRunner, find_scenarios
 from interpreter.game import Rulebook
 
-CASES = find_scenarios([RULES])
+CASES = find_scenarios(game_folders())
 _books = {}
 
 
