@@ -38,7 +38,8 @@ class GreedyBot:
     """One-ply lookahead: the action after which the bot's score lead is largest.
 
     The lead is the bot's score minus the best other score, as the rulebook
-    scores an unfinished game; ties are broken at random.
+    scores an unfinished game (turned round when lower scores are better);
+    ties are broken at random.
     """
 
     name = "greedy"
@@ -57,6 +58,8 @@ class GreedyBot:
             nxt.logging = False
             nxt.apply_action(action)
             scores = nxt.scores()
+            if nxt.game.score_direction == "lower":
+                scores = [-s for s in scores]
             others = [s for p, s in enumerate(scores) if p != me]
             value = scores[me] - (max(others) if others else 0)
             if best_value is None or value > best_value:

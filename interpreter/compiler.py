@@ -820,6 +820,7 @@ class Compiler:
                 g.rank_by.append(sized(fn, kscope))
         if not g.rank_by:
             g.rank_by = [g.score]
+        g.score_direction = str(end.get("better") or "higher")
 
     def compile_invariants(self, invs: LDict):
         for name, expr in invs.items():

@@ -11,7 +11,7 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
 
     ``max_game_length`` is None: the language has no way yet to state a
     bound on a game's length, and none is derived.  ``score_direction`` is
-    ``"higher"`` (the highest score wins; the language has no other yet).
+    ``"higher"`` or ``"lower"`` (``end: better: lower``: the lowest score wins).
     """
     lay = rulebook.layout(players, options, variants)
     deciding = [s for s in lay.seats if s not in lay.automata]
@@ -24,7 +24,7 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
         "automata": sorted(lay.automata),
         "action_space_size": len(rulebook.action_space(players, options, variants)),
         "max_game_length": None,
-        "score_direction": "higher",
+        "score_direction": rulebook.score_direction,
         "returns": list(RETURN_KINDS),
     }
     try:

@@ -80,6 +80,11 @@ class Rulebook:
     def name(self) -> str:
         return self.game.name
 
+    @property
+    def score_direction(self) -> str:
+        """``"higher"`` (the default) or ``"lower"`` (``end: better: lower``): which scores win."""
+        return self.game.score_direction
+
     def layout(self, players: int, options=None, variants=()):
         key = (players, tuple(sorted((options or {}).items())), tuple(sorted(variants)))
         lay = self._layouts.get(key)

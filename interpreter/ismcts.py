@@ -114,6 +114,8 @@ def _values(st) -> list:
         k = places.count(1)
         return [1.0 / k if p == 1 else 0.0 for p in places]
     scores = st.scores()
+    if st.game.score_direction == "lower":
+        scores = [-s for s in scores]
     if n == 1:
         return [1.0]
     out = []

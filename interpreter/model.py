@@ -269,6 +269,8 @@ class GameDef:
     scoring: Procedure | None = None
     score: Callable | None = None
     rank_by: list = field(default_factory=list)
+    #: "higher" or "lower": which scores (and ranking keys) are better (`end: better:`)
+    score_direction: str = "higher"
     invariants: list = field(default_factory=list)  # [(name, f, pos)]
     #: every procedure by its unique name, for serialisation
     all_procs: dict = field(default_factory=dict)

@@ -383,8 +383,11 @@ class State:
         return [score(self, [p]) for p in self.lay.seats]
 
     def ranking(self) -> list:
-        """Places (1 = best) per seat; seats equal on every ranking key share a place."""
+        """Places (1 = best) per seat; seats equal on every ranking key share a place.
+        With ``end: better: lower`` the lower keys are the better ones."""
         keys = [tuple(k(self, [p]) for k in self.game.rank_by) for p in self.lay.seats]
+        if self.game.score_direction == "lower":
+            return [sum(1 for q in self.lay.seats if keys[q] < keys[p]) + 1 for p in self.lay.seats]
         return [sum(1 for q in self.lay.seats if keys[q] > keys[p]) + 1 for p in self.lay.seats]
 
     def winners(self) -> list:
@@ -393,7 +396,9 @@ class State:
     def returns(self, kind: str = "win") -> list:
         """Per seat, at the end (0 for all before): ``win`` 1 for a (shared) win, else 0;
         ``rank`` 1 for first place down to 0 for last; ``zero_sum`` the win share
-        (1/k for k winners) minus its mean over the seats; ``score`` the final score."""
+        (1/k for k winners) minus its mean over the seats; ``score`` the final score,
+        negated when lower scores are better (``end: better: lower``), so that a
+        higher return is always the better one."""
         n = self.lay.num_seats
         if self.status != "over":
             return [0] * n
@@ -401,7 +406,8 @@ class State:
             winners = set(self.winners())
             return [1 if p in winners else 0 for p in self.lay.seats]
         if kind == "score":
-            return [float(s) for s in self.scores()]
+            sign = -1.0 if self.game.score_direction == "lower" else 1.0
+            return [sign * s for s in self.scores()]
         places = self.ranking()
         if kind == "rank":
             return [1.0 if n == 1 else (n - place) / (n - 1) for place in places]
