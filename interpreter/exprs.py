@@ -477,6 +477,15 @@ def _binop(node: ast.BinOp, cx: Cx):
             check_size(len(a) + len(b), "this joined list")
             return a + b
         return guard(join, node.pos, "'+'"), T.ListT(joined)
+    if op == "+" and (lt == T.STR or rt == T.STR):
+        for side, t in ((node.left, lt), (node.right, rt)):
+            if t != T.STR and t != T.ANY:
+                cx.error(side.pos, f"'+' joins two texts, but this is {T.describe(t)} (write str(x))")
+        def concat(st, L):
+            text = lf(st, L) + rf(st, L)
+            check_size(len(text), "this text")
+            return text
+        return guard(concat, node.pos, "'+'"), T.STR
     for side, t in ((node.left, lt), (node.right, rt)):
         if not T.is_numeric(t):
             cx.error(side.pos, f"'{op}' needs numbers, but this is {T.describe(t)}")

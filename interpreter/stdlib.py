@@ -356,6 +356,13 @@ def _seat_name(st, p):
     return st.lay.seat_names[p]
 
 
+@builtin("str", "str(x) — any value as text, written as in logs and action ids ('+' joins texts).",
+         [V("x")], _const(T.STR))
+def _str(st, x):
+    from .values import format_value
+    return format_value(x)
+
+
 # --------------------------------------------------------------------------
 # Graphs
 

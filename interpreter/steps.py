@@ -682,10 +682,13 @@ class StepCompiler:
 
     def step_end_game(self, step: LDict, pos: Pos):
         reason = step.get("end_game")
+        parts = self.template(reason, step.pos_of("end_game")) if isinstance(reason, str) else None
 
         def end(st, fr):
-            if st.logging and isinstance(reason, str):
-                st.log.append(f"game ends: {reason}")
+            if st.logging and parts is not None:
+                L = fr.L
+                st.log.append("game ends: " + "".join(p if isinstance(p, str) else format_value(p(st, L))
+                                                      for p in parts))
             st.end_game()
         self.emit(end, pos)
 
