@@ -366,6 +366,7 @@ class StepCompiler:
     def loop_body(self, step: LDict, pos: Pos, info, head_pc: int, holder: dict, tail=None) -> None:
         """The body of a loop, then the jump back to its head; ``holder["end"]``
         becomes the first instruction after the loop."""
+        info.extra["exit"] = holder          # a `break` in the body jumps to holder["end"]
         self.loops.append(info)
         self.steps(step.get("do"), step.pos_of("do"))
         self.loops.pop()
@@ -718,6 +719,24 @@ class StepCompiler:
         parts.append(text[last:])
         return [p for p in parts if p != ""]
 
+    def step_break(self, step: LDict, pos: Pos):
+        """``break: true`` leaves the innermost for / while / repeat loop around it
+        in the same steps (never out of an action, a called procedure, a turn
+        or a phase, round or scope, whose end would be skipped)."""
+        inner = self.loops[-1] if self.loops else None
+        if inner is None or not isinstance(inner, LoopInfo) or inner.kind == "turns":
+            where = ("no loop around it in these steps" if inner is None else
+                     "the innermost block around it is a turn" if isinstance(inner, LoopInfo) else
+                     f"it would leave the {inner.kind} '{inner.name}' without ending it")
+            self.report.error(pos, "break leaves a for, while or repeat loop of the same steps; "
+                                   f"{where}", "RW151")
+            return
+        exit_to = inner.extra["exit"]
+
+        def leave(st, fr):
+            fr.pc = exit_to["end"]
+        self.emit(leave, pos)
+
     def step_fail(self, step: LDict, pos: Pos):
         message = str(step["fail"])
 
@@ -786,4 +805,5 @@ _STEPS = {
     "end_game": StepCompiler.step_end_game,
     "log": StepCompiler.step_log,
     "fail": StepCompiler.step_fail,
+    "break": StepCompiler.step_break,
 }
