@@ -19,7 +19,7 @@ from dsl.diagnostics import Pos, RuleRuntimeError
 from . import rng as rngmod
 from .limits import LIMITS
 from .observe import observation
-from .values import Record, encode, decode, format_value
+from .values import Component, Record, encode, decode, format_value
 
 
 
@@ -211,6 +211,17 @@ class State:
         self.z[self.where[c.id]].remove(c)
         lst.append(c)
         self.where[c.id] = dst.id
+
+    def forced_value(self, items, pos):
+        """The next value a scenario's ``draws:`` names, for a ``random`` step:
+        the item written that way (a number, a symbol, a component's label)."""
+        label = self.forced.pop(0)
+        for v in items:
+            if (v.label if isinstance(v, Component) else format_value(v)) == label:
+                return v
+        shown = sorted(set(v.label if isinstance(v, Component) else format_value(v) for v in items))
+        raise RuleRuntimeError(f"the scenario wants the random value '{label}', but this step picks "
+                               f"from {', '.join(shown[:20])}", pos)
 
     def _forced_pick(self, lst, pos):
         label = self.forced.pop(0)

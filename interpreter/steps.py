@@ -417,7 +417,10 @@ class StepCompiler:
             items = tuple(itf(st, fr.L))
             if not items:
                 raise RuleRuntimeError("random: nothing to pick from", head.iter.pos)
-            store(st, fr, items[st.below(len(items))])
+            if st.forced:                       # a scenario's `draws:` rigs the value (a die's face)
+                store(st, fr, st.forced_value(items, head.iter.pos))
+            else:
+                store(st, fr, items[st.below(len(items))])
         self.emit(pick, pos)
 
     def step_while(self, step: LDict, pos: Pos):
