@@ -78,3 +78,21 @@ def test_limits_can_be_raised_for_research_runs():
             limits.configure(nope=3)
     finally:
         limits.configure(elements=before)
+
+
+CLI = HERE / "cli"
+LOGS = sorted(p.name for p in CLI.glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("log", LOGS)
+def test_a_malformed_log_is_reported_at_its_line(log, capsys, monkeypatch):
+    """Replay files that once ended in tracebacks (their rulebooks are named rules/<game>, from the project root)."""
+    from interpreter.cli import main
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    code = main(["replay", str(CLI / log)])
+    captured = capsys.readouterr()
+    out = captured.out + captured.err
+    assert code == 1, out[-2000:]
+    assert re.search(rf"{re.escape(log)}:\d+: error: ", out), out[-2000:]
+    if log == "rb_etc.jsonl":  # names a system folder: refused, nothing of it printed
+        assert "root:" not in out and "passwd" not in out
