@@ -102,6 +102,8 @@ class ScenarioRunner:
         self.file = file
         self.shown = str(file)
         self.report = Report()
+        #: warnings: `start` options that have no effect (RW301)
+        self.warnings: list = []
 
     # compile an expression of the rulebook's language, located in the scenario
     def compile(self, text, pos: Pos):
@@ -137,7 +139,7 @@ class ScenarioRunner:
             return ScenarioResult(self.shown, name, False, [Diagnostic(exc.pos, exc.message, "error", "RW300")])
         except RuleRuntimeError as exc:
             return ScenarioResult(self.shown, name, False, [exc.diagnostic()])
-        return ScenarioResult(self.shown, name, True)
+        return ScenarioResult(self.shown, name, True, list(self.warnings))
 
     def _run(self, data: LDict):
         start = data.get("start")
@@ -167,7 +169,29 @@ class ScenarioRunner:
         local_values = dict(start.get("locals") or {})
         if "player" in start:
             local_values["player"] = start["player"]
+        self._unused_start_options(start)
         return start.get("at"), local_values
+
+    def _unused_start_options(self, start: LDict) -> None:
+        """Warn (RW301) about `start` options that change nothing: a local the
+        flow does not have, or a `player` with no `turns` loop around `at:`
+        to position (a turns loop inside the phase starts from its own seat)."""
+        flow = self.game.flow
+        names = flow.slot_names if flow is not None else []
+        spot = start.get("locals") if start.get("at") is not None else None   # without at: an error
+        for name in (spot or {}):
+            if name not in names:
+                self.warnings.append(Diagnostic(spot.pos_of(name) if hasattr(spot, "pos_of") else start.pos,
+                                                f"the flow has no local '{name}': setting it has no effect",
+                                                "warning", "RW301"))
+        at = start.get("at")
+        label = flow.labels.get(at) if (flow is not None and at is not None) else None
+        if "player" in start and label is not None:
+            if not any(getattr(info, "kind", None) == "turns" for info in label.enclosing):
+                self.warnings.append(Diagnostic(
+                    start.pos_of("player"),
+                    f"no turns loop encloses '{at}', so 'player' positions none (a turns loop inside "
+                    f"the phase starts from its own first seat)", "warning", "RW301"))
 
     def _zone_targets(self, st, key: str, pos: Pos) -> list:
         m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*(?:\[(.*)\])?\s*", key)
