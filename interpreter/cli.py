@@ -256,9 +256,12 @@ def cmd_check(args) -> int:
     jobs = args.jobs or min(os.cpu_count() or 1, 4)
     started = time.perf_counter()
     findings = []
-    for vs in variant_sets:
-        findings.extend(run_check(args.rulebook, args.games, counts, options, vs, args.max_decisions,
-                                  args.check_every, jobs))
+    from .progress import progress
+    with progress(args.games * len(counts) * len(variant_sets), f"check {rb.name}",
+                  enabled=args.format != "json") as done:
+        for vs in variant_sets:
+            findings.extend(run_check(args.rulebook, args.games, counts, options, vs, args.max_decisions,
+                                      args.check_every, jobs, done=done))
     elapsed = time.perf_counter() - started
     # one report per distinct problem, with the first game that shows it
     distinct = {}

@@ -153,7 +153,8 @@ def _play_batch(args) -> list[dict]:
 
 
 def run_check(path, games: int, player_counts, options: dict, variants: list, max_decisions: int = 5000,
-              check_every: int = 10, jobs: int = 1, first_seed: int = 1) -> list[Finding]:
+              check_every: int = 10, jobs: int = 1, first_seed: int = 1, done=None) -> list[Finding]:
+    """Play the games; ``done(n)``, if given, is called as each batch of n games finishes."""
     path = str(path)
     batches = []
     size = max(1, games // (4 * max(jobs, 1)))
@@ -164,11 +165,15 @@ def run_check(path, games: int, player_counts, options: dict, variants: list, ma
     results = []
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for found in pool.map(_play_batch, batches):
+            for batch, found in zip(batches, pool.map(_play_batch, batches)):
                 results.extend(found)
+                if done:
+                    done(len(batch[2]))
     else:
         for batch in batches:
             results.extend(_play_batch(batch))
+            if done:
+                done(len(batch[2]))
     return [Finding(**f) for f in results]
 
 

@@ -1,0 +1,50 @@
+"""Progress bars: drawn on a terminal (a pseudo-terminal here), never in a pipe or with --json."""
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECK = [sys.executable, "-m", "interpreter.cli", "check", str(ROOT / "rules" / "yak"),
+         "--games", "6", "--players", "2", "--jobs", "1"]
+
+
+def _run_in_pty(cmd) -> str:
+    pid, fd = pty.fork()
+    if pid == 0:                                    # the child: stdin/stdout/stderr are the terminal
+        os.chdir(ROOT)
+        os.environ["TERM"] = "xterm"
+        os.environ.pop("CI", None)
+        os.execv(cmd[0], cmd)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:                             # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    return out.decode("utf-8", "replace")
+
+
+def test_check_draws_a_bar_with_time_left_on_a_terminal(tmp_path):
+    out = _run_in_pty(CHECK + ["--replays", str(tmp_path)])
+    assert "check Yak" in out or "check yak" in out.lower()
+    assert "/6" in out                              # done/total of the 6 games
+    assert "left" in out
+    assert "6 games" in out                         # the summary still follows
+
+
+def test_check_is_quiet_in_a_pipe(tmp_path):
+    proc = subprocess.run(CHECK + ["--replays", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert "left" not in proc.stderr and "left" not in proc.stdout
+    assert "/6" not in proc.stderr
+    assert "6 games" in proc.stdout
+
+
+def test_check_json_is_quiet_on_a_terminal(tmp_path):
+    out = _run_in_pty(CHECK + ["--format", "json", "--replays", str(tmp_path)])
+    assert "left" not in out and "/6" not in out
