@@ -210,14 +210,17 @@ def cmd_bench(args) -> int:
     options = _parse_options(args.option)
     variants = _variants(args.variant)
     runs = []
+    from .progress import progress
     for r in range(args.repeat):
         decisions = 0
         start = time.perf_counter()
-        for g in range(args.games):
-            n = counts[g % len(counts)]
-            seed = args.seed + g
-            state = rb.new_game(n, seed, options, variants, logging=False)
-            decisions += play_out(state, make_bots("random", state.lay.num_seats, seed))
+        with progress(args.games, f"bench {rb.name}, run {r + 1}") as done:
+            for g in range(args.games):
+                n = counts[g % len(counts)]
+                seed = args.seed + g
+                state = rb.new_game(n, seed, options, variants, logging=False)
+                decisions += play_out(state, make_bots("random", state.lay.num_seats, seed))
+                done(1)
         elapsed = time.perf_counter() - start
         runs.append((args.games / elapsed, decisions / elapsed, elapsed))
         print(f"run {r + 1}: {args.games} games in {elapsed:.2f}s: {args.games / elapsed:.1f} games/s, "

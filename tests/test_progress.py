@@ -48,3 +48,12 @@ def test_check_is_quiet_in_a_pipe(tmp_path):
 def test_check_json_is_quiet_on_a_terminal(tmp_path):
     out = _run_in_pty(CHECK + ["--format", "json", "--replays", str(tmp_path)])
     assert "left" not in out and "/6" not in out
+
+
+def test_bench_draws_a_bar_on_a_terminal_and_not_in_a_pipe():
+    bench = [sys.executable, "-m", "interpreter.cli", "bench", str(ROOT / "rules" / "yak"), "--games", "4",
+             "--players", "2"]
+    assert "left" in _run_in_pty(bench)
+    proc = subprocess.run(bench, cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0 and "left" not in proc.stdout + proc.stderr
+    assert "4 games in" in proc.stdout
