@@ -64,6 +64,8 @@ def observation(st, viewer: int | None) -> dict:
     decision = None
     if st.pending is not None:
         decision = {"player": st.pending.who}
+        if st.pending.group is not None:
+            decision["simultaneous"] = st.pending.group
         if viewer == st.pending.who:
             decision["legal_actions"] = [o.id for o in st.pending.options]
     return {

@@ -69,14 +69,16 @@ class Option:
 
 
 class Decision:
-    __slots__ = ("who", "options", "by_id", "as_slot", "pos")
+    __slots__ = ("who", "options", "by_id", "as_slot", "pos", "group")
 
-    def __init__(self, who, options, as_slot, pos):
+    def __init__(self, who, options, as_slot, pos, group=None):
         self.who = who
         self.options = options
         self.by_id = {o.id: o for o in options}
         self.as_slot = as_slot
         self.pos = pos
+        #: the `simultaneous:` group of the decide step, or None
+        self.group = group
 
 
 def option_id(action, values) -> str:
@@ -382,6 +384,11 @@ class State:
         run(self)
 
     # --- the player-facing API, in OpenSpiel's terms ----------------------
+    def simultaneous(self) -> str | None:
+        """The ``simultaneous:`` group of the pending decision (its decide step
+        says the seats choose at the same time, one after the other here), or None."""
+        return self.pending.group if self.pending is not None else None
+
     def current_player(self) -> int | None:
         """The seat that must decide now, or None when the game is over."""
         return self.pending.who if self.pending is not None else None
@@ -478,6 +485,7 @@ class State:
             "pending": None if self.pending is None else {
                 "who": self.pending.who,
                 "as_slot": self.pending.as_slot,
+                **({"group": self.pending.group} if self.pending.group is not None else {}),
                 "pos": [self.pending.pos.file, self.pending.pos.line, self.pending.pos.col],
                 "options": [[o.action.proc.name, [encode(v) for v in o.values]] for o in self.pending.options],
             },
@@ -515,7 +523,7 @@ class State:
                 action = game.action_by_proc[name]
                 vals = tuple(decode(v, layout) for v in values)
                 opts.append(Option(option_id(action, vals), action, vals))
-            s.pending = Decision(pd["who"], opts, pd["as_slot"], Pos(*pd["pos"]))
+            s.pending = Decision(pd["who"], opts, pd["as_slot"], Pos(*pd["pos"]), pd.get("group"))
         s.history = [tuple(h) for h in data["history"]]
         s.status = data["status"]
         s.running = frozenset(data["running"])

@@ -570,6 +570,7 @@ class StepCompiler:
             if whof is not None and not T.compatible(wt, T.PLAYER):
                 self.report.error(step.pos_of("who"), f"who decides must be a seat, not {T.describe(wt)}", E_TYPE)
         as_slot = self.scope.declare(step["as"], T.STR) if step.get("as") else None
+        group = str(step["simultaneous"]) if step.get("simultaneous") is not None else None
         holder = {}
         decide_pos = pos
 
@@ -589,7 +590,7 @@ class StepCompiler:
                 raise RuleRuntimeError(f"no legal action for {st.lay.seat_names[who]} ({names}) "
                                        "and no 'otherwise' for this decision", decide_pos)
             from .runtime import Decision
-            st.pending = Decision(who, opts, as_slot, decide_pos)
+            st.pending = Decision(who, opts, as_slot, decide_pos, group)
             fr.pc = holder["after"]
             return True
         self.emit(decide, pos)
