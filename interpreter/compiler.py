@@ -687,6 +687,7 @@ class Compiler:
     def _compile_action(self, action: ActionDecl, spec: LDict, scope: Scope):
         proc = action.proc
         action.player_slot = 0
+        action.secret = spec.get("secret") is True
         for pname, domain in (spec.get("params") or {}).items():
             dpos = spec["params"].pos_of(pname)
             if pname == "player":

@@ -66,7 +66,7 @@ def history_for(st, seat: int) -> list:
     chosen face down) replaced by ``…``.  A minimal history until the language
     declares public and secret parts of decisions."""
     from .view.hints import read_hints
-    secret = read_hints(st.game).secret
+    secret = set(read_hints(st.game).secret) | {n for n, a in st.game.actions.items() if a.secret}
     out = []
     for who, action_id in st.history:
         name = action_id.split("(", 1)[0]

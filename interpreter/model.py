@@ -215,6 +215,8 @@ class ActionDecl:
     inherit: int = 0
     #: parameter -> (expression text, position): every value it can ever take (`bounds:`)
     bounds: dict = field(default_factory=dict)
+    #: `secret: true`: other seats learn only the action's name, never its parameters
+    secret: bool = False
 
 
 @dataclass

@@ -384,6 +384,18 @@ class State:
         run(self)
 
     # --- the player-facing API, in OpenSpiel's terms ----------------------
+    def history_for(self, seat: int) -> list:
+        """Every decision so far as ``seat`` may know it: ``(seat, action id)`` in
+        order; another seat's choice of a ``secret: true`` action is ``name(…)``."""
+        secret = {n for n, a in self.game.actions.items() if a.secret}
+        out = []
+        for who, action_id in self.history:
+            name = action_id.split("(", 1)[0]
+            if who != seat and name in secret and "(" in action_id:
+                action_id = f"{name}(…)"
+            out.append((who, action_id))
+        return out
+
     def simultaneous(self) -> str | None:
         """The ``simultaneous:`` group of the pending decision (its decide step
         says the seats choose at the same time, one after the other here), or None."""
