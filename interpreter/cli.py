@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -205,29 +204,12 @@ def cmd_test(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    from .bench import bench, format_line, to_json
     rb = Rulebook.load(args.rulebook)
     counts = _counts(None if args.players is None else str(args.players), rb.game)
-    options = _parse_options(args.option)
-    variants = _variants(args.variant)
-    runs = []
-    from .progress import progress
-    for r in range(args.repeat):
-        decisions = 0
-        start = time.perf_counter()
-        with progress(args.games, f"bench {rb.name}, run {r + 1}") as done:
-            for g in range(args.games):
-                n = counts[g % len(counts)]
-                seed = args.seed + g
-                state = rb.new_game(n, seed, options, variants, logging=False)
-                decisions += play_out(state, make_bots("random", state.lay.num_seats, seed))
-                done(1)
-        elapsed = time.perf_counter() - start
-        runs.append((args.games / elapsed, decisions / elapsed, elapsed))
-        print(f"run {r + 1}: {args.games} games in {elapsed:.2f}s: {args.games / elapsed:.1f} games/s, "
-              f"{decisions / elapsed:.0f} decisions/s")
-    if args.repeat > 1:
-        print(f"median of {args.repeat} runs: {statistics.median(x[0] for x in runs):.1f} games/s, "
-              f"{statistics.median(x[1] for x in runs):.0f} decisions/s")
+    results = bench(rb, counts, args.games, args.repeat, args.seed,
+                    _parse_options(args.option), _variants(args.variant), show_progress=not args.json)
+    print(to_json(results) if args.json else "\n".join(format_line(r) for r in results))
     return 0
 
 
@@ -346,6 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--repeat", type=_whole(1), default=1, help="runs to make (the median is printed)")
     b.add_argument("--variant", action="append", metavar="NAME")
     b.add_argument("--option", action="append", metavar="NAME=VALUE")
+    b.add_argument("--json", action="store_true", help="one JSON object per player count")
     b.set_defaults(func=cmd_bench)
 
     c = sub.add_parser("check", help="play many random games and report what breaks")

@@ -1,0 +1,31 @@
+"""regelwerk bench: one line per player count, --json, median of --repeat, the backend."""
+import json
+
+from interpreter.bench import backend
+from interpreter.bots import make_bots, play_out
+from interpreter.cli import main
+from interpreter.game import Rulebook
+
+YAK = "rules/yak"
+
+
+def test_bench_prints_one_line_per_player_count(capsys):
+    assert main(["bench", YAK, "--games", "1"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    # Yak is for 2 to 4 players (rules/yak/game.yaml): one line each
+    assert [ln.split(":")[0] for ln in lines] == ["2 players", "3 players", "4 players"]
+    assert all("games/s" in ln and "decisions/s" in ln and backend() in ln for ln in lines)
+
+
+def test_bench_json_counts_the_decisions_of_the_seeded_games(capsys):
+    assert main(["bench", YAK, "--games", "2", "--players", "2", "--repeat", "2", "--seed", "5", "--json"]) == 0
+    [row] = json.loads(capsys.readouterr().out)
+    rb = Rulebook.load(YAK)
+    expected = 0
+    for seed in (5, 6):                       # --games 2 from --seed 5
+        state = rb.new_game(2, seed, logging=False)
+        expected += play_out(state, make_bots("random", 2, seed))
+    assert row["players"] == 2 and row["games"] == 2 and row["repeat"] == 2
+    assert row["decisions"] == expected
+    assert row["games_per_s"] > 0 and row["decisions_per_s"] > row["games_per_s"]
+    assert row["backend"] in ("pure Python", "native")
