@@ -2,7 +2,7 @@
 
     import pyspiel
     from interpreter.adapters.openspiel import load
-    game = load("rules/iquazu", players=3)          # registered as regelwerk_iquazu
+    game = load("rules/<game>", players=3)          # registered as regelwerk_<game>
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():

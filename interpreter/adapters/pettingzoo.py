@@ -1,7 +1,7 @@
 """A rulebook as a PettingZoo AEC environment (needs the ``rl`` extra).
 
     from interpreter.adapters.pettingzoo import env
-    e = env("rules/yak", players=3)
+    e = env("rules/<game>", players=3)
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
