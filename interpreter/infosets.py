@@ -66,14 +66,7 @@ def history_for(st, seat: int) -> list:
     chosen face down) replaced by ``…``.  A minimal history until the language
     declares public and secret parts of decisions."""
     from .view.hints import read_hints
-    secret = set(read_hints(st.game).secret) | {n for n, a in st.game.actions.items() if a.secret}
-    out = []
-    for who, action_id in st.history:
-        name = action_id.split("(", 1)[0]
-        if who != seat and name in secret and "(" in action_id:
-            action_id = f"{name}(…)"
-        out.append((who, action_id))
-    return out
+    return st.history_for(seat, also_secret=read_hints(st.game).secret)
 
 
 def information_state_string(st, seat: int) -> str:

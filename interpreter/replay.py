@@ -84,6 +84,13 @@ class LogProblems(Exception):
         self.problems = problems
 
 
+def print_problems(exc) -> int:
+    """Print a LogProblem or LogProblems to stderr, one located line each; the exit status (1)."""
+    for p in getattr(exc, "problems", None) or [exc]:
+        print(p.format(), file=sys.stderr)
+    return 1
+
+
 def cmd_replay(args) -> int:
     from rich.console import Console
     from .narrate import Narrator
@@ -115,13 +122,8 @@ def cmd_replay(args) -> int:
         raise UsageError("--until takes a number of decisions (0 or more)")
     try:
         done = replay_log(args.file, args.until, tell, warn)
-    except LogProblems as exc:
-        for p in exc.problems:
-            print(p.format(), file=sys.stderr)
-        return 1
-    except LogProblem as p:
-        print(p.format(), file=sys.stderr)
-        return 1
+    except (LogProblems, LogProblem) as exc:
+        return print_problems(exc)
     st = done.state
     if args.show:
         seat = args.seat - 1 if args.seat else None

@@ -384,10 +384,11 @@ class State:
         run(self)
 
     # --- the player-facing API, in OpenSpiel's terms ----------------------
-    def history_for(self, seat: int) -> list:
+    def history_for(self, seat: int, also_secret=()) -> list:
         """Every decision so far as ``seat`` may know it: ``(seat, action id)`` in
-        order; another seat's choice of a ``secret: true`` action is ``name(…)``."""
-        secret = {n for n, a in self.game.actions.items() if a.secret}
+        order; another seat's choice of a ``secret: true`` action (or one named in
+        ``also_secret``) is ``name(…)``."""
+        secret = {n for n, a in self.game.actions.items() if a.secret} | set(also_secret)
         out = []
         for who, action_id in self.history:
             name = action_id.split("(", 1)[0]

@@ -155,14 +155,9 @@ def play_in_terminal(rb, args, options, variants, seats: str) -> int:
 
 def resume_in_terminal(rb, log_path, seats: str | None, save_to=None) -> int:
     """Go on with a saved game (``play RULEBOOK --resume LOG``); it is saved again to the same log."""
-    from .replay import LogProblem, LogProblems
+    from .replay import LogProblem, LogProblems, print_problems
     try:
         session = Session.from_log(rb, log_path, seats)
-    except LogProblems as exc:
-        for p in exc.problems:
-            print(p.format(), file=sys.stderr)
-        return 1
-    except LogProblem as p:
-        print(p.format(), file=sys.stderr)
-        return 1
+    except (LogProblems, LogProblem) as exc:
+        return print_problems(exc)
     return TerminalPlay(session, save_to or log_path).run()

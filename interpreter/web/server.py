@@ -235,19 +235,14 @@ def make(rb, port: int, session=None):
 
 def cmd_serve(args) -> int:
     from ..game import Rulebook
-    from ..replay import LogProblem, LogProblems
+    from ..replay import LogProblem, LogProblems, print_problems
     rb = Rulebook.load(args.rulebook)
     session = None
     if args.replay:
         try:
             session = Session.from_log(rb, args.replay)
-        except LogProblems as exc:
-            for p in exc.problems:
-                print(p.format(), file=sys.stderr)
-            return 1
-        except LogProblem as p:
-            print(p.format(), file=sys.stderr)
-            return 1
+        except (LogProblems, LogProblem) as exc:
+            return print_problems(exc)
     httpd, url, _ = make(rb, args.port, session)
     print(f"Regelwerk: {rb.name} at {url}  (Ctrl-C stops)", flush=True)
     try:
