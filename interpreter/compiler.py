@@ -822,6 +822,18 @@ class Compiler:
         if not g.rank_by:
             g.rank_by = [g.score]
         g.score_direction = str(end.get("better") or "higher")
+        g.score_parts = []
+        parts = end.get("parts") or {}
+        for name, expr in parts.items():
+            ppos = parts.pos_of(name)
+            pscope = Scope([("p", T.PLAYER)])
+            fn, typ = self.dyn_expr(expr, ppos, pscope, f"score part '{name}'")
+            if fn is not None and not T.is_numeric(typ):
+                self.report.error(ppos, f"a score part must be a number, not {T.describe(typ)}", E_TYPE)
+            elif fn is not None:
+                g.score_parts.append((str(name), sized(fn, pscope)))
+        rest = end.get("rest")
+        g.score_rest = str(rest) if rest is not None else None
 
     def compile_invariants(self, invs: LDict):
         for name, expr in invs.items():

@@ -273,6 +273,10 @@ class GameDef:
     rank_by: list = field(default_factory=list)
     #: "higher" or "lower": which scores (and ranking keys) are better (`end: better:`)
     score_direction: str = "higher"
+    #: the named parts of the score (`end: parts:`), [(name, f(state, [p]))], for reports
+    score_parts: list = field(default_factory=list)
+    #: the name of what the score holds beyond its parts (`end: rest:`), or None
+    score_rest: str | None = None
     invariants: list = field(default_factory=list)  # [(name, f, pos)]
     #: every procedure by its unique name, for serialisation
     all_procs: dict = field(default_factory=dict)

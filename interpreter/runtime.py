@@ -413,6 +413,21 @@ class State:
         score = self.game.score
         return [score(self, [p]) for p in self.lay.seats]
 
+    def score_parts(self) -> list:
+        """Per seat, the score's named parts (``end: parts:``) as {name: value}, in
+        the rulebook's order; with ``end: rest: NAME`` also NAME: the score minus
+        the parts.  Empty dicts when the rulebook names no parts."""
+        parts = self.game.score_parts
+        if not parts and self.game.score_rest is None:
+            return [{} for _ in self.lay.seats]
+        out = []
+        for p, total in zip(self.lay.seats, self.scores()):
+            row = {name: fn(self, [p]) for name, fn in parts}
+            if self.game.score_rest is not None:
+                row[self.game.score_rest] = total - sum(row.values())
+            out.append(row)
+        return out
+
     def ranking(self) -> list:
         """Places (1 = best) per seat; seats equal on every ranking key share a place.
         With ``end: better: lower`` the lower keys are the better ones."""
