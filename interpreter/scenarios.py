@@ -367,7 +367,19 @@ class ScenarioRunner:
                 fn = self.compile(located_str(str(key), kpos), kpos)
                 got = plain(fn(st, [st.current_player()]))
             if got != want:
-                raise ScenarioFailure(kpos, f"{key}: expected {format_value(_tuple(want))}, got {format_value(_tuple(got))}")
+                shown_want, shown_got = format_value(_tuple(want)), format_value(_tuple(got))
+                if shown_want == shown_got:   # 1 and '1' print alike: say which is text
+                    shown_want, shown_got = _typed(want), _typed(got)
+                raise ScenarioFailure(kpos, f"{key}: expected {shown_want}, got {shown_got}")
+
+
+def _typed(v) -> str:
+    """A value written so that texts show their quotes (labels are texts: '1', not 1)."""
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_typed(x) for x in v) + "]"
+    if isinstance(v, str):
+        return repr(v)
+    return format_value(v)
 
 
 def _tuple(v):
