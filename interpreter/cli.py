@@ -183,18 +183,24 @@ def cmd_play(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from .scenarios import run_scenarios
+    from .progress import progress
+    from .scenarios import find_scenarios, iter_scenarios
     try:
-        results = run_scenarios(args.paths)
+        found = find_scenarios(args.paths)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     passed = 0
-    for r in results:
-        print(r.line())
-        if r.ok:
-            passed += 1
-        for d in r.messages:                 # a failure's errors; a pass's warnings (RW301)
-            print("  " + d.format().replace("\n", "\n  "))
+    results = []
+    # a bar only for long runs (the lines above it say the rest)
+    with progress(len(found), "test", enabled=len(found) >= 20) as done:
+        for r in iter_scenarios(found):
+            results.append(r)
+            print(r.line())
+            if r.ok:
+                passed += 1
+            for d in r.messages:                 # a failure's errors; a pass's warnings (RW301)
+                print("  " + d.format().replace("\n", "\n  "))
+            done(1)
     failed = len(results) - passed
     print(f"{passed} passed, {failed} failed, {len(results)} scenarios")
     if not results:
@@ -239,6 +245,11 @@ def cmd_check(args) -> int:
     for vs in variant_sets:
         rb.layout(counts[0], options, vs)  # bad options or variants: one clear line now
     jobs = args.jobs or min(os.cpu_count() or 1, 4)
+    from .backends import BackendError, make_backend
+    try:
+        backend = make_backend(args.backend, jobs, args.address)
+    except BackendError as exc:
+        raise UsageError(str(exc)) from None
     started = time.perf_counter()
     findings = []
     from .progress import progress
@@ -246,7 +257,7 @@ def cmd_check(args) -> int:
                   enabled=args.format != "json") as done:
         for vs in variant_sets:
             findings.extend(run_check(args.rulebook, args.games, counts, options, vs, args.max_decisions,
-                                      args.check_every, jobs, done=done))
+                                      args.check_every, jobs, done=done, backend=backend))
     elapsed = time.perf_counter() - started
     # one report per distinct problem, with the first game that shows it
     distinct = {}
@@ -271,6 +282,58 @@ def cmd_check(args) -> int:
         print(f"{rb.name}: {played} games ({', '.join(map(str, counts))} players), {len(distinct)} "
               f"problem{'s' * (len(distinct) != 1)} found, {elapsed:.1f}s")
     return 1 if distinct else 0
+
+
+def cmd_report(args) -> int:
+    from .backends import BackendError, make_backend
+    from .bots import make_bots as _check_bots
+    from .progress import progress
+    try:
+        from .report import Plan, ReportError, configs_from, write_report
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        raise UsageError(f"report needs the report extra: pip install 'regelwerk[report]' ({exc})") from None
+    rb = Rulebook.load(args.rulebook)
+    players = args.players if args.players is not None else rb.game.min_players
+    _counts(str(players), rb.game)
+    bots = args.seats or args.bots
+    _check_bots(bots, 1, 0)                        # an unknown bot: one clear line now
+    try:
+        configs = configs_from(args.compare, _variants(args.variant), _parse_options(args.option), rb)
+    except ReportError as exc:
+        raise UsageError(str(exc)) from None
+    for c in configs:
+        rb.layout(players, c.option_dict, list(c.variants))   # a bad option or variant: one clear line now
+    plan = Plan(str(args.rulebook), players, args.games, bots, args.seed, configs, args.max_decisions)
+    try:
+        backend = make_backend(args.backend, args.jobs or None, args.address)
+    except BackendError as exc:
+        raise UsageError(str(exc)) from None
+    started = time.perf_counter()
+    try:
+        with progress(args.games * len(configs), f"report {rb.name}", enabled=not args.json) as done:
+            result = write_report(plan, backend, Path(args.out), f"{rb.name}: balance report", done)
+    except BackendError as exc:
+        raise UsageError(str(exc)) from None
+    elapsed = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    for label, summ in result["configs"].items():
+        head = f"{rb.name}, {players} players" + (f", {label}" if len(configs) > 1 else "")
+        print(f"{head}: {summ['finished']} of {summ['games']} games finished")
+        for seat in summ.get("seats", []):
+            flag = "  (significant)" if seat["significant"] else ""
+            print(f"  {seat['name']:<14} wins {seat['win_rate']:6.1%}  95% CI {seat['ci'][0]:.1%}–{seat['ci'][1]:.1%}"
+                  f"  mean score {seat['mean_score']:.1f}{flag}")
+        if summ.get("first_player"):
+            fp = summ["first_player"]
+            flag = "  (significant)" if fp["significant"] else ""
+            print(f"  {'first player':<14} wins {fp['win_rate']:6.1%}  95% CI {fp['ci'][0]:.1%}–{fp['ci'][1]:.1%}{flag}")
+        for f in summ.get("failed", [])[:5]:
+            print(f"  failed: seed {f['seed']}: {f['error']}")
+    print(f"wrote {Path(args.out) / 'report.html'} ({elapsed:.1f}s on {backend.describe()})")
+    return 0
 
 
 def _cmd_serve(args) -> int:
@@ -341,9 +404,32 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--max-decisions", type=_whole(1), default=5000, help="a game longer than this does not end")
     c.add_argument("--check-every", type=_whole(1), default=10, help="check zones and capacities every K decisions")
     c.add_argument("--jobs", type=_whole(0, 256), default=0, help="processes (default: the CPU count, at most 4)")
+    c.add_argument("--backend", choices=["processes", "ray"], default="processes",
+                   help="processes on this machine, or Ray (the ray extra)")
+    c.add_argument("--address", help="with --backend ray: a cluster's address (default: a local Ray)")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.add_argument("--replays", default=".regelwerk/replays", help="where to write replay files")
     c.set_defaults(func=cmd_check)
+
+    rp = sub.add_parser("report", help="play many games and write a balance report (HTML, plots, JSON Lines)")
+    rp.add_argument("rulebook", metavar="RULEBOOK")
+    rp.add_argument("--games", type=_whole(1), default=200, help="games per configuration (seeds S..S+N-1)")
+    rp.add_argument("--players", type=_whole(1), help="how many play (default: the fewest the game allows)")
+    rp.add_argument("--bots", default="random", help="who plays each seat, comma-separated (the last repeats)")
+    rp.add_argument("--seats", help="the same as --bots")
+    rp.add_argument("--variant", action="append", metavar="NAME", help="play a variant in every game")
+    rp.add_argument("--option", action="append", metavar="NAME=VALUE", help="set an option in every game")
+    rp.add_argument("--compare", action="append", metavar="KEY=VALUE",
+                    help="variant=NAME (without and with it) or option=NAME=V1,V2: side by side (repeatable)")
+    rp.add_argument("--out", required=True, metavar="DIR", help="where to write report.html, the plots and games.jsonl")
+    rp.add_argument("--seed", type=_SEED, default=1, help="the first seed")
+    rp.add_argument("--jobs", type=_whole(0, 256), default=0, help="worker processes (default: the CPU count, at most 4)")
+    rp.add_argument("--backend", choices=["processes", "ray"], default="processes",
+                    help="processes on this machine, or Ray (the ray extra)")
+    rp.add_argument("--address", help="with --backend ray: a cluster's address (default: a local Ray)")
+    rp.add_argument("--max-decisions", type=_whole(1), default=20_000, help="a game longer than this fails")
+    rp.add_argument("--json", action="store_true", help="print the summary as JSON (no progress bar)")
+    rp.set_defaults(func=cmd_report)
 
     sv = sub.add_parser("serve", help="play in the browser: a local server on 127.0.0.1 (needs the web extra)")
     sv.add_argument("rulebook", metavar="RULEBOOK")

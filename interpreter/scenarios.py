@@ -399,12 +399,16 @@ def _outside_problem(rulebook_dir: Path, file: Path) -> str | None:
 
 
 def run_scenarios(paths) -> list[ScenarioResult]:
-    results = []
+    return list(iter_scenarios(find_scenarios(paths)))
+
+
+def iter_scenarios(found: list):
+    """Run the scenarios ``find_scenarios`` found, yielding each result as it is known."""
     books: dict = {}
-    for rulebook_dir, file in find_scenarios(paths):
+    for rulebook_dir, file in found:
         outside = _outside_problem(rulebook_dir, file)
         if outside:
-            results.append(ScenarioResult(str(file), file.stem, False, [Diagnostic(Pos(str(file)), outside, code="RW005", quote=False)]))
+            yield ScenarioResult(str(file), file.stem, False, [Diagnostic(Pos(str(file)), outside, code="RW005", quote=False)])
             continue
         key = rulebook_dir.resolve()
         if key not in books:
@@ -415,10 +419,9 @@ def run_scenarios(paths) -> list[ScenarioResult]:
         rb = books[key]
         if isinstance(rb, Exception):
             diags = getattr(rb, "diagnostics", None) or [Diagnostic(Pos(str(rulebook_dir)), str(rb))]
-            results.append(ScenarioResult(str(file), file.stem, False, list(diags)))
+            yield ScenarioResult(str(file), file.stem, False, list(diags))
             continue
-        results.append(ScenarioRunner(rb, file).run())
-    return results
+        yield ScenarioRunner(rb, file).run()
 
 
-__all__ = ["run_scenarios", "find_scenarios", "ScenarioResult", "LList"]
+__all__ = ["run_scenarios", "iter_scenarios", "find_scenarios", "ScenarioResult", "LList"]

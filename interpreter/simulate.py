@@ -21,7 +21,6 @@ several processes (``--jobs``); the result does not depend on how many.
 from __future__ import annotations
 
 import json
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -153,28 +152,33 @@ def _play_batch(args) -> list[dict]:
 
 
 def run_check(path, games: int, player_counts, options: dict, variants: list, max_decisions: int = 5000,
-              check_every: int = 10, jobs: int = 1, first_seed: int = 1, done=None) -> list[Finding]:
-    """Play the games; ``done(n)``, if given, is called as each batch of n games finishes."""
+              check_every: int = 10, jobs: int = 1, first_seed: int = 1, done=None, backend=None) -> list[Finding]:
+    """Play the games on ``backend`` (default: ``jobs`` local processes, see
+    interpreter/backends.py); ``done(n)``, if given, is called as each batch of
+    n games finishes.  A batch whose worker fails is an RW905 finding naming
+    its seeds; the other batches' findings are kept."""
+    from .backends import LocalBackend
     path = str(path)
+    backend = backend or LocalBackend(jobs)
     batches = []
-    size = max(1, games // (4 * max(jobs, 1)))
+    size = max(1, games // (4 * max(getattr(backend, "jobs", None) or jobs, 1)))
     for n in player_counts:
         seeds = list(range(first_seed, first_seed + games))
         for i in range(0, len(seeds), size):
             batches.append((path, n, seeds[i:i + size], options, variants, max_decisions, check_every))
-    results = []
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for batch, found in zip(batches, pool.map(_play_batch, batches)):
-                results.extend(found)
-                if done:
-                    done(len(batch[2]))
-    else:
-        for batch in batches:
-            results.extend(_play_batch(batch))
-            if done:
-                done(len(batch[2]))
-    return [Finding(**f) for f in results]
+    results: dict = {}
+    for d in backend.run(_play_batch, batches):
+        _, n, seeds, *_ = batches[d.index]
+        if d.error is None:
+            results[d.index] = d.value
+        else:
+            first_file = _book(path).game.source_files[0]
+            results[d.index] = [asdict(Finding(
+                "RW905", f"the simulation of seeds {seeds[0]}-{seeds[-1]} failed: {d.error}", first_file, 1, 1,
+                n, seeds[0], list(variants), dict(options)))]
+        if done:
+            done(len(seeds))
+    return [Finding(**f) for i in sorted(results) for f in results[i]]
 
 
 def write_replay(finding: Finding, rulebook: str, game_name: str, folder: Path) -> Path:

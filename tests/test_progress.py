@@ -1,6 +1,7 @@
 """Progress bars: drawn on a terminal (a pseudo-terminal here), never in a pipe or with --json."""
 import os
 import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -57,3 +58,22 @@ def test_bench_draws_a_bar_on_a_terminal_and_not_in_a_pipe():
     proc = subprocess.run(bench, cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0 and "left" not in proc.stdout + proc.stderr
     assert "4 games in" in proc.stdout
+
+
+def test_report_draws_a_bar_on_a_terminal_and_not_in_a_pipe(tmp_path):
+    report = [sys.executable, "-m", "interpreter.cli", "report", str(ROOT / "rules" / "yak"), "--games", "4",
+              "--players", "2", "--jobs", "1", "--out", str(tmp_path / "r")]
+    out = _run_in_pty(report)
+    assert "report Yak" in out and "/4" in out and "left" in out
+    proc = subprocess.run(report, cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0 and "left" not in proc.stdout + proc.stderr
+    assert "report.html" in proc.stdout
+
+
+def test_a_long_test_run_draws_a_bar_on_a_terminal_and_not_in_a_pipe():
+    test = [sys.executable, "-m", "interpreter.cli", "test", str(ROOT / "rules" / "yak")]
+    n = len(list((ROOT / "rules" / "yak" / "scenarios").glob("*.yaml")))
+    out = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", _run_in_pty(test))      # colours off
+    assert f"{n}/{n}" in out and "PASS" in out and " passed, 0 failed" in out
+    proc = subprocess.run(test, cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0 and f"{n}/{n}" not in proc.stdout + proc.stderr and proc.stderr == ""

@@ -12,7 +12,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.request
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from browser import start_browser as _browser
 from conftest import ROOT, RULES, game_folders
 from interpreter.cli import main
 from interpreter.replay import replay_log
@@ -27,7 +27,6 @@ from interpreter.replay import replay_log
 bottle = pytest.importorskip("bottle", reason="browser play needs the web extra: pip install -e '.[web]'")
 
 GAMES = [p.name for p in game_folders()]
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
 
 def call(base, method, path, data=None):
@@ -103,23 +102,6 @@ def test_serve_without_a_port_number_is_a_usage_error(capsys):
 
 
 # --- the real browser ---------------------------------------------------------------------
-
-def _browser():
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip("the browser test needs Debian's chromium and chromium-driver (apt-get install chromium "
-                    "chromium-driver; .ci/run does it)")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="the browser test needs selenium (the web extra)")
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    profile = tempfile.mkdtemp(prefix="regelwerk-chromium-")
-    for a in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-              "--disable-background-networking", "--disable-component-update", "--disable-sync",
-              f"--user-data-dir={profile}", "--window-size=1400,1000"]:
-        opts.add_argument(a)
-    opts.binary_location = CHROMIUM
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-    return driver, profile
-
 
 def _serve(game):
     proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", str(RULES / game), "--port", "0"],

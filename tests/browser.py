@@ -1,0 +1,34 @@
+"""Headless Debian chromium driven by selenium, for the browser tests (not a test module).
+
+Needs the `web` extra (selenium) and Debian's chromium and chromium-driver
+(`.ci/run` installs them); skips the calling test with a clear message when
+they are missing.  Nothing is downloaded: selenium is pointed at the system's
+chromedriver.
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+def start_browser(width: int = 1400, height: int = 1000):
+    """(driver, profile folder); the caller quits the driver and removes the folder."""
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip("the browser test needs Debian's chromium and chromium-driver (apt-get install chromium "
+                    "chromium-driver; .ci/run does it)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="the browser test needs selenium (the web extra)")
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    profile = tempfile.mkdtemp(prefix="regelwerk-chromium-")
+    for a in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update", "--disable-sync",
+              f"--user-data-dir={profile}", f"--window-size={width},{height}"]:
+        opts.add_argument(a)
+    opts.binary_location = CHROMIUM
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    return driver, profile
