@@ -107,7 +107,7 @@ def _scan_step(body: Body, step: LDict, pos: Pos, enclosing: set) -> None:
         body.moves = True
     if "draw" in step:
         body.draws = True
-    if "shuffle" in step or "random" in step:
+    if "shuffle" in step or "random" in step or "reveal" in step:
         body.moves = True
     if "emit" in step:
         body.emits.add(str(step["emit"]))

@@ -243,6 +243,7 @@ def _fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.error = None
     st.memo = {}
     st.short_draws = []
+    st.known = {}
     return st
 
 

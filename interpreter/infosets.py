@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from . import rng as rngmod
 from . import types as T
-from .observe import zone_visible
+from .observe import sees_zone
 
 
 def resample(st, seat: int, seed: int):
     s = st.clone()
     s.logging = False
-    hidden = [z for z in st.lay.zones if not zone_visible(st, z, seat)]
+    hidden = [z for z in st.lay.zones if not sees_zone(st, z, seat)]
     owners = {name: [a for a, t in kind.attributes.items() if t == T.PLAYER]
               for name, kind in st.game.kinds.items()}
 

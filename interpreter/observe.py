@@ -1,7 +1,8 @@
 """What one player may see of a state.
 
 A zone's ``visible`` decides whether its contents are shown to a viewer; a
-hidden zone shows only how many components it holds.  Variables follow the
+hidden zone shows only how many components it holds, unless a ``reveal`` step
+showed it to the viewer and its contents have not changed since.  Variables follow the
 same rule.  The random generator, the stack and the decision history are
 never part of an observation (the history could reveal secret choices).
 """
@@ -27,6 +28,14 @@ def zone_visible(st, zone, viewer) -> bool:
     return bool(fam.visible(st, L))
 
 
+def sees_zone(st, zone, viewer) -> bool:
+    """Whether ``viewer`` sees what ``zone`` holds: its ``visible`` rule, or a
+    ``reveal`` step showed it to the viewer and it has not changed since."""
+    if viewer is None:
+        return zone_visible(st, zone, -1)
+    return zone_visible(st, zone, viewer) or viewer in st.revealed_to(zone)
+
+
 def var_visible(st, var, key, viewer) -> bool:
     if var.visible_const is not None:
         return var.visible_const
@@ -43,8 +52,7 @@ def observation(st, viewer: int | None) -> dict:
     zones = {}
     for zone in st.lay.zones:
         contents = st.z[zone.id]
-        if viewer is not None and not zone_visible(st, zone, viewer) or viewer is None and not zone_visible(
-                st, zone, -1):
+        if not sees_zone(st, zone, viewer):
             zones[zone.name] = {"count": len(contents)}
         else:
             zones[zone.name] = [c.label for c in contents]

@@ -93,7 +93,7 @@ class State:
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "history",
                  "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo",
-                 "short_draws")
+                 "short_draws", "known")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -118,6 +118,7 @@ class State:
         s.seed = self.seed
         s.memo = {}
         s.short_draws = []
+        s.known = dict(self.known)
         return s
 
     # --- queries -----------------------------------------------------------
@@ -135,6 +136,8 @@ class State:
 
     def shuffle(self, zone) -> None:
         self.memo.clear()
+        if self.known:
+            self.known.pop(zone.id, None)
         items = self.z[zone.id]
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
@@ -165,6 +168,8 @@ class State:
                 lst.append(c)
             where[c.id] = dst.id
             moved_from.append(src)
+        if self.known and incoming:
+            self.forget((dst.id, *moved_from))
         self.memo.clear()
         if "moved" in self.game.event_triggers:
             self.emit("moved", Record({"components": tuple(incoming), "to": dst,
@@ -210,9 +215,29 @@ class State:
             raise RuleRuntimeError(f"{dst.name} is full (capacity {dst.capacity})", pos)
         if dst.holds and c.kind not in dst.holds:
             raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+        if self.known:
+            self.forget((self.where[c.id], dst.id))
         self.z[self.where[c.id]].remove(c)
         lst.append(c)
         self.where[c.id] = dst.id
+
+    # --- knowledge: what a `reveal` step showed to chosen seats ------------
+    def reveal(self, zones, seats) -> None:
+        """``seats`` know what ``zones`` hold, until their contents change."""
+        seats = frozenset(seats)
+        for zone in zones:
+            self.known[zone.id] = self.known.get(zone.id, frozenset()) | seats
+        self.changed()
+
+    def revealed_to(self, zone) -> frozenset:
+        """The seats a `reveal` step showed ``zone`` to, since its contents last changed."""
+        return self.known.get(zone.id, frozenset())
+
+    def forget(self, zone_ids) -> None:
+        """The contents of these zones changed: what was revealed of them is no longer known."""
+        known = self.known
+        for zid in zone_ids:
+            known.pop(zid, None)
 
     def forced_value(self, items, pos):
         """The next value a scenario's ``draws:`` names, for a ``random`` step:
@@ -522,6 +547,9 @@ class State:
             "running": sorted(self.running),
             "forced": list(self.forced),
             "log": list(self.log),
+            # absent unless a `reveal` step showed something (states of games without one serialise as before)
+            **({"known": {str(zid): sorted(seats) for zid, seats in sorted(self.known.items())}}
+               if self.known else {}),
         }
 
     @classmethod
@@ -563,6 +591,7 @@ class State:
         s.seed = data.get("seed")
         s.memo = {}
         s.short_draws = []
+        s.known = {int(zid): frozenset(seats) for zid, seats in data.get("known", {}).items()}
         return s
 
 

@@ -261,6 +261,7 @@ class ScenarioRunner:
 
     @staticmethod
     def _put(st, comp, zone):
+        st.forget((st.where[comp.id], zone.id))
         st.z[st.where[comp.id]].remove(comp)
         st.z[zone.id].append(comp)
         st.where[comp.id] = zone.id

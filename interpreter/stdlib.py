@@ -290,6 +290,14 @@ def _room(st, z):
     return (z.capacity if z.capacity is not None else 10**9) - len(st.z[z.id])
 
 
+@builtin("known", "known(p, z) — true if seat p knows what zone z holds now: z is visible to p, or a `reveal` "
+                  "step showed it to p and its contents have not changed since.",
+         [V("p", T.PLAYER), Z("z")], _const(T.BOOL))
+def _known(st, p, z):
+    from .observe import sees_zone
+    return p is not None and sees_zone(st, z, p)
+
+
 @builtin("owner", "owner(z) — the seat that owns a zone (its `owner`), or none.", [Z("z")], _const(T.PLAYER))
 def _owner(st, z):
     return z.owner

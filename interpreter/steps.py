@@ -741,6 +741,42 @@ class StepCompiler:
             fr.pc = exit_to["end"]
         self.emit(leave, pos)
 
+    def step_reveal(self, step: LDict, pos: Pos):
+        """``reveal: ZONE(S), to: SEAT(S)``: the seats know what the zones hold
+        (their observations show it, ``known(p, z)`` is true) until the contents
+        change.  ``to`` defaults to ``player``."""
+        zpos = step.pos_of("reveal")
+        zf, zt = self.expr(step["reveal"], zpos, "what to reveal")
+        tpos = step.pos_of("to") if "to" in step else pos
+        tf, tt = self.expr(step.get("to", "player"), tpos, "'to'")
+        if zf is None or tf is None:
+            return
+        one_zone = isinstance(zt, T.ZoneT)
+        if not (one_zone or T.is_any(zt) or (isinstance(zt, (T.ListT, T.TupleT)) and
+                                             (isinstance(T.elem_of(zt), T.ZoneT) or T.is_any(T.elem_of(zt))))):
+            self.report.error(zpos, f"reveal shows a zone or a list of zones, but this is {T.describe(zt)}", E_TYPE)
+            return
+        if not (tt in (T.PLAYER, T.INT) or T.is_any(tt) or (isinstance(tt, (T.ListT, T.TupleT)) and
+                                                            T.elem_of(tt) in (T.PLAYER, T.INT, T.ANY))):
+            self.report.error(tpos, f"'to' names a seat or a list of seats, but this is {T.describe(tt)}", E_TYPE)
+            return
+        fam = self._family_of(step["reveal"])
+        if fam is not None and fam.visible_const is True:
+            self.report.warning(zpos, f"zone '{fam.name}' is visible to everyone: revealing it changes nothing",
+                                "RW152")
+        to_pos = tpos
+
+        def reveal(st, fr):
+            L = fr.L
+            zones = zf(st, L)
+            zones = (zones,) if isinstance(zones, Zone) else tuple(zones)
+            seats = tf(st, L)
+            seats = (seats,) if seats is None or isinstance(seats, int) else tuple(seats)
+            if any(p is None for p in seats):
+                raise RuleRuntimeError("reveal: 'to' names no seat (none)", to_pos)
+            st.reveal(zones, seats)
+        self.emit(reveal, pos)
+
     def step_fail(self, step: LDict, pos: Pos):
         message = str(step["fail"])
 
@@ -810,4 +846,5 @@ _STEPS = {
     "log": StepCompiler.step_log,
     "fail": StepCompiler.step_fail,
     "break": StepCompiler.step_break,
+    "reveal": StepCompiler.step_reveal,
 }

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import types as T
-from .observe import observation, var_visible, zone_visible
+from .observe import observation, sees_zone, var_visible
 
 
 def _np():
@@ -135,7 +135,7 @@ def observation_tensor(st, viewer: int) -> dict:
             for r, zone in enumerate(st.lay.zfam[p.ref.id].values()):
                 contents = st.z[zone.id]
                 a[r, 1] = len(contents)
-                if zone_visible(st, zone, viewer):
+                if sees_zone(st, zone, viewer):
                     a[r, 0] = 1
                     for c in contents:
                         a[r, col[c.label]] += 1
