@@ -35,7 +35,7 @@ BUILTIN_SCOPES = ("action", "turn", "phase", "round")
 
 
 class Compiler:
-    def __init__(self, source: RulebookSource, report: Report):
+    def __init__(self, source: RulebookSource, report: Report, coverage=None):
         self.src = source
         self.report = report
         first = source.files[0] if source.files else "?"
@@ -49,6 +49,7 @@ class Compiler:
             max_players=players.get("max", 1) if isinstance(players.get("max", 1), int) else 1,
         )
         self.game.source_files = list(source.files)
+        self.game.coverage = coverage
         self.game.inline_actions = {}
         self.game.action_by_proc = {}
         self.first_file = first
@@ -172,6 +173,8 @@ class Compiler:
         self.check_deferrals()
         g.display = s.sections.get("display") if isinstance(s.sections.get("display"), dict) else {}
         g.all_procs = dict(self.all_procs())
+        if g.coverage is not None and not self.report.has_errors:
+            g.coverage.instrument(g, s)  # wraps instructions to record what runs (never in normal play)
         return g
 
     def all_procs(self):
@@ -707,6 +710,7 @@ class Compiler:
         if "where" in spec:
             fn, _ = self.dyn_expr(spec["where"], spec.pos_of("where"), scope, "where", cond=True)
             action.where = fn
+            action.where_pos = spec.pos_of("where")
         self._compile_bounds(action, spec, scope)
         sc = StepCompiler(self, proc, scope)
 
@@ -873,8 +877,9 @@ def sized(fn, scope: Scope):
     return call
 
 
-def compile_source(source: RulebookSource, report: Report) -> GameDef:
-    return Compiler(source, report).run()
+def compile_source(source: RulebookSource, report: Report, coverage=None) -> GameDef:
+    """Compile ``source``; ``coverage`` (an interpreter.coverage recorder) instruments the result."""
+    return Compiler(source, report, coverage).run()
 
 
 __all__ = ["compile_source", "Compiler", "ast", "E_STATIC"]

@@ -320,6 +320,8 @@ def _index(node: ast.Index, cx: Cx):
             if not T.compatible(kt, table.key_type):
                 cx.error(node.args[0].pos, f"table '{n}' has keys of type {table.key_type}, not {T.describe(kt)}")
             lookup = table.lookup
+            if cx.game.coverage is not None:  # recording which rows are read (coverage only)
+                lookup = cx.game.coverage.table(table, lookup)
 
             def look(st, L):
                 k = kf(st, L)

@@ -29,17 +29,18 @@ __all__ = ["Rulebook", "State", "IllegalAction", "GameSetupError", "RulebookErro
            "check_rulebook"]
 
 
-def check_rulebook(path, semantic: bool = True) -> tuple[Report, object]:
+def check_rulebook(path, semantic: bool = True, coverage=None) -> tuple[Report, object]:
     """Load and compile ``path``; return the report and the GameDef (or None).
 
     ``semantic`` also runs the semantic checks of :mod:`interpreter.checks`
     (what `regelwerk validate` reports); loading a rulebook to play skips them.
+    ``coverage``: a recorder of :mod:`interpreter.coverage`, compiled in (None: plain play).
     """
     report = Report()
     source = load_rulebook(path, report)
     game = None
     if source.files and not report.has_errors:
-        game = compile_source(source, report)
+        game = compile_source(source, report, coverage)
         if semantic and not report.has_errors:
             from .checks import run_checks
             try:
@@ -69,9 +70,12 @@ class Rulebook:
         self._layouts: dict = {}
 
     @classmethod
-    def load(cls, path) -> "Rulebook":
-        """Load and compile a rulebook (every error raised at once; `validate` checks more)."""
-        report, game = check_rulebook(path, semantic=False)
+    def load(cls, path, coverage=None) -> "Rulebook":
+        """Load and compile a rulebook (every error raised at once; `validate` checks more).
+
+        ``coverage``: an :class:`interpreter.coverage.Recorder` to compile in, so that
+        what runs is recorded (only for measuring scenarios; plain play passes nothing)."""
+        report, game = check_rulebook(path, semantic=False, coverage=coverage)
         if game is None:
             raise RulebookError(report.sorted() or report.items)
         return cls(game, Path(path), report)

@@ -217,6 +217,8 @@ class ActionDecl:
     bounds: dict = field(default_factory=dict)
     #: `secret: true`: other seats learn only the action's name, never its parameters
     secret: bool = False
+    #: where the action's `where:` condition is written (None: no condition)
+    where_pos: Pos | None = None
 
 
 @dataclass
@@ -291,3 +293,6 @@ class GameDef:
     table_lookups: list = field(default_factory=list)
     #: the rulebook's `display:` hints as written (read by interpreter/view; no rule depends on them)
     display: dict = field(default_factory=dict)
+    #: a coverage recorder (interpreter/coverage.py) when the rulebook was loaded to measure its
+    #: scenarios, else None: only then are instructions and lookups compiled to record what runs
+    coverage: object = None

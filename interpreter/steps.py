@@ -848,3 +848,6 @@ _STEPS = {
     "break": StepCompiler.step_break,
     "reveal": StepCompiler.step_reveal,
 }
+
+#: the keys that make a YAML mapping a step (for tools that read rulebooks: coverage, mutation)
+STEP_KINDS = tuple(_STEPS)

@@ -1,0 +1,611 @@
+"""Mutation testing of a rulebook: would its scenarios notice a wrong rule?
+
+``regelwerk mutate RULEBOOK [--sample N] [--seed S] [--jobs J] [--state FILE]``
+makes seeded one-point changes ("mutants") of the rulebook's *source text*
+and runs each through ``validate`` → the scenarios → a short ``check`` (a few
+random games per player count).  A mutant is *killed* by the first stage
+that fails (validate: an error or a warning; scenarios: one fails; check: a
+game breaks; timeout: it runs too long) and *survives* if all pass.
+
+The kinds of change, each located by the positions the YAML loader keeps
+(``dsl/yamlload.py``: every value, and every character of an expression):
+
+======== ==============================================================
+int      a whole number ±1 (a YAML number or one inside an expression)
+cmp      a comparison changed: < ↔ <=, > ↔ >=, == ↔ !=
+logic    ``and`` ↔ ``or``
+not      a ``not`` dropped
+minmax   ``min(`` ↔ ``max(``
+bool     ``true`` ↔ ``false`` (a YAML boolean or one in an expression)
+zone     a ``move``/``draw`` destination sent to another zone family of the
+         same shape (as many indices, kinds it may hold)
+delete   a step deleted (from a list of two or more, written block-style)
+swap     a step swapped with the next one
+======== ==============================================================
+
+The set of all mutants is enumerated in a fixed order; ``--sample N``
+takes N of them with ``random.Random(seed)``, so a run is reproducible.
+``--state FILE`` records each finished mutant (JSON lines) and skips the
+ones already there, so an interrupted run goes on where it stopped.
+
+A mutant the author judges *equivalent* (it cannot change any game) is
+marked in the rulebook with a comment on the line where it is located::
+
+    - if: "count(hand) >= 1"   # mutate: equivalent the hand is never empty here
+
+Every mutant on that line is then counted as equivalent and not run.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import signal
+import tempfile
+import time
+import zlib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from dsl.diagnostics import Report
+from dsl.loader import load_rulebook
+from dsl.yamlload import LDict, LList, LStr
+
+from .steps import STEP_KINDS
+
+__all__ = ["Mutant", "Result", "enumerate_mutants", "sample", "run_mutant", "mutate", "MutationRun",
+           "format_text", "add_parser", "cmd_mutate", "STAGES"]
+
+EQUIVALENT = re.compile(r"#\s*mutate:\s*equivalent\b\s*(.*)$")
+STAGES = ("validate", "scenarios", "check", "timeout")
+#: keys whose values are prose or names, never rules
+PROSE_KEYS = {"log", "fail", "end_game", "label", "name", "names", "automaton_names", "source", "scenario",
+              "description", "note", "title", "text", "help", "doc"}
+SKIP_SECTIONS = {"display", "regelwerk", "include"}
+
+_TOKEN = re.compile(r"""(?P<q>'[^']*'|"[^"]*")|(?P<arrow>->)"""
+                    r"""|(?P<num>(?<![\w])\d+(?![\w]))|(?P<cmp><=|>=|==|!=|<|>)"""
+                    r"""|(?P<word>\b(?:and|or|true|false)\b)|(?P<not>\bnot\b\s*)|(?P<mm>\b(?:min|max)(?=\s*\())""")
+_CMP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+_WORD = {"and": "or", "or": "and", "true": "false", "false": "true", "min": "max", "max": "min"}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    file: str        # relative to the rulebook folder
+    line: int
+    col: int
+    kind: str
+    before: str
+    after: str
+    start: int       # character offsets of the edit in the file's text
+    end: int
+    replacement: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}:{self.kind}:{self.before}→{self.after}"
+
+
+@dataclass
+class Result:
+    id: str
+    stage: str       # validate, scenarios, check, timeout (killed); survived; equivalent
+    detail: str = ""
+    seconds: float = 0.0
+
+
+# --- finding mutants -------------------------------------------------------------------
+class _File:
+    def __init__(self, rel: str, text: str):
+        self.rel = rel
+        self.text = text
+        self.lines = text.split("\n")
+        self.starts = [0]
+        for ln in self.lines[:-1]:
+            self.starts.append(self.starts[-1] + len(ln) + 1)
+
+    def offset(self, line: int, col: int) -> int | None:
+        if not 0 < line <= len(self.lines) or col < 1 or col - 1 > len(self.lines[line - 1]):
+            return None
+        return self.starts[line - 1] + col - 1
+
+    def at(self, line: int, col: int, token: str) -> int | None:
+        """The offset of ``token`` written at line:col, or None if it is not there."""
+        off = self.offset(line, col)
+        if off is None or self.text[off:off + len(token)] != token:
+            return None
+        return off
+
+
+def _short(text: str, limit: int = 120) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _window(text: str, start: int, end: int, new: str, around: int = 30) -> tuple[str, str]:
+    """``text`` before and after replacing [start, end) by ``new``, cut to the part around the change."""
+    lo = max(0, start - around)
+    hi = min(len(text), end + around)
+    head = ("…" if lo > 0 else "") + text[lo:start]
+    tail = text[end:hi] + ("…" if hi < len(text) else "")
+    return head + text[start:end] + tail, head + new + tail
+
+
+class _Finder:
+    def __init__(self, root: Path, game):
+        self.root = root
+        self.game = game
+        self.out: list[Mutant] = []
+        self.files: dict[str, _File] = {}
+
+    def file(self, shown: str) -> _File | None:
+        if shown not in self.files:
+            path = Path(shown)
+            try:
+                rel = str(path.resolve().relative_to(self.root.resolve()))
+                self.files[shown] = _File(rel, path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                self.files[shown] = None
+        return self.files[shown]
+
+    def add(self, f: _File, off: int, length: int, replacement: str, kind: str, before: str, after: str,
+            line: int, col: int):
+        self.out.append(Mutant(f.rel, line, col, kind, _short(before), _short(after), off, off + length,
+                               replacement))
+
+    # values ------------------------------------------------------------------------------
+    def walk(self, value, pos, key=None, parent=None):
+        if isinstance(value, LDict):
+            if _step_kind(value) is not None and "to" in value and ("move" in value or "draw" in value):
+                self.zone(value["to"], value.pos_of("to"))
+            for k, v in value.items():
+                if k in PROSE_KEYS:
+                    continue
+                self.walk(v, value.pos_of(k), k, value)
+        elif isinstance(value, LList):
+            self.steps(value)
+            for i, v in enumerate(value):
+                self.walk(v, value.pos_of(i), key, value)
+        elif isinstance(value, bool):
+            self.scalar_bool(value, pos)
+        elif isinstance(value, int):
+            self.scalar_int(value, pos)
+        elif isinstance(value, LStr):
+            self.expression(value)
+
+    def scalar_bool(self, value: bool, pos):
+        f = self.file(pos.file)
+        if f is None:
+            return
+        word = f.lines[pos.line - 1][pos.col - 1:].split(None, 1)[0].rstrip(",}]") if 0 < pos.line <= len(f.lines) else ""
+        if word.lower() not in ("true", "false"):
+            return
+        off = f.at(pos.line, pos.col, word)
+        if off is not None:
+            new = "false" if value else "true"
+            self.add(f, off, len(word), new, "bool", word, new, pos.line, pos.col)
+
+    def scalar_int(self, value: int, pos):
+        f = self.file(pos.file)
+        if f is None or not 0 < pos.line <= len(f.lines):
+            return
+        m = re.match(r"-?\d+", f.lines[pos.line - 1][pos.col - 1:])
+        if not m or int(m.group()) != value:
+            return
+        off = f.offset(pos.line, pos.col)
+        for new in (value - 1, value + 1):
+            self.add(f, off, len(m.group()), str(new), "int", m.group(), str(new), pos.line, pos.col)
+
+    def expression(self, s: LStr):
+        f = self.file(s.pos.file)
+        if f is None:
+            return
+        text = str(s)
+        for m in _TOKEN.finditer(text):
+            group = m.lastgroup
+            if group in ("q", "arrow"):
+                continue
+            token = m.group()
+            start = m.start()
+            if group == "not":
+                core = "not"
+            else:
+                core = token
+            p = s.pos_at(start)
+            off = f.at(p.line, p.col, core)
+            if off is None:
+                continue
+            if group == "num":
+                news = [(str(int(token) - 1), "int"), (str(int(token) + 1), "int")]
+            elif group == "cmp":
+                news = [(_CMP[token], "cmp")]
+            elif group == "word":
+                news = [(_WORD[token], "bool" if token in ("true", "false") else "logic")]
+            elif group == "mm":
+                news = [(_WORD[token], "minmax")]
+            else:  # not: drop it and the blanks after it (when they are on the same line)
+                tail = f.text[off + 3:off + len(token)]
+                if tail != token[3:]:
+                    continue
+                before, after = _window(text, start, m.end(), "")
+                self.add(f, off, len(token), "", "not", before, after, p.line, p.col)
+                continue
+            for new, kind in news:
+                before, after = _window(text, start, m.end(), new)
+                self.add(f, off, len(core), new, kind, before, after, p.line, p.col)
+
+    def zone(self, dest, pos):
+        if not isinstance(dest, LStr):
+            return
+        m = re.match(r"\s*([A-Za-z_]\w*)", str(dest))
+        if not m:
+            return
+        fams = self.game.zones
+        fam = fams.get(m.group(1))
+        if fam is None:
+            return
+        alternatives = sorted(
+            name for name, other in fams.items()
+            if name != fam.name and len(other.index) == len(fam.index)
+            and (not fam.holds or not other.holds or fam.holds & other.holds))
+        if not alternatives:
+            return
+        f = self.file(dest.pos.file)
+        p = dest.pos_at(m.start(1))
+        if f is None:
+            return
+        off = f.at(p.line, p.col, m.group(1))
+        if off is None:
+            return
+        rng = random.Random(zlib.crc32(f"{f.rel}:{p.line}:{p.col}".encode()))
+        for new in rng.sample(alternatives, min(2, len(alternatives))):
+            before, after = _window(str(dest), m.start(1), m.end(1), new)
+            self.add(f, off, len(m.group(1)), new, "zone", before, after, p.line, p.col)
+
+    # steps -------------------------------------------------------------------------------
+    def steps(self, items: LList):
+        blocks = []
+        for i, item in enumerate(items):
+            if not isinstance(item, LDict) or _step_kind(item) is None:
+                return
+            pos = items.pos_of(i)
+            f = self.file(pos.file)
+            if f is None:
+                return
+            block = _block(f, pos)
+            if block is None:
+                return
+            blocks.append((pos, f, block))
+        if len(blocks) < 2:
+            return
+        for i, (pos, f, (first, end, dash)) in enumerate(blocks):
+            head = f.lines[first].strip()
+            start_off = f.starts[first]
+            end_off = f.starts[end] if end < len(f.lines) else len(f.text)
+            self.add(f, start_off, end_off - start_off, "", "delete", head, "(step deleted)", pos.line, pos.col)
+            if i + 1 < len(blocks):
+                npos, nf, (nfirst, nend, ndash) = blocks[i + 1]
+                if ndash != dash or nf is not f:
+                    continue
+                n_end_off = f.starts[nend] if nend < len(f.lines) else len(f.text)
+                this = f.text[start_off:end_off]
+                between = f.text[end_off:f.starts[nfirst]]
+                nxt = f.text[f.starts[nfirst]:n_end_off]
+                if not this.endswith("\n") or not nxt.endswith("\n"):
+                    continue
+                self.add(f, start_off, n_end_off - start_off, nxt + between + this, "swap", head,
+                         "swapped with: " + f.lines[nfirst].strip(), pos.line, pos.col)
+
+
+def _step_kind(d) -> str | None:
+    return next((k for k in d if k in STEP_KINDS), None) if isinstance(d, dict) else None
+
+
+def _block(f: _File, pos):
+    """(first line index, end line index, dash column) of a block-style list item, or None."""
+    first = pos.line - 1
+    line = f.lines[first]
+    prefix = line[:pos.col - 1].rstrip()
+    if not prefix.endswith("-") or prefix[:-1].strip():
+        return None
+    dash = len(prefix) - 1
+    end = first + 1
+    while end < len(f.lines):
+        s = f.lines[end]
+        if s.strip() and not s.lstrip().startswith("#"):
+            if len(s) - len(s.lstrip()) <= dash:
+                break
+        end += 1
+    while end > first + 1 and (not f.lines[end - 1].strip() or f.lines[end - 1].lstrip().startswith("#")):
+        end -= 1
+    return first, end, dash
+
+
+def enumerate_mutants(path) -> tuple[list[Mutant], dict]:
+    """Every mutant of the rulebook at ``path``, in a fixed order, and the equivalent ones
+    (mutant id -> the reason written in the rulebook)."""
+    from .game import check_rulebook
+    report, game = check_rulebook(path, semantic=False)
+    if game is None:
+        from dsl.diagnostics import RulebookError
+        raise RulebookError(report.sorted())
+    root = Path(path)
+    root = root.parent if root.is_file() else root
+    source = load_rulebook(path, Report())
+    finder = _Finder(root, game)
+    for name, section in source.sections.items():
+        if name in SKIP_SECTIONS:
+            continue
+        finder.walk(section, source.section_pos.get(name), name)
+    seen = {}
+    for m in finder.out:
+        seen.setdefault(m.id, m)
+    mutants = sorted(seen.values(), key=lambda m: (m.file, m.line, m.col, m.kind, m.after))
+    equivalent = {}
+    for m in mutants:
+        f = next((f for f in finder.files.values() if f is not None and f.rel == m.file), None)
+        if f is not None and 0 < m.line <= len(f.lines):
+            hit = EQUIVALENT.search(f.lines[m.line - 1])
+            if hit:
+                equivalent[m.id] = hit.group(1).strip() or "(no reason given)"
+    return mutants, equivalent
+
+
+def sample(mutants: list, n: int | None, seed: int) -> list:
+    if n is None or n >= len(mutants):
+        return list(mutants)
+    chosen = random.Random(seed).sample(range(len(mutants)), n)
+    return [mutants[i] for i in sorted(chosen)]
+
+
+# --- running one mutant ----------------------------------------------------------------
+class _OutOfTime(BaseException):
+    """Raised by the alarm; a BaseException so that the rules' error wrappers let it through."""
+
+
+def _alarm(signum, frame):
+    raise _OutOfTime()
+
+
+def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2000, timeout: int = 60) -> Result:
+    """Write ``mutant`` into a copy of the rulebook folder and run validate → scenarios → check."""
+    started = time.perf_counter()
+    tmp = Path(tempfile.mkdtemp(prefix="regelwerk-mutant-"))
+    old = None
+    try:
+        book = tmp / Path(root).resolve().name
+        shutil.copytree(root, book)
+        target = book / mutant.file
+        text = target.read_text(encoding="utf-8")
+        target.write_text(text[:mutant.start] + mutant.replacement + text[mutant.end:], encoding="utf-8")
+        if timeout and hasattr(signal, "SIGALRM"):
+            old = signal.signal(signal.SIGALRM, _alarm)
+            signal.alarm(timeout)
+        stage, detail = _stages(book, games, max_decisions)
+    except _OutOfTime:
+        stage, detail = "timeout", f"more than {timeout}s"
+    finally:
+        if old is not None:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return Result(mutant.id, stage, detail, round(time.perf_counter() - started, 2))
+
+
+def _stages(book: Path, games: int, max_decisions: int) -> tuple[str, str]:
+    from .game import Rulebook, check_rulebook
+    from .scenarios import ScenarioRunner, find_scenarios
+    try:
+        report, game = check_rulebook(book)
+    except Exception as exc:  # noqa: BLE001 - a mutant that breaks the loader is caught by validate
+        return "validate", f"{type(exc).__name__}: {exc}"
+    if game is None or report.items:
+        first = (report.sorted() or report.items)[0] if report.items else None
+        return "validate", first.format(with_source=False) if first else "does not compile"
+    rb = Rulebook(game, book, report)
+    for _, file in find_scenarios([book]):
+        try:
+            result = ScenarioRunner(rb, file).run()
+        except Exception as exc:  # noqa: BLE001 - an engine error on a mutant still fails the scenario
+            return "scenarios", f"{file.name}: {type(exc).__name__}: {exc}"
+        if not result.ok:
+            msg = result.messages[0].format(with_source=False) if result.messages else ""
+            return "scenarios", f"{file.name}: {msg}"
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(1, games + 1):
+            problem = _short_game(rb, players, seed, max_decisions)
+            if problem:
+                return "check", f"{players} players, seed {seed}: {problem}"
+    return "survived", ""
+
+
+def _short_game(rb, players: int, seed: int, max_decisions: int) -> str:
+    """One random game, checked as `regelwerk check` checks it; what broke, or ''."""
+    from dsl.diagnostics import RuleRuntimeError
+    from .bots import make_bots
+    from .simulate import structure_problems
+    try:
+        st = rb.new_game(players, seed, logging=False)
+        bots = make_bots("random", st.lay.num_seats, seed)
+        n = 0
+        while not st.is_terminal():
+            if n >= max_decisions:
+                return f"RW901 the game has not ended after {max_decisions} decisions"
+            st.apply_action(bots[st.current_player()].choose(st))
+            n += 1
+            for name, fn, _ in rb.game.invariants:
+                if not fn(st, [None]):
+                    return f"RW903 invariant '{name}' is broken"
+        problems = structure_problems(st)
+        if problems:
+            return f"RW904 {problems[0]}"
+    except RuleRuntimeError as exc:
+        return f"RW905 {exc.message}"
+    except Exception as exc:  # noqa: BLE001 - the engine failing on a mutant is a finding too
+        return f"{type(exc).__name__}: {exc}"
+    return ""
+
+
+def _run_packed(args) -> Result:
+    root, mutant, games, max_decisions, timeout = args
+    return run_mutant(root, mutant, games, max_decisions, timeout)
+
+
+# --- a whole run -------------------------------------------------------------------------
+@dataclass
+class MutationRun:
+    rulebook: str
+    seed: int
+    possible: int
+    mutants: list           # Mutant (the sample)
+    results: dict           # id -> Result
+    equivalent: dict        # id -> reason
+
+    def counts(self) -> dict:
+        out = {s: 0 for s in STAGES + ("survived", "equivalent")}
+        for r in self.results.values():
+            out[r.stage] = out.get(r.stage, 0) + 1
+        return out
+
+    def killed(self) -> int:
+        c = self.counts()
+        return sum(c[s] for s in STAGES)
+
+    def kill_rate(self) -> float:
+        c = self.counts()
+        alive = self.killed() + c["survived"]
+        return 100.0 * self.killed() / alive if alive else 100.0
+
+    def survivors(self) -> list:
+        return [m for m in self.mutants if m.id in self.results and self.results[m.id].stage == "survived"]
+
+
+def mutate(path, n: int | None = None, seed: int = 1, jobs: int = 1, state: str | None = None,
+           only=None, games: int = 2, max_decisions: int = 2000, timeout: int = 60, progress=None) -> MutationRun:
+    """Sample mutants of the rulebook at ``path`` and run them (see the module's doc).
+
+    ``only(mutant) -> bool`` restricts the mutants before sampling; ``progress(done, total)``
+    is called as each finishes."""
+    mutants, equivalent = enumerate_mutants(path)
+    possible = len(mutants)
+    if only is not None:
+        mutants = [m for m in mutants if only(m)]
+    chosen = sample(mutants, n, seed)
+    root = str(Path(path).parent if Path(path).is_file() else Path(path))
+    results: dict = {}
+    for m in chosen:
+        if m.id in equivalent:
+            results[m.id] = Result(m.id, "equivalent", equivalent[m.id])
+    if state and Path(state).exists():
+        wanted = {m.id for m in chosen}
+        for line in Path(state).read_text(encoding="utf-8").splitlines():
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            if rec.get("id") in wanted and rec["id"] not in results:
+                results[rec["id"]] = Result(**rec)
+    todo = [m for m in chosen if m.id not in results]
+    out = open(state, "a", encoding="utf-8") if state else None
+
+    def finished(result: Result):
+        results[result.id] = result
+        if out is not None:
+            out.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
+            out.flush()
+        if progress is not None:
+            progress(len(results), len(chosen))
+    try:
+        args = [(root, m, games, max_decisions, timeout) for m in todo]
+        if jobs > 1 and len(todo) > 1:
+            from concurrent.futures import ProcessPoolExecutor
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                for result in pool.map(_run_packed, args, chunksize=1):
+                    finished(result)
+        else:
+            for a in args:
+                finished(_run_packed(a))
+    finally:
+        if out is not None:
+            out.close()
+    return MutationRun(str(path), seed, possible, chosen, results, equivalent)
+
+
+def format_text(run: MutationRun) -> str:
+    c = run.counts()
+    killed = run.killed()
+    lines = []
+    root = Path(run.rulebook)
+    for m in run.survivors():
+        lines.append(f"{root / m.file}:{m.line}:{m.col}: survived: {m.before} → {m.after}")
+    by_stage = ", ".join(f"{s} {c[s]}" for s in STAGES if c[s])
+    lines.append(f"{run.rulebook}: {len(run.mutants)} mutants (seed {run.seed}, of {run.possible} possible): "
+                 f"killed {killed} ({by_stage or 'none'}), survived {c['survived']}, equivalent {c['equivalent']}; "
+                 f"kill rate {run.kill_rate():.1f}% of {killed + c['survived']} non-equivalent")
+    return "\n".join(lines)
+
+
+def format_json(run: MutationRun) -> str:
+    return json.dumps({
+        "rulebook": run.rulebook, "seed": run.seed, "possible": run.possible, "sampled": len(run.mutants),
+        "counts": run.counts(), "kill_rate": round(run.kill_rate(), 2),
+        "mutants": [dict(asdict(run.results[m.id]), file=m.file, line=m.line, col=m.col, kind=m.kind,
+                         before=m.before, after=m.after) for m in run.mutants if m.id in run.results],
+    }, indent=2, ensure_ascii=False)
+
+
+# --- the command -----------------------------------------------------------------------
+def add_parser(sub) -> None:
+    from .cli import _SEED, _whole
+    p = sub.add_parser("mutate", help="seeded one-point changes of a rulebook: do its scenarios notice them?")
+    p.add_argument("rulebook", metavar="RULEBOOK")
+    p.add_argument("--sample", type=_whole(1), metavar="N", help="how many mutants (default: all)")
+    p.add_argument("--seed", type=_SEED, default=1, help="which sample (default 1)")
+    p.add_argument("--jobs", type=_whole(1, 256), default=1, help="processes (default 1)")
+    p.add_argument("--state", metavar="FILE", help="record finished mutants here and skip those already in it")
+    p.add_argument("--only", metavar="FILE[:LINE]", action="append",
+                   help="only mutants in this file (relative to the rulebook), or at this line (repeatable)")
+    p.add_argument("--games", type=_whole(0), default=2, help="check: random games per player count (default 2)")
+    p.add_argument("--timeout", type=_whole(1), default=60, help="seconds one mutant may take (default 60)")
+    p.add_argument("--list", action="store_true", help="list the sampled mutants, run nothing")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_mutate)
+
+
+def _only(specs):
+    if not specs:
+        return None
+    wanted = []
+    for spec in specs:
+        file, _, line = spec.partition(":")
+        wanted.append((file, int(line) if line.isdigit() else None))
+
+    def keep(m: Mutant) -> bool:
+        return any(m.file == f and (ln is None or m.line == ln) for f, ln in wanted)
+    return keep
+
+
+def cmd_mutate(args) -> int:
+    import sys
+    if args.list:
+        mutants, equivalent = enumerate_mutants(args.rulebook)
+        keep = _only(args.only)
+        if keep:
+            mutants = [m for m in mutants if keep(m)]
+        for m in sample(mutants, args.sample, args.seed):
+            mark = "  (equivalent)" if m.id in equivalent else ""
+            print(f"{Path(args.rulebook) / m.file}:{m.line}:{m.col}: {m.kind}: {m.before} → {m.after}{mark}")
+        return 0
+    show = sys.stderr.isatty() and args.format == "text"
+
+    def progress(done, total):
+        if show:
+            print(f"\r{done}/{total} mutants", end="", file=sys.stderr, flush=True)
+    run = mutate(args.rulebook, args.sample, args.seed, args.jobs, args.state, _only(args.only), args.games,
+                 timeout=args.timeout, progress=progress)
+    if show:
+        print(file=sys.stderr)
+    print(format_json(run) if args.format == "json" else format_text(run))
+    return 0

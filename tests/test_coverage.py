@@ -1,0 +1,72 @@
+"""regelwerk coverage: what the scenarios of a rulebook exercise (interpreter/coverage.py)."""
+import json
+import shutil
+from pathlib import Path
+
+import argparse
+
+from interpreter.coverage import Recorder, cmd_coverage, format_text, measure
+from interpreter.game import Rulebook
+
+BOOK = Path(__file__).parent / "rulebooks" / "untested_branch"
+
+MISSING = """scenario: "Taking less than 3 scores what was taken plus 1"
+source: >
+  By hand, from game.yaml: seat 0 takes 1 (not 3: 1 + 1 = 2 points), seat 1 takes 2 (2 + 1 = 3).
+players: 2
+seed: 1
+steps:
+  - play: "take(n=1)"
+  - play: "take(n=2)"
+  - expect:
+      scores: [2, 3]
+"""
+
+
+def _uncovered(report):
+    return {(Path(p.file).name, p.line, p.kind, p.what) for p in report.uncovered()}
+
+
+def test_the_untested_else_branch_is_reported_at_its_line():
+    report = measure(BOOK)
+    assert all(r.ok for r in report.scenarios)
+    assert _uncovered(report) == {("game.yaml", 13, "branch", "if n == 3: else"),
+                                  ("game.yaml", 17, "step", "set")}
+    text = format_text(report)
+    assert "game.yaml:17:13: not covered: set step" in text
+    assert 'points[player] += n + 1' in text          # the rule's text is shown
+    # the annotated decide and its otherwise are exceptions with a reason, not uncovered
+    assert "game.yaml:22:9: excepted: decide: otherwise (nothing legal): take(n=1) is always legal" in text
+    summary = report.summary()
+    assert summary["step"] == {"total": 6, "covered": 4, "excepted": 1}
+    assert summary["action"] == {"total": 1, "covered": 1, "excepted": 0}
+
+
+def test_the_missing_scenario_covers_it(tmp_path):
+    book = tmp_path / "book"
+    shutil.copytree(BOOK, book)
+    (book / "scenarios" / "02_take_less.yaml").write_text(MISSING)
+    report = measure(book)
+    assert all(r.ok for r in report.scenarios)
+    assert _uncovered(report) == set()
+    take = next(p for p in report.points if p.kind == "action")
+    assert take.hits == 4 and take.values == {"n": {"1", "2", "3"}}
+
+
+def test_json_output_per_file_and_line(capsys):
+    assert cmd_coverage(argparse.Namespace(rulebook=str(BOOK), format="json")) == 0
+    data = json.loads(capsys.readouterr().out)
+    items = data["files"][next(iter(data["files"]))]
+    else_step = [i for i in items if i["line"] == 17 and i["kind"] == "step"]
+    assert else_step == [{"line": 17, "col": 13, "kind": "step", "what": "set", "hits": 0}]
+    assert data["summary"]["branch"]["covered"] == 2
+
+
+def test_plain_loading_is_not_instrumented():
+    plain = Rulebook.load(BOOK)
+    assert plain.game.coverage is None
+    measured = Rulebook.load(BOOK, coverage=Recorder())
+    names = {ins.__name__ for proc in measured.game.all_procs.values() for ins in proc.code}
+    assert "counted" in names
+    plain_names = {ins.__name__ for proc in plain.game.all_procs.values() for ins in proc.code}
+    assert not plain_names & {"counted", "branch_if", "branch_decide", "taken"}

@@ -1,0 +1,94 @@
+"""regelwerk mutate: seeded one-point changes of a rulebook's text (interpreter/mutate.py)."""
+import json
+import shutil
+from pathlib import Path
+
+import yaml
+
+import argparse
+
+from interpreter.cli import _Parser
+from interpreter.mutate import add_parser, enumerate_mutants, format_text, mutate, sample
+
+from test_coverage import BOOK, MISSING
+
+ROOT = Path(__file__).parent.parent
+
+
+def _else_line(m):
+    return m.file == "game.yaml" and m.line == 17
+
+
+def test_a_mutation_of_the_untested_branch_survives_and_the_missing_scenario_kills_it(tmp_path):
+    run = mutate(BOOK, only=_else_line)
+    assert {(m.before, m.after) for m in run.survivors()} == {
+        ("points[player] += n + 1", "points[player] += n + 0"),
+        ("points[player] += n + 1", "points[player] += n + 2")}
+    text = format_text(run)
+    assert "game.yaml:17:41: survived: points[player] += n + 1 → points[player] += n + 2" in text
+    assert "killed 0" in text and "kill rate 0.0% of 2 non-equivalent" in text
+
+    book = tmp_path / "book"
+    shutil.copytree(BOOK, book)
+    (book / "scenarios" / "02_take_less.yaml").write_text(MISSING)
+    run = mutate(book, only=_else_line)
+    assert run.survivors() == []
+    assert run.counts()["scenarios"] == 2 and run.kill_rate() == 100.0
+
+
+def test_an_equivalent_mark_stops_the_report(tmp_path):
+    book = tmp_path / "book"
+    shutil.copytree(BOOK, book)
+    game = book / "game.yaml"
+    lines = game.read_text().split("\n")
+    lines[16] += "  # mutate: equivalent only for this test"
+    game.write_text("\n".join(lines))
+    run = mutate(book, only=_else_line)
+    assert run.counts()["equivalent"] == 2 and run.survivors() == []
+    assert {r.detail for r in run.results.values()} == {"only for this test"}
+
+
+def test_the_sample_is_reproducible_and_a_state_file_resumes(tmp_path):
+    mutants, _ = enumerate_mutants(BOOK)
+    assert [m.id for m in sample(mutants, 5, 3)] == [m.id for m in sample(mutants, 5, 3)]
+    assert [m.id for m in sample(mutants, 5, 3)] != [m.id for m in sample(mutants, 5, 4)]
+    state = tmp_path / "state.jsonl"
+    first = mutate(BOOK, 6, seed=2, state=str(state))
+    assert len(state.read_text().splitlines()) == 6
+    calls = []
+    again = mutate(BOOK, 6, seed=2, state=str(state), progress=lambda done, total: calls.append(done))
+    assert calls == [] and again.counts() == first.counts()
+    parallel = mutate(BOOK, 6, seed=2, jobs=2)
+    assert {k: r.stage for k, r in parallel.results.items()} == {k: r.stage for k, r in first.results.items()}
+
+
+def test_mutants_of_every_kind_are_written_where_the_loader_located_them():
+    mutants, _ = enumerate_mutants(ROOT / "rules" / "moonlight_market")
+    kinds = {m.kind for m in mutants}
+    assert kinds >= {"int", "cmp", "logic", "not", "minmax", "bool", "zone", "delete", "swap"}
+    texts = {}
+    for m in mutants:
+        path = ROOT / "rules" / "moonlight_market" / m.file
+        text = texts.setdefault(m.file, path.read_text())
+        if m.kind in ("int", "cmp", "logic", "minmax", "bool", "zone"):
+            assert m.replacement in m.after
+        mutated = text[:m.start] + m.replacement + text[m.end:]
+        assert mutated != text
+        if m.kind in ("delete", "swap"):
+            yaml.safe_load(mutated)      # still YAML: whole lines moved or removed
+
+
+def main(argv):
+    parser = _Parser(prog="regelwerk")
+    add_parser(parser.add_subparsers(dest="command", parser_class=_Parser))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_cli_lists_and_reports(capsys):
+    assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--list"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and all(":17:41: int: " in line for line in out)
+    assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["counts"]["survived"] == 2 and data["sampled"] == 2
