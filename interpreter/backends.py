@@ -49,6 +49,9 @@ class LocalBackend:
     def describe(self) -> str:
         return f"{self.jobs} process{'es' * (self.jobs != 1)} on this machine"
 
+    def start(self) -> None:
+        """Nothing to start: the pool is made for each run."""
+
     def run(self, fn: Callable, tasks: list) -> Iterator[Done]:
         if self.jobs == 1 or len(tasks) <= 1:
             for i, task in enumerate(tasks):
@@ -100,7 +103,8 @@ class RayBackend:
         where = self.address or "a local Ray"
         return f"Ray ({where}, {self.ray.cluster_resources().get('CPU', 0):g} CPUs)" if self._started else f"Ray ({where})"
 
-    def _start(self) -> None:
+    def start(self) -> None:
+        """Connect to the cluster (or start a local Ray) now rather than at the first run."""
         ray = self.ray
         if ray.is_initialized():
             self._started = True
@@ -123,7 +127,7 @@ class RayBackend:
         self._started = True
 
     def run(self, fn: Callable, tasks: list) -> Iterator[Done]:
-        self._start()
+        self.start()
         ray = self.ray
         remote = ray.remote(max_retries=0)(fn)
         refs = {remote.remote(task): i for i, task in enumerate(tasks)}

@@ -309,13 +309,12 @@ def cmd_report(args) -> int:
         backend = make_backend(args.backend, args.jobs or None, args.address)
     except BackendError as exc:
         raise UsageError(str(exc)) from None
-    started = time.perf_counter()
+    timing: dict = {}
     try:
         with progress(args.games * len(configs), f"report {rb.name}", enabled=not args.json) as done:
-            result = write_report(plan, backend, Path(args.out), f"{rb.name}: balance report", done)
+            result = write_report(plan, backend, Path(args.out), f"{rb.name}: balance report", done, timing)
     except BackendError as exc:
         raise UsageError(str(exc)) from None
-    elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
@@ -332,7 +331,9 @@ def cmd_report(args) -> int:
             print(f"  {'first player':<14} wins {fp['win_rate']:6.1%}  95% CI {fp['ci'][0]:.1%}–{fp['ci'][1]:.1%}{flag}")
         for f in summ.get("failed", [])[:5]:
             print(f"  failed: seed {f['seed']}: {f['error']}")
-    print(f"wrote {Path(args.out) / 'report.html'} ({elapsed:.1f}s on {backend.describe()})")
+    games = args.games * len(configs)
+    print(f"played {games} games in {timing['play']:.1f}s ({games / max(timing['play'], 1e-9):.1f} games/s) on "
+          f"{backend.describe()}; wrote {Path(args.out) / 'report.html'} in {timing['write']:.1f}s")
     return 0
 
 

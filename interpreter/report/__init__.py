@@ -83,12 +83,17 @@ def _slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_") or "base"
 
 
-def write_report(plan: Plan, backend, out: Path, title: str, done=None) -> dict:
-    """Play, summarise, draw and write the report; return the summary (also in summary.json)."""
+def write_report(plan: Plan, backend, out: Path, title: str, done=None, timing: dict | None = None) -> dict:
+    """Play, summarise, draw and write the report; return the summary (also in summary.json).
+    ``timing``, if given, receives the seconds spent playing (``play``) and writing (``write``)."""
+    import time
     from . import page, plots
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    backend.start()                   # a cluster's start-up is not counted as playing
+    started = time.perf_counter()
     rows = run_games(plan, backend, done)
+    played = time.perf_counter()
     with (out / "games.jsonl").open("w", encoding="utf-8") as f:
         for row in rows:
             f.write(json.dumps(row, sort_keys=True) + "\n")
@@ -132,4 +137,6 @@ def write_report(plan: Plan, backend, out: Path, title: str, done=None) -> dict:
     result = {"rulebook": plan.rulebook, "players": plan.players, "games": plan.games, "bots": plan.bots,
               "first_seed": plan.first_seed, "configs": summaries, "comparisons": comparisons}
     (out / "summary.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    if timing is not None:
+        timing.update({"play": played - started, "write": time.perf_counter() - played})
     return result
