@@ -446,6 +446,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seat", type=_whole(1), metavar="S", help="with --show: draw what seat S (1, 2, …) sees "
                                                            "(default: an onlooker)")
     r.set_defaults(func=cmd_replay)
+
+    from . import coverage, mutate             # issue 15: their own modules, registered here
+    coverage.add_parser(sub)
+    mutate.add_parser(sub)
     return p
 
 

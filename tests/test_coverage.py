@@ -70,3 +70,11 @@ def test_plain_loading_is_not_instrumented():
     assert "counted" in names
     plain_names = {ins.__name__ for proc in plain.game.all_procs.values() for ins in proc.code}
     assert not plain_names & {"counted", "branch_if", "branch_decide", "taken"}
+
+
+def test_registered_as_regelwerk_commands(capsys):
+    from interpreter.cli import main
+    assert main(["coverage", str(BOOK)]) == 0
+    assert "not covered: set step" in capsys.readouterr().out
+    assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--list"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
