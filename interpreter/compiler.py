@@ -54,6 +54,8 @@ class Compiler:
         self.game.action_by_proc = {}
         self.first_file = first
         self.procedures: dict[str, Procedure] = {}
+        #: (action, decided in a turn of the same steps?, position) of every decide step's options
+        self.offers: list = []
         self.emitted: set = set()
         self.scope_names: set = set(BUILTIN_SCOPES)
         self.deferrals: list = []  # (until, pos)
@@ -171,11 +173,22 @@ class Compiler:
         self.compile_end(s.sections.get("end"), s.section_pos.get("end"))
         self.compile_invariants(s.mapping("invariants"))
         self.check_deferrals()
+        self.check_turn_ends()
         g.display = s.sections.get("display") if isinstance(s.sections.get("display"), dict) else {}
         g.all_procs = dict(self.all_procs())
         if g.coverage is not None and not self.report.has_errors:
             g.coverage.instrument(g, s)  # wraps instructions to record what runs (never in normal play)
         return g
+
+    def check_turn_ends(self):
+        """RW153: an action that ends the turn (`end_turn`) offered by a decision not taken
+        in a turn of the same steps (there would be no turn to end)."""
+        for action, in_turn, pos in self.offers:
+            if action.ends_turn and not in_turn:
+                self.report.error(pos, f"action '{action.name}' ends the turn (end_turn at line "
+                                       f"{action.ends_turn[0].line}), but this decision is not taken in a turn "
+                                       "of the same steps (directly in a turns loop, no phase, round or scope "
+                                       "between)", "RW153")
 
     def all_procs(self):
         g = self.game
@@ -682,9 +695,9 @@ class Compiler:
         scope.names = list(parent_scope.names)
         scope.blocks = [dict((k, list(v)) for b in parent_scope.blocks for k, v in b.items())]
         action.inherit = len(parent_scope.names)
-        self._compile_action(action, spec, scope)
         self.game.inline_actions[proc.name] = action
         self.game.action_by_proc[proc.name] = action
+        self._compile_action(action, spec, scope)
         return action
 
     def _compile_action(self, action: ActionDecl, spec: LDict, scope: Scope):

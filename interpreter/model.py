@@ -36,6 +36,9 @@ class Procedure:
     positions: list = field(default_factory=list)
     #: for each move, draw or shuffle step: the component kinds it may move (None: unknown)
     moved_kinds: list = field(default_factory=list)
+    #: for each decide step taken in a turn of these steps: the pc after it -> a holder whose
+    #: "end" is one past the turn's last instruction (an action's `end_turn` goes there)
+    turn_exits: dict = field(default_factory=dict)
 
     def pos_at(self, pc: int) -> Pos:
         if 0 <= pc < len(self.positions):
@@ -219,6 +222,8 @@ class ActionDecl:
     secret: bool = False
     #: where the action's `where:` condition is written (None: no condition)
     where_pos: Pos | None = None
+    #: positions of the `end_turn` steps of the action's own steps
+    ends_turn: list = field(default_factory=list)
 
 
 @dataclass

@@ -598,6 +598,10 @@ class StepCompiler:
         if "otherwise" in step:
             self.steps(step.get("otherwise"), step.pos_of("otherwise"))
         holder["after"] = self.here()
+        turn = self._enclosing_turn()
+        if turn is not None:                   # an action's end_turn jumps from here to the turn's end
+            self.proc.turn_exits[holder["after"]] = turn.extra["exit"]
+        self.c.offers.extend((a, turn is not None, pos) for a in actions)
 
     def step_call(self, step: LDict, pos: Pos):
         name = step["call"]
@@ -777,6 +781,53 @@ class StepCompiler:
             st.reveal(zones, seats)
         self.emit(reveal, pos)
 
+    def _enclosing_turn(self):
+        """The innermost `turns` loop around this point in the same steps, if no phase,
+        round or scope lies between (its end would be skipped); else None."""
+        for info in reversed(self.loops):
+            if isinstance(info, ScopeInfo):
+                return None
+            if info.kind == "turns":
+                return info
+        return None
+
+    def step_end_turn(self, step: LDict, pos: Pos):
+        """``end_turn: true`` ends the current turn at once.  In the steps of a `turns`
+        loop: the rest of the turn is skipped.  In an action's own steps: the rest of
+        the action is skipped, the action ends, and so does the turn in which it was
+        chosen.  Anywhere else (a procedure, a trigger, inside a phase, round or scope
+        within the turn or the action) it is RW153."""
+        turn = self._enclosing_turn()
+        if turn is not None:
+            exit_to = turn.extra["exit"]
+
+            def end_turn(st, fr):
+                fr.pc = exit_to["end"] - 1       # the turn's last instruction: end the turn, next seat
+            self.emit(end_turn, pos)
+            return
+        action = self.c.game.action_by_proc.get(self.proc.name) if self.proc.kind == "action" else None
+        inside_scope = any(isinstance(info, ScopeInfo) for info in self.loops)
+        if action is None or inside_scope or self._in_turns_loop():
+            where = ("it is inside a phase, round or scope whose end it would skip" if inside_scope or
+                     self._in_turns_loop() else "it is neither in a turns loop of the same steps nor in an "
+                                                "action's own steps")
+            self.report.error(pos, f"end_turn ends the turn around it; {where}", "RW153")
+            return
+        action.ends_turn.append(pos)
+
+        def end_action_and_turn(st, fr):
+            below = st.frames[-2] if len(st.frames) >= 2 else None
+            exit_to = below.proc.turn_exits.get(below.pc) if below is not None else None
+            if exit_to is None:
+                raise RuleRuntimeError("end_turn: the decision that chose this action was not taken in a turn",
+                                       pos)
+            fr.pc = len(fr.code) - 1            # the action's last instruction: the action ends
+            below.pc = exit_to["end"] - 1       # then the turn's: the turn ends
+        self.emit(end_action_and_turn, pos)
+
+    def _in_turns_loop(self) -> bool:
+        return any(isinstance(info, LoopInfo) and info.kind == "turns" for info in self.loops)
+
     def step_fail(self, step: LDict, pos: Pos):
         message = str(step["fail"])
 
@@ -847,6 +898,7 @@ _STEPS = {
     "fail": StepCompiler.step_fail,
     "break": StepCompiler.step_break,
     "reveal": StepCompiler.step_reveal,
+    "end_turn": StepCompiler.step_end_turn,
 }
 
 #: the keys that make a YAML mapping a step (for tools that read rulebooks: coverage, mutation)
