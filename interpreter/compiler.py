@@ -158,6 +158,7 @@ class Compiler:
         self.declare_triggers(s.mapping("triggers"))
         self.compile_constants(s.mapping("constants"))
         self.compile_seats(s.sections.get("seats"))
+        self.compile_max_decisions(s.sections.get("game"))
         # zones before kinds: a component's home may be a zone of a family (`home: "deck[owner]"`),
         # whose index must be known when the home expression is compiled
         self.compile_zones(s.mapping("zones"))
@@ -800,6 +801,17 @@ class Compiler:
         proc.nslots = scope.nslots
         proc.slot_names = list(scope.names)
         return proc
+
+    def compile_max_decisions(self, game):
+        if not isinstance(game, dict) or game.get("max_decisions") is None:
+            return
+        pos = game.pos_of("max_decisions")
+        fn, typ = self.static_expr(game["max_decisions"], pos, Scope(), what="max_decisions")
+        if fn is not None and not T.is_numeric(typ):
+            self.report.error(pos, f"max_decisions must be a number, not {T.describe(typ)}", E_TYPE)
+            return
+        self.game.max_decisions = sized(fn, Scope()) if fn is not None else None
+        self.game.max_decisions_pos = pos
 
     def compile_seats(self, seats):
         if not isinstance(seats, dict):

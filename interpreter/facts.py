@@ -9,8 +9,9 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
     """Seats, who decides, automata, the sizes of the action space and the
     observation, the score direction and the kinds of returns.
 
-    ``max_game_length`` is None: the language has no way yet to state a
-    bound on a game's length, and none is derived.  ``score_direction`` is
+    ``max_game_length`` is the rulebook's bound on the decisions of a game
+    (``game: max_decisions:``; ``regelwerk check`` reports a game that goes
+    on longer), or None when it states none.  ``score_direction`` is
     ``"higher"`` or ``"lower"`` (``end: better: lower``: the lowest score wins).
     """
     lay = rulebook.layout(players, options, variants)
@@ -23,7 +24,7 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
         "deciding_seats": deciding,
         "automata": sorted(lay.automata),
         "action_space_size": len(rulebook.action_space(players, options, variants)),
-        "max_game_length": None,
+        "max_game_length": lay.max_decisions,
         "score_direction": rulebook.score_direction,
         "returns": list(RETURN_KINDS),
     }

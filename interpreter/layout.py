@@ -150,6 +150,13 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
     for c in game.constants.values():
         if c.compute is None:
             lay.const[c.name] = c.value
+    lay.max_decisions = None
+    if game.max_decisions is not None:
+        bound = game.max_decisions(st, [None])
+        if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
+            raise RuleRuntimeError(f"max_decisions must be a whole number of at least 1, not {bound!r}",
+                                   game.max_decisions_pos)
+        lay.max_decisions = bound
 
     # zones
     for fam in game.zone_list:

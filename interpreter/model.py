@@ -280,6 +280,9 @@ class GameDef:
     rank_by: list = field(default_factory=list)
     #: "higher" or "lower": which scores (and ranking keys) are better (`end: better:`)
     score_direction: str = "higher"
+    #: the rulebook's bound on the decisions of a game (`game: max_decisions:`), f(state, [None]), and where
+    max_decisions: Callable | None = None
+    max_decisions_pos: object = None
     #: the named parts of the score (`end: parts:`), [(name, f(state, [p]))], for reports
     score_parts: list = field(default_factory=list)
     #: the name of what the score holds beyond its parts (`end: rest:`), or None

@@ -114,6 +114,11 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
                 finding("RW906", f"legal action '{outside[0]}' is not in the fixed action space "
                                  f"({len(space)} ids); widen the parameter's bounds", pos)
                 return findings
+            stated = st.lay.max_decisions
+            if stated is not None and n >= stated:
+                finding("RW901", f"the game has not ended after {stated} decisions, the rulebook's "
+                                 f"max_decisions for {players} players", rb.game.max_decisions_pos)
+                return findings
             if n >= max_decisions:
                 finding("RW901", f"the game has not ended after {max_decisions} decisions",
                         rb.game.flow.pos if rb.game.flow else Pos(first_file))

@@ -127,3 +127,41 @@ def test_a_sound_rulebook_has_no_findings(capsys):
     from conftest import RULES
     code = main(["check", str(RULES / "azul_summer_pavilion"), "--games", "3", "--jobs", "1"])
     assert code == 0 and "0 problems found" in capsys.readouterr().out
+
+
+# four decisions for every player count; the rulebook says 3 for 2 players, 4 for 3
+STATED_BOUND = """
+actions: {go: {do: []}}
+flow:
+  - repeat: 4
+    do: [{decide: [go], who: 0}]
+end: {score: "0"}
+"""
+
+
+def test_a_game_longer_than_the_stated_bound_is_reported_at_the_bound(rulebook):
+    text = HEAD.replace("players: {min: 2, max: 3}}", "players: {min: 2, max: 3}, max_decisions: \"num_players + 1\"}")
+    path = rulebook(text + STATED_BOUND)
+    rb = Rulebook.load(path)
+    assert rb.info(2)["max_game_length"] == 3 and rb.info(3)["max_game_length"] == 4
+    found = check(path, games=2)
+    assert {f.players for f in found} == {2}          # 4 decisions are within 3 players' bound of 4
+    f = found[0]
+    assert f.code == "RW901" and "the rulebook's max_decisions for 2 players" in f.message
+    game_line = text.splitlines()[1]                  # located at the bound's value in game.yaml
+    assert (f.line, f.col) == (2, game_line.index('"num_players + 1"') + 1), (f.line, f.col)
+
+
+def test_without_a_stated_bound_max_game_length_is_none(rulebook):
+    rb = Rulebook.load(rulebook(HEAD + STATED_BOUND))
+    assert rb.info(2)["max_game_length"] is None
+
+
+def test_a_bound_that_is_not_a_whole_number_is_a_located_error(rulebook, capsys):
+    bad = HEAD.replace("players: {min: 2, max: 3}}", "players: {min: 2, max: 3}, max_decisions: \"seat_name(0)\"}")
+    assert main(["validate", str(rulebook(bad + STATED_BOUND))]) == 1
+    assert ":2:" in capsys.readouterr().out
+    zero = HEAD.replace("players: {min: 2, max: 3}}", "players: {min: 2, max: 3}, max_decisions: \"num_players - 2\"}")
+    assert main(["play", str(rulebook(zero + STATED_BOUND)), "--players", "2", "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert ":2:" in err and "max_decisions must be a whole number of at least 1, not 0" in err
