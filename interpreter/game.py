@@ -110,6 +110,12 @@ class Rulebook:
         from .tensors import observation_spec
         return observation_spec(self.game, self.layout(players, options, variants))
 
+    def information_state_spec(self, players: int, options=None, variants=()):
+        """Names and shapes of ``State.information_state_tensor`` in this layout: the
+        observation spec and the two history parts (see interpreter/infosets.py)."""
+        from .infosets import information_state_spec
+        return information_state_spec(self.game, self.layout(players, options, variants))
+
     def info(self, players: int, options=None, variants=()) -> dict:
         """Facts about a layout: seats, deciding seats, automata, sizes, score direction
         (see interpreter/facts.py)."""

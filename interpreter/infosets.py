@@ -74,3 +74,44 @@ def information_state_string(st, seat: int) -> str:
     lines = [st.observation_string(seat), "history:"]
     lines += [f"{who}: {a}" for who, a in history_for(st, seat)]
     return "\n".join(lines)
+
+
+def information_state_spec(game, lay):
+    """The observation spec and two history parts (see :func:`information_state_tensor`)."""
+    from .spaces import space_of
+    from .tensors import ObservationSpec, _Part, observation_spec
+    obs = observation_spec(game, lay)
+    space = space_of(game, lay)
+    cols = list(space.ids) + ["secret"]
+    seats = [str(s) for s in lay.seats]
+    return ObservationSpec(list(obs.parts) + [
+        _Part("history:counts", (lay.num_seats, len(cols)), "history", None, cols, seats),
+        _Part("history:last", (lay.num_seats, len(cols)), "history", None, cols, seats),
+    ])
+
+
+def information_state_tensor(st, seat: int) -> dict:
+    """What ``seat`` sees now (the observation tensor) and the decisions it knows
+    of, in fixed shapes: ``history:counts`` — per seat, how often it took each
+    action id of the layout's action space (another seat's secret choice counts
+    in the last column, ``secret``, its parameters unknown); ``history:last`` —
+    per seat, its last known decision, one-hot.  A summary of the history, not
+    its order: enough for the shipped games, whose boards show the rest."""
+    from .spaces import space_of
+    from .tensors import _np
+    np = _np()
+    out = dict(st.observation_tensor(seat))
+    space = space_of(st.game, st.lay)
+    width = len(space) + 1
+    counts = np.zeros((st.lay.num_seats, width), np.float32)
+    last = np.zeros((st.lay.num_seats, width), np.float32)
+    for who, action in history_for(st, seat):
+        if who is None or not 0 <= who < st.lay.num_seats:
+            continue
+        col = space.index.get(action, width - 1)
+        counts[who, col] += 1
+        last[who].fill(0)
+        last[who, col] = 1
+    out["history:counts"] = counts
+    out["history:last"] = last
+    return out

@@ -511,6 +511,17 @@ class State:
         from .tensors import observation_tensor
         return observation_tensor(self, viewer)
 
+    def information_state_tensor(self, seat: int) -> dict:
+        """The observation tensor of ``seat`` and a summary of the decisions it knows
+        of (``history:counts``, ``history:last``; see interpreter/infosets.py)."""
+        from .infosets import information_state_tensor
+        return information_state_tensor(self, seat)
+
+    def information_state_string(self, seat: int) -> str:
+        """What ``seat`` sees now and every decision it knows of, as text (interpreter/infosets.py)."""
+        from .infosets import information_state_string
+        return information_state_string(self, seat)
+
     def observation_string(self, viewer: int) -> str:
         """What ``viewer`` may see, as text (see interpreter/tensors.py)."""
         from .tensors import observation_string

@@ -94,3 +94,43 @@ def test_openspiel_game_facts_and_chance_nodes():
     assert state.current_player() in (0, 1) and state.legal_actions()
     copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     assert str(copy) == str(state) and copy.legal_actions() == state.legal_actions()
+
+
+def test_information_state_tensor_counts_the_decisions_a_seat_knows():
+    from interpreter.game import Rulebook
+    rb = Rulebook.load(RULES / "iquazu")
+    st = rb.new_game(2, 5, logging=False)
+    taken = []
+    for _ in range(12):
+        a = st.legal_actions()[-1]
+        taken.append((st.current_player(), a))
+        st.apply_action(a)
+    spec = rb.information_state_spec(2)
+    space = rb.action_space(2)
+    t = st.information_state_tensor(0)
+    assert {k: v.shape for k, v in t.items()} == spec.shapes
+    # by hand: each seat's column of each action it took holds how often it took it
+    for seat in (0, 1):
+        for col in range(len(space)):
+            expected = sum(1 for who, a in taken if who == seat and space.action_index(a) == col)
+            assert t["history:counts"][seat, col] == expected
+        mine = [a for who, a in taken if who == seat]
+        if mine:
+            assert t["history:last"][seat].sum() == 1 and t["history:last"][seat, space.action_index(mine[-1])] == 1
+    # OpenSpiel reads the same tensor (flattened in the spec's order) with perfect recall
+    game = openspiel.load(RULES / "iquazu", players=2)
+    assert game.get_type().provides_information_state_tensor
+    assert game.information_state_tensor_size() == spec.size()
+    state = game.new_initial_state()
+    decisions = 0
+    while state.is_chance_node() or decisions < 10:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(state.legal_actions()[0])
+            decisions += 1
+    seat = state.current_player()
+    import numpy as np
+    vec = np.asarray(state.information_state_tensor(seat))
+    assert vec.shape == (spec.size(),) and vec[-2 * 2 * (len(space) + 1):].sum() == 10 + 2   # 2 seats, counts and last
+    assert "history:" in state.information_state_string(seat)

@@ -71,7 +71,7 @@ def register(path) -> str:
         max_num_players=g.max_players + 8,
         min_num_players=1,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params)
@@ -109,6 +109,7 @@ class RegelwerkGame(pyspiel.Game):
         lay = rb.layout(self.players, self.options, self.variants)
         self.space = rb.action_space(self.players, self.options, self.variants)
         self.obs_spec = rb.observation_spec(self.players, self.options, self.variants)
+        self.info_spec = rb.information_state_spec(self.players, self.options, self.variants)
         lo, hi = {"win": (0.0, 1.0), "rank": (0.0, 1.0), "zero_sum": (-1.0, 1.0)}.get(self.returns_kind,
                                                                                       (-1e6, 1e6))
         info = pyspiel.GameInfo(
@@ -127,6 +128,10 @@ class RegelwerkGame(pyspiel.Game):
         return RegelwerkState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
+        """The observation observer, or with perfect recall asked for, the
+        information-state observer (observation and history summary)."""
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return RegelwerkObserver(self, information_state=True)
         return RegelwerkObserver(self)
 
 
@@ -187,10 +192,12 @@ class RegelwerkState(pyspiel.State):
 
 
 class RegelwerkObserver:
-    """OpenSpiel's Python observer: the flat observation tensor and its named parts."""
+    """OpenSpiel's Python observer: the flat observation tensor and its named parts
+    (``information_state=True``: the information-state tensor and string)."""
 
-    def __init__(self, game):
-        spec = game.obs_spec
+    def __init__(self, game, information_state: bool = False):
+        self.information_state = information_state
+        spec = game.info_spec if information_state else game.obs_spec
         self.spec = spec
         self.tensor = np.zeros(spec.size(), np.float32)
         self.dict = {}
@@ -205,9 +212,12 @@ class RegelwerkObserver:
         st = state.cs.state
         if st is None:
             return
-        for name, arr in st.observation_tensor(player).items():
+        tensors = st.information_state_tensor(player) if self.information_state else st.observation_tensor(player)
+        for name, arr in tensors.items():
             self.dict[name][...] = arr
 
     def string_from(self, state, player):
+        if self.information_state:
+            return state.information_state_string(player)
         st = state.cs.state
         return "" if st is None else st.observation_string(player)
