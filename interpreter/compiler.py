@@ -176,6 +176,7 @@ class Compiler:
         self.check_deferrals()
         self.check_turn_ends()
         g.display = s.sections.get("display") if isinstance(s.sections.get("display"), dict) else {}
+        self.compile_redaction()
         g.all_procs = dict(self.all_procs())
         if g.coverage is not None and not self.report.has_errors:
             g.coverage.instrument(g, s)  # wraps instructions to record what runs (never in normal play)
@@ -704,7 +705,6 @@ class Compiler:
     def _compile_action(self, action: ActionDecl, spec: LDict, scope: Scope):
         proc = action.proc
         action.player_slot = 0
-        action.secret = spec.get("secret") is True
         for pname, domain in (spec.get("params") or {}).items():
             dpos = spec["params"].pos_of(pname)
             if pname == "player":
@@ -726,6 +726,7 @@ class Compiler:
             action.where = fn
             action.where_pos = spec.pos_of("where")
         self._compile_bounds(action, spec, scope)
+        self._compile_secret(action, spec)
         sc = StepCompiler(self, proc, scope)
 
         def start(st, fr, name=action.name):
@@ -738,6 +739,69 @@ class Compiler:
         sc.emit(end, proc.pos)
         proc.nslots = scope.nslots
         proc.slot_names = list(scope.names)
+
+    def _compile_secret(self, action: ActionDecl, spec: LDict):
+        """`secret: true` (every parameter), `secret: false` (none), `secret: [names]`, or by
+        default: a component parameter the action moves (`move: NAME`) into a zone not everyone
+        may see, unless its choices are a zone everyone sees (others saw it leave)."""
+        names = [p.name for p in action.params]
+        secret = spec.get("secret")
+        if secret is True:
+            action.secret = True
+            action.secret_params = frozenset(names)
+            return
+        if secret is False:
+            return
+        if isinstance(secret, list):
+            chosen = set()
+            for i, name in enumerate(secret):
+                if name not in names:
+                    where = secret.pos_of(i) if hasattr(secret, "pos_of") else spec.pos_of("secret")
+                    self.report.error(where, f"action '{action.name}' has no parameter '{name}'"
+                                             f"{suggest(str(name), names)}", E_NAME)
+                else:
+                    chosen.add(name)
+            action.secret_params = frozenset(chosen)
+            return
+        comps = {p.name for p in action.params
+                 if isinstance(p.type, T.Comp) or (T.is_listlike(p.type) and isinstance(T.elem_of(p.type), T.Comp))}
+        if not comps:
+            return
+        zones = self.game.zones
+
+        def family(text):
+            m = re.match(r"\s*([A-Za-z_]\w*)\s*(\[|$)", text) if isinstance(text, str) else None
+            return zones.get(m.group(1)) if m and m.group(1) not in names else None
+        hidden = set()
+
+        def walk(steps):
+            for step in steps if isinstance(steps, list) else ():
+                if not isinstance(step, dict):
+                    continue
+                moved = step.get("move")
+                if isinstance(moved, str) and moved.strip() in comps:
+                    fam = family(step.get("to"))
+                    if fam is not None and fam.visible_const is not True:
+                        hidden.add(moved.strip())
+                for key in ("then", "else", "do", "otherwise"):
+                    walk(step.get(key))
+        walk(spec.get("do"))
+        for p in action.params:
+            src = family(p.source) if p.name in hidden else None
+            if src is not None and src.visible_const is True:
+                hidden.discard(p.name)            # chosen from an open zone: everyone saw it go
+        action.secret_params = frozenset(hidden)
+
+    def compile_redaction(self):
+        """GameDef.redact: per action name, what another seat is not told of the decision."""
+        g = self.game
+        display_secret = g.display.get("secret") if isinstance(g.display, dict) else None
+        display_secret = {str(n) for n in display_secret} if isinstance(display_secret, list) else set()
+        for action in list(g.actions.values()) + list(g.inline_actions.values()):
+            names = tuple(p.name for p in action.params)
+            hidden = frozenset(names) if action.name in display_secret else action.secret_params
+            if hidden and action.name not in g.redact:
+                g.redact[action.name] = (names, hidden)
 
     def _compile_bounds(self, action: ActionDecl, spec: LDict, scope: Scope):
         """`bounds: {param: "lo..hi"}`: every value a parameter can ever take (for the action space)."""

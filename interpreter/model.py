@@ -220,6 +220,9 @@ class ActionDecl:
     bounds: dict = field(default_factory=dict)
     #: `secret: true`: other seats learn only the action's name, never its parameters
     secret: bool = False
+    #: the parameters other seats are not told (`secret: [names]`, all for `secret: true`, or the default:
+    #: a component moved into a zone not everyone sees, unless chosen from a zone everyone sees)
+    secret_params: frozenset = frozenset()
     #: where the action's `where:` condition is written (None: no condition)
     where_pos: Pos | None = None
     #: positions of the `end_turn` steps of the action's own steps
@@ -301,6 +304,9 @@ class GameDef:
     table_lookups: list = field(default_factory=list)
     #: the rulebook's `display:` hints as written (read by interpreter/view; no rule depends on them)
     display: dict = field(default_factory=dict)
+    #: action name -> (parameter names, the secret ones): what another seat is not told of a decision
+    #: (`secret:` on an action, its default, `display: secret`); see runtime.public_action_id
+    redact: dict = field(default_factory=dict)
     #: a coverage recorder (interpreter/coverage.py) when the rulebook was loaded to measure its
     #: scenarios, else None: only then are instructions and lookups compiled to record what runs
     coverage: object = None

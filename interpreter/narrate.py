@@ -1,13 +1,14 @@
 """The story of a game as lines of text: round and phase headers, every decision, the rulebook's log lines.
 
 A decision the rulebook logs nothing for is still told
-("Player 1: take_factory(factory_no=3, color=red)"), except the parameters of
-an action the ``display:`` hints call ``secret`` (a card chosen face down),
-which only the deciding seat is told.  The rulebook's ``log:`` lines are
+("Player 1: take_factory(factory_no=3, color=red)"), except secret parameters
+(``secret:`` on the action, its default, or an action the ``display:`` hints
+call ``secret``: a card chosen face down), which only the deciding seat is told.  The rulebook's ``log:`` lines are
 public.
 """
 from __future__ import annotations
 
+from .runtime import public_action_id
 from .view.hints import read_hints
 
 
@@ -23,6 +24,7 @@ class Narrator:
         hints = read_hints(state.game)
         self.round_var = hints.round
         self.secret = hints.secret
+        self.game = state.game
         self.names = list(state.lay.seat_names)
         self.printed = 0
         self.where = None
@@ -56,9 +58,8 @@ class Narrator:
     def decision(self, seat: int, action_id: str, viewer=None, everyone: bool = False) -> str:
         """"Player 1: take(f=3, c=red)"; a secret action's parameters only for its own seat
         (``viewer``) or when ``everyone`` may see all (bots only, a finished game)."""
-        name = action_id.split("(", 1)[0]
-        if name in self.secret and "(" in action_id and not everyone and viewer != seat:
-            return f"{self.names[seat]}: {name}(…)"
+        if not everyone and viewer != seat:
+            action_id = public_action_id(self.game, action_id)
         return f"{self.names[seat]}: {pretty_action(action_id)}"
 
     def lines_after(self, state) -> list:

@@ -3,8 +3,8 @@
 A zone's ``visible`` decides whether its contents are shown to a viewer; a
 hidden zone shows only how many components it holds, unless a ``reveal`` step
 showed it to the viewer and its contents have not changed since.  Variables follow the
-same rule.  The random generator, the stack and the decision history are
-never part of an observation (the history could reveal secret choices).
+same rule.  The decision history is shown as the viewer may know it (another
+seat's secret parameters as ``…``); the random generator and the stack never are.
 """
 from __future__ import annotations
 
@@ -84,4 +84,6 @@ def observation(st, viewer: int | None) -> dict:
         "decision": decision,
         "variables": variables,
         "zones": zones,
+        # every decision so far as the viewer knows it: [seat, action id], others' secret parameters as …
+        "history": [[who, action_id] for who, action_id in st.history_for(viewer)],
     }

@@ -81,6 +81,32 @@ class Decision:
         self.group = group
 
 
+def public_action_id(game, action_id: str) -> str:
+    """``action_id`` as a seat other than the one that chose it is told: its secret
+    parameters' values replaced by ``…`` (``GameDef.redact``); all secret: ``name(…)``."""
+    name, sep, rest = action_id.partition("(")
+    info = game.redact.get(name)
+    if info is None or not sep:
+        return action_id
+    names, hidden = info
+    if all(n in hidden for n in names):
+        return f"{name}(…)"
+    body = rest[:-1] if rest.endswith(")") else rest
+    parts = []
+    at = 0
+    for i, pname in enumerate(names):
+        key = pname + "="
+        if not body.startswith(key, at):
+            return f"{name}(…)"                 # not an id of this action: tell nothing
+        start = at + len(key)
+        end = body.find("," + names[i + 1] + "=", start) if i + 1 < len(names) else len(body)
+        if end < 0:
+            return f"{name}(…)"
+        parts.append(f"{pname}={'…' if pname in hidden else body[start:end]}")
+        at = end + 1
+    return f"{name}({','.join(parts)})"
+
+
 def option_id(action, values) -> str:
     if not action.params:
         return action.name
@@ -409,16 +435,21 @@ class State:
         run(self)
 
     # --- the player-facing API, in OpenSpiel's terms ----------------------
-    def history_for(self, seat: int, also_secret=()) -> list:
-        """Every decision so far as ``seat`` may know it: ``(seat, action id)`` in
-        order; another seat's choice of a ``secret: true`` action (or one named in
-        ``also_secret``) is ``name(…)``."""
-        secret = {n for n, a in self.game.actions.items() if a.secret} | set(also_secret)
+    def history_for(self, seat: int | None, also_secret=()) -> list:
+        """Every decision so far as ``seat`` may know it (``None``: an onlooker):
+        ``(seat, action id)`` in order; in another seat's decision the secret
+        parameters show as ``…`` (``bid(card=…,k=2)``; ``name(…)`` when all are
+        secret, as for a ``secret: true`` action or one named in ``also_secret``)."""
+        game = self.game
+        if not game.redact and not also_secret:
+            return list(self.history)
         out = []
         for who, action_id in self.history:
-            name = action_id.split("(", 1)[0]
-            if who != seat and name in secret and "(" in action_id:
-                action_id = f"{name}(…)"
+            if who != seat:
+                if also_secret and "(" in action_id and action_id.split("(", 1)[0] in also_secret:
+                    action_id = action_id.split("(", 1)[0] + "(…)"
+                else:
+                    action_id = public_action_id(game, action_id)
             out.append((who, action_id))
         return out
 
