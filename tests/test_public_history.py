@@ -92,3 +92,20 @@ def test_redaction_never_leaks_a_value_from_an_odd_id():
     assert public_action_id(G, "a(x=(1, 2),y=(3, 4))") == "a(x=(1, 2),y=…)"
     assert public_action_id(G, "a(z=1)") == "a(…)"
     assert public_action_id(G, "b(y=2)") == "b(y=2)"
+
+
+def test_the_shipped_games_use_it():
+    """Yak's morning card is chosen face down (secret: true, simultaneous: morning);
+    Moonlight Market's bids are open: every seat's observation holds the whole bidding."""
+    from conftest import RULES
+    yak = Rulebook.load(RULES / "yak").new_game(2, seed=1)
+    assert yak.simultaneous() == "morning"
+    yak.apply_action(yak.legal_actions()[0])
+    assert yak.observation(1)["history"] == [[0, "choose(…)"]]
+    assert yak.observation(0)["history"][0][1].startswith("choose(card=")
+    mm = Rulebook.load(RULES / "moonlight_market").new_game(3, seed=1)
+    for _ in range(4):
+        mm.apply_action(mm.legal_actions()[-1])
+    seen = mm.observation(1)["history"]
+    assert len(seen) == 4 and all("…" not in a for _, a in seen)
+    assert seen == [list(h) for h in mm.history]
