@@ -150,7 +150,7 @@ def test_hot_seat_passes_the_screen_and_keeps_secrets(tmp_path):
     assert TerminalPlay(session, tmp_path / "hs.jsonl", Console(file=out, width=140, color_system=None), read).run() == 0
     text = out.getvalue()
     assert "Pass to Player 2" in text
-    assert session.history[0][1].startswith("choose(card=")   # a secret (yak's display: secret)
+    assert session.history[0][1].startswith("choose(card=")   # a secret (yak: choose is secret: true)
     after_pass = text.split("Pass to Player 2")[1]
     assert "Player 1: choose(…)" in after_pass and "Player 1: choose(card=" not in after_pass
     assert "Player 1: choose(card=" in text.split("Pass to Player 2")[0]      # Player 1 was told their own
