@@ -19,8 +19,9 @@ minmax   ``min(`` ↔ ``max(``
 bool     ``true`` ↔ ``false`` (a YAML boolean or one in an expression)
 zone     a ``move``/``draw`` destination sent to another zone family of the
          same shape (as many indices, kinds it may hold)
-delete   a step deleted (from a list of two or more, written block-style)
-swap     a step swapped with the next one
+delete   a step deleted (from a list of two or more, written block-style;
+         not a ``log`` step, which never changes a game)
+swap     a step swapped with the next one (neither a ``log`` step)
 ======== ==============================================================
 
 The set of all mutants is enumerated in a fixed order; ``--sample N``
@@ -33,7 +34,11 @@ marked in the rulebook with a comment on the line where it is located::
 
     - if: "count(hand) >= 1"   # mutate: equivalent the hand is never empty here
 
-Every mutant on that line is then counted as equivalent and not run.
+Every mutant on that line is then counted as equivalent and not run;
+``# mutate: equivalent(swap) …``, ``equivalent(75, 79) …`` or ``equivalent(0..7) …``
+marks only the mutants of those kinds, at those columns, or writing that text.
+Inside a block scalar (``key: >``) a comment would be text, so such a mark
+goes on the ``key: >`` line and names places: ``equivalent(22:32, 22:77) …``.
 """
 from __future__ import annotations
 
@@ -57,7 +62,7 @@ from .steps import STEP_KINDS
 __all__ = ["Mutant", "Result", "enumerate_mutants", "sample", "run_mutant", "mutate", "MutationRun",
            "format_text", "add_parser", "cmd_mutate", "STAGES"]
 
-EQUIVALENT = re.compile(r"#\s*mutate:\s*equivalent\b\s*(.*)$")
+EQUIVALENT = re.compile(r"#\s*mutate:\s*equivalent\b(?:\(([^)]*)\))?\s*(.*)$")
 STAGES = ("validate", "scenarios", "check", "timeout")
 #: keys whose values are prose or names, never rules
 PROSE_KEYS = {"log", "fail", "end_game", "label", "name", "names", "automaton_names", "source", "scenario",
@@ -82,6 +87,8 @@ class Mutant:
     start: int       # character offsets of the edit in the file's text
     end: int
     replacement: str
+    #: another line whose `# mutate:` mark may name this mutant (a block scalar's `key: >` line)
+    anchor: int = 0
 
     @property
     def id(self) -> str:
@@ -151,9 +158,9 @@ class _Finder:
         return self.files[shown]
 
     def add(self, f: _File, off: int, length: int, replacement: str, kind: str, before: str, after: str,
-            line: int, col: int):
+            line: int, col: int, anchor: int = 0):
         self.out.append(Mutant(f.rel, line, col, kind, _short(before), _short(after), off, off + length,
-                               replacement))
+                               replacement, anchor if anchor != line else 0))
 
     # values ------------------------------------------------------------------------------
     def walk(self, value, pos, key=None, parent=None):
@@ -230,11 +237,11 @@ class _Finder:
                 if tail != token[3:]:
                     continue
                 before, after = _window(text, start, m.end(), "")
-                self.add(f, off, len(token), "", "not", before, after, p.line, p.col)
+                self.add(f, off, len(token), "", "not", before, after, p.line, p.col, s.pos.line)
                 continue
             for new, kind in news:
                 before, after = _window(text, start, m.end(), new)
-                self.add(f, off, len(core), new, kind, before, after, p.line, p.col)
+                self.add(f, off, len(core), new, kind, before, after, p.line, p.col, s.pos.line)
 
     def zone(self, dest, pos):
         if not isinstance(dest, LStr):
@@ -281,13 +288,15 @@ class _Finder:
         if len(blocks) < 2:
             return
         for i, (pos, f, (first, end, dash)) in enumerate(blocks):
+            if _step_kind(items[i]) == "log":
+                continue  # a log line never changes a game: deleting or moving it is equivalent
             head = f.lines[first].strip()
             start_off = f.starts[first]
             end_off = f.starts[end] if end < len(f.lines) else len(f.text)
             self.add(f, start_off, end_off - start_off, "", "delete", head, "(step deleted)", pos.line, pos.col)
             if i + 1 < len(blocks):
                 npos, nf, (nfirst, nend, ndash) = blocks[i + 1]
-                if ndash != dash or nf is not f:
+                if ndash != dash or nf is not f or _step_kind(items[i + 1]) == "log":
                     continue
                 n_end_off = f.starts[nend] if nend < len(f.lines) else len(f.text)
                 this = f.text[start_off:end_off]
@@ -346,11 +355,24 @@ def enumerate_mutants(path) -> tuple[list[Mutant], dict]:
     equivalent = {}
     for m in mutants:
         f = next((f for f in finder.files.values() if f is not None and f.rel == m.file), None)
-        if f is not None and 0 < m.line <= len(f.lines):
-            hit = EQUIVALENT.search(f.lines[m.line - 1])
-            if hit:
-                equivalent[m.id] = hit.group(1).strip() or "(no reason given)"
+        if f is None:
+            continue
+        for line, whole in ((m.line, True), (m.anchor, False)):
+            hit = EQUIVALENT.search(f.lines[line - 1]) if 0 < line <= len(f.lines) else None
+            if hit and (whole or hit.group(1)) and _marks(hit.group(1), m):
+                equivalent[m.id] = hit.group(2).strip() or "(no reason given)"
+                break
     return mutants, equivalent
+
+
+def _marks(which: str | None, m: Mutant) -> bool:
+    """Whether ``equivalent(which)`` covers ``m``: no list covers every mutant on the line; a list
+    names kinds (``swap``, ``int``, …), columns (``75``), places (``22:75``) or what a mutant
+    writes (``0..7``)."""
+    if which is None:
+        return True
+    items = {w.strip() for w in which.split(",") if w.strip()}
+    return bool(items & {m.kind, str(m.col), m.after, f"{m.line}:{m.col}"})
 
 
 def sample(mutants: list, n: int | None, seed: int) -> list:

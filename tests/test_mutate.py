@@ -92,3 +92,18 @@ def test_cli_lists_and_reports(capsys):
     assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["counts"]["survived"] == 2 and data["sampled"] == 2
+
+
+def test_an_equivalent_mark_can_name_kinds_or_columns(tmp_path):
+    book = tmp_path / "book"
+    shutil.copytree(BOOK, book)
+    game = book / "game.yaml"
+    lines = game.read_text().split("\n")
+    lines[12] += "  # mutate: equivalent(cmp) only the comparison, for this test"     # line 13: if n == 3
+    game.write_text("\n".join(lines))
+    _, equivalent = enumerate_mutants(book)
+    assert {m.split(":")[3] for m in equivalent} == {"cmp"}
+    lines[12] = lines[12].split("  #")[0] + "  # mutate: equivalent(19) the 3 only"
+    game.write_text("\n".join(lines))
+    _, equivalent = enumerate_mutants(book)
+    assert sorted(m.split(":", 4)[4] for m in equivalent) == ["n == 3→n == 2", "n == 3→n == 4"]
