@@ -4,11 +4,13 @@ Each iteration samples a state the bot cannot tell from the real one
 (``state.resample(seat, seed)``: hidden components redistributed, the
 future reseeded), descends a tree of action ids shared by all samples —
 choosing by UCB among the actions legal in this sample, counting how often
-each was available — adds one node, plays on at random for a bounded
-number of decisions and scores the result for every seat: at the end, the
-share of the win (1/k for k winners); before it, the place by the current
-scores (1 first … 0 last).  The action chosen is the most visited.  It
-never reads the real state's hidden contents.
+each was available — adds one node, plays on at random for at most
+``depth`` (30) decisions and scores the result for every seat: at the end,
+the share of the win (1/k for k winners); before it, the seat's lead over
+the best other score, squashed into 0…1 (``0.5 + 0.5·tanh(lead / scale)``,
+the scale growing with the scores), so that a larger lead is worth more
+than a narrow one.  The action chosen is the most visited.  It never reads
+the real state's hidden contents.
 
 ``--bots ismcts`` thinks for up to 1 second per decision;
 ``ismcts:N`` for at most N iterations (and the second).
@@ -107,20 +109,22 @@ class IsmctsBot:
 
 
 def _values(st) -> list:
-    """Per seat: the share of the win at the end; before it, the place by current scores."""
+    """Per seat, in 0…1: the share of the win at the end; before it, the lead over
+    the best other seat's score (turned round when lower scores are better),
+    0.5 for level, towards 1 (0) for a large lead (deficit)."""
     n = st.lay.num_seats
     if st.is_terminal():
         places = st.ranking()
         k = places.count(1)
         return [1.0 / k if p == 1 else 0.0 for p in places]
+    if n == 1:
+        return [1.0]
     scores = st.scores()
     if st.game.score_direction == "lower":
         scores = [-s for s in scores]
-    if n == 1:
-        return [1.0]
+    scale = max(3.0, 0.15 * sum(abs(s) for s in scores) / n)
     out = []
-    for s in scores:
-        above = sum(1 for t in scores if t > s)
-        equal = sum(1 for t in scores if t == s) - 1
-        out.append((n - 1 - above - equal / 2) / (n - 1))
+    for p, s in enumerate(scores):
+        lead = s - max(t for q, t in enumerate(scores) if q != p)
+        out.append(0.5 + 0.5 * math.tanh(lead / scale))
     return out
