@@ -11,7 +11,6 @@ rate with its 95% Wilson confidence interval per game and opponent.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -22,18 +21,9 @@ sys.path.insert(0, str(ROOT))
 from interpreter.bots import BOTS  # noqa: E402
 from interpreter.game import Rulebook  # noqa: E402
 from interpreter.ismcts import IsmctsBot  # noqa: E402
+from interpreter.report.stats import wilson  # noqa: E402
 
 GAMES = ["azul_summer_pavilion", "iquazu", "moonlight_market", "yak"]
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def play(rb, seed: int, ismcts_seat: int, opponent: str, seconds: float, playouts):
