@@ -125,7 +125,9 @@ def comparison(labels: list, diffs: list, plot: Path | None) -> str:
         if d["first_player"]:
             f = d["first_player"]
             out.append(f'<tr><td>first player</td><td>{_signed(f[0], True)}</td>'
-                       f'<td>{_signed(f[1], True)} … {_signed(f[2], True)}</td><td></td><td></td><td></td><td></td></tr>')
+                       f'<td>{_signed(f[1], True)} … {_signed(f[2], True)}</td>'
+                       f'<td>{"<span class=flag>significant</span>" if not f[1] <= 0 <= f[2] else ""}</td>'
+                       '<td></td><td></td><td></td></tr>')
         if d["decisions"]:
             x = d["decisions"]
             out.append(f'<tr><td>decisions per game</td><td></td><td></td><td></td><td>{_signed(x[0])}</td>'
