@@ -36,7 +36,8 @@ marked in the rulebook with a comment on the line where it is located::
 
 Every mutant on that line is then counted as equivalent and not run;
 ``# mutate: equivalent(swap) …``, ``equivalent(75, 79) …`` or ``equivalent(0..7) …``
-marks only the mutants of those kinds, at those columns, or writing that text.
+marks only the mutants of those kinds, at those columns, or writing that text;
+``31:16=0`` is only the mutant that writes ``0`` at 31:16.
 Inside a block scalar (``key: >``) a comment would be text, so such a mark
 goes on the ``key: >`` line and names places: ``equivalent(22:32, 22:77) …``.
 """
@@ -368,11 +369,16 @@ def enumerate_mutants(path) -> tuple[list[Mutant], dict]:
 def _marks(which: str | None, m: Mutant) -> bool:
     """Whether ``equivalent(which)`` covers ``m``: no list covers every mutant on the line; a list
     names kinds (``swap``, ``int``, …), columns (``75``), places (``22:75``) or what a mutant
-    writes (``0..7``)."""
+    writes (``0..7``); ``PLACE=TEXT`` (``31:16=0``) is only the mutant writing TEXT there."""
     if which is None:
         return True
-    items = {w.strip() for w in which.split(",") if w.strip()}
-    return bool(items & {m.kind, str(m.col), m.after, f"{m.line}:{m.col}"})
+    for item in (w.strip() for w in which.split(",")):
+        where, eq, new = item.partition("=")
+        if eq and new != m.replacement:
+            continue  # PLACE=TEXT: only the mutant that writes TEXT there
+        if where in (m.kind, str(m.col), m.after, f"{m.line}:{m.col}") or (eq and not where):
+            return True
+    return False
 
 
 def sample(mutants: list, n: int | None, seed: int) -> list:

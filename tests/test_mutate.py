@@ -107,3 +107,14 @@ def test_an_equivalent_mark_can_name_kinds_or_columns(tmp_path):
     game.write_text("\n".join(lines))
     _, equivalent = enumerate_mutants(book)
     assert sorted(m.split(":", 4)[4] for m in equivalent) == ["n == 3→n == 2", "n == 3→n == 4"]
+
+
+def test_an_equivalent_mark_can_name_one_replacement(tmp_path):
+    book = tmp_path / "book"
+    shutil.copytree(BOOK, book)
+    game = book / "game.yaml"
+    lines = game.read_text().split("\n")
+    lines[12] += "  # mutate: equivalent(13:19=4) only n == 4, for this test"
+    game.write_text("\n".join(lines))
+    _, equivalent = enumerate_mutants(book)
+    assert [m.split(":", 4)[4] for m in equivalent] == ["n == 3→n == 4"]
