@@ -61,10 +61,9 @@ def resample(st, seat: int, seed: int):
 
 
 def history_for(st, seat: int) -> list:
-    """The decisions so far as ``seat`` knows them: (seat, action id), the
-    parameters of another seat's secret action (a ``display: secret`` action,
-    chosen face down) replaced by ``…``.  A minimal history until the language
-    declares public and secret parts of decisions."""
+    """The decisions so far as ``seat`` knows them: ``State.history_for`` — another
+    seat's secret parameters (``secret:`` on the action or its default, see
+    docs/language.md) as ``…``, a ``display: secret`` action as ``name(…)``."""
     from .view.hints import read_hints
     return st.history_for(seat, also_secret=read_hints(st.game).secret)
 
