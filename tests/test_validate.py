@@ -155,3 +155,14 @@ def test_twenty_thousand_diagnostics_print_in_under_two_seconds(tmp_path):
     assert time.perf_counter() - start < 2.0
     assert text.count("\n  ") == 40_000          # each quotes its line and a caret
     assert "key_19999: value 19999" in text
+
+
+def test_every_test_rulebook_is_clean():
+    # the small rulebooks that show one construct each are examples too: 0 errors, 0 warnings
+    from pathlib import Path
+    from interpreter.game import check_rulebook
+    folders = sorted(p for p in (Path(__file__).parent / "rulebooks").iterdir() if (p / "game.yaml").exists())
+    assert folders
+    for folder in folders:
+        report, _ = check_rulebook(folder)
+        assert report.items == [], f"{folder.name}: " + "; ".join(d.format() for d in report.items)
