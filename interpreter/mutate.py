@@ -39,7 +39,8 @@ Every mutant on that line is then counted as equivalent and not run;
 marks only the mutants of those kinds, at those columns, or writing that text;
 ``31:16=0`` is only the mutant that writes ``0`` at 31:16.
 Inside a block scalar (``key: >``) a comment would be text, so such a mark
-goes on the ``key: >`` line and names places: ``equivalent(22:32, 22:77) …``.
+goes on the ``key: >`` line: without a list it covers the whole block, with
+one it names places: ``equivalent(22:32, 22:77) …``.
 """
 from __future__ import annotations
 
@@ -358,9 +359,9 @@ def enumerate_mutants(path) -> tuple[list[Mutant], dict]:
         f = next((f for f in finder.files.values() if f is not None and f.rel == m.file), None)
         if f is None:
             continue
-        for line, whole in ((m.line, True), (m.anchor, False)):
+        for line in (m.line, m.anchor):
             hit = EQUIVALENT.search(f.lines[line - 1]) if 0 < line <= len(f.lines) else None
-            if hit and (whole or hit.group(1)) and _marks(hit.group(1), m):
+            if hit and _marks(hit.group(1), m):
                 equivalent[m.id] = hit.group(2).strip() or "(no reason given)"
                 break
     return mutants, equivalent
