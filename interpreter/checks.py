@@ -426,7 +426,7 @@ def table_coverage(a: Analysis) -> Iterator[Diagnostic]:
                 break
 
 
-_UNBOUNDED = {"count", "sum", "room", "capacity", "max"}
+_UNBOUNDED = {"count", "count_nonempty", "sum", "room", "capacity", "max"}
 
 
 def interval(node, ranges, g):

@@ -806,6 +806,8 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
                 fns.append(f)
             impl = b.impl
             return guard(lambda st, L: impl(st, *[f(st, L) for f in fns]), node.pos, f"{b.name}()"), T.INT
+    if b.params and b.params[0].kind == "family":
+        return _call_family(node, b, cx)
     required = [p for p in b.params if not p.optional]
     if not len(required) <= len(args) <= len(b.params):
         shape = ", ".join(p.name + ("?" if p.optional else "") for p in b.params)
@@ -840,6 +842,10 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
         elif p.kind == "zone":
             if not isinstance(t, T.ZoneT) and not T.is_any(t):
                 cx.error(a.pos, f"the '{p.name}' of {b.name}() must be a zone, not {T.describe(t)}")
+        elif p.kind == "zones":
+            if not T.is_any(t) and not (isinstance(t, T.ListT) and isinstance(t.elem, T.ZoneT)) \
+                    and not (isinstance(t, T.ListT) and T.is_any(t.elem)):
+                cx.error(a.pos, f"the '{p.name}' of {b.name}() must be a list of zones, not {T.describe(t)}")
         elif p.expect is not None and not T.compatible(t, p.expect):
             cx.error(a.pos, f"the '{p.name}' of {b.name}() must be {T.describe(p.expect)}, not {T.describe(t)}")
         types[p.name] = t
@@ -855,6 +861,57 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
         fn = lambda st, L: impl(st, f0(st, L), f1(st, L))  # noqa: E731
     else:
         fn = lambda st, L: impl(st, *[f(st, L) for f in fs])  # noqa: E731
+    return guard(fn, node.pos, f"{b.name}()"), result
+
+
+def _call_family(node: ast.Call, b, cx: Cx):
+    """A builtin over part of a zone family: ``name(family, i...)``.  The family is
+    named bare; the index values given (the first ones, in order) are typed like
+    ``family[...]``'s.  The impl gets the family's id and the values as one tuple."""
+    args = node.args
+    g = cx.game
+    fam_param = b.params[0].name
+    if not args:
+        return cx.error(node.pos, f"{b.name}() needs the name of a zone family: {b.name}({fam_param}, ...)", E_ARITY)
+    first = args[0]
+    fam = None
+    if isinstance(first, ast.Name) and (cx.scope is None or cx.scope.lookup(first.id) is None):
+        fam = g.zones.get(first.id)
+    if fam is None:
+        for a in args[1:]:
+            compile_expr(a, cx)
+        return cx.error(first.pos, f"the '{fam_param}' of {b.name}() must be the name of a zone family"
+                                   f"{suggest(first.id, list(g.zones)) if isinstance(first, ast.Name) else ''}")
+    _use(cx, first.id)
+    if cx.static:
+        return cx.error(node.pos, f"zone '{first.id}' cannot be used here: zones do not exist yet when a "
+                                  "game is laid out", E_STATIC)
+    lead = args[1:]
+    if len(lead) > len(fam.index):
+        return cx.error(node.pos, f"zone family '{first.id}' has {len(fam.index)} index value(s) "
+                                  f"({', '.join(i.name for i in fam.index)}); {b.name}() got {len(lead)}", E_ARITY)
+    parts = []
+    for arg, spec in zip(lead, fam.index):
+        f, t = compile_expr(arg, cx)
+        if isinstance(arg, ast.Lambda):
+            cx.error(arg.pos, f"an index value of {b.name}() is not a function", E_LAMBDA)
+        elif not T.compatible(t, spec.type):
+            cx.error(arg.pos, f"zone family '{first.id}': index '{spec.name}' is {T.describe(spec.type)}, "
+                              f"not {T.describe(t)}")
+        parts.append(f)
+    result = b.result({b.params[0].name: T.ZoneT(fam.holds)}, {})
+    impl = b.impl
+    fid = fam.id
+    if not parts:
+        fn = lambda st, L: impl(st, fid, ())  # noqa: E731
+    elif len(parts) == 1:
+        f0, = parts
+        fn = lambda st, L: impl(st, fid, (f0(st, L),))  # noqa: E731
+    elif len(parts) == 2:
+        f0, f1 = parts
+        fn = lambda st, L: impl(st, fid, (f0(st, L), f1(st, L)))  # noqa: E731
+    else:
+        fn = lambda st, L: impl(st, fid, tuple(f(st, L) for f in parts))  # noqa: E731
     return guard(fn, node.pos, f"{b.name}()"), result
 
 

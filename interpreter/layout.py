@@ -41,6 +41,8 @@ class Layout:
         self.components: list = []
         self.zones: list = []
         self.zfam: list = []
+        #: (family id, leading index values) -> the zones of that part of the family (zones_of)
+        self._zone_parts: dict = {}
         self.vkeys: list = []
         self.clamp: dict = {}
         self.by_label: dict = {}
@@ -55,6 +57,17 @@ class Layout:
 
     def describe(self) -> dict:
         return {"players": self.num_players, "options": dict(self.options), "variants": sorted(self.variants)}
+
+    def zones_of(self, fid: int, lead: tuple) -> tuple:
+        """The zones of family ``fid`` whose first index values are ``lead``, in the
+        order the family lays them out (made once per layout, then looked up)."""
+        key = (fid, lead)
+        part = self._zone_parts.get(key)
+        if part is None:
+            n = len(lead)
+            part = self._zone_parts[key] = tuple(
+                z for z in self.zfam[fid].values() if z.index_values[:n] == lead)
+        return part
 
     def zone_by_name(self, name: str):
         for z in self.zones:

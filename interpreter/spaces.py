@@ -532,7 +532,7 @@ class _Bounder:
             return AbsList(self.elems(args[0], env)) if args else None
         if name in ("first", "last", "top", "bottom", "argmax", "argmin"):
             return self.elems(args[0], env) if args else None
-        if name in ("count", "room", "capacity", "len"):
+        if name in ("count", "count_nonempty", "room", "capacity", "len"):
             return self.counts
         if name in ("empty", "full", "any", "all", "automaton"):
             return BOOLS

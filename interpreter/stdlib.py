@@ -21,7 +21,7 @@ from .values import Component, Record, Zone
 @dataclass
 class Param:
     name: str
-    kind: str  # value | list | zone | fn
+    kind: str  # value | list | zone | zones | fn | family | lead
     optional: bool = False
     expect: T.Type | None = None  # for kind == value
     #: for fn: how the lambda's parameter is typed: ("elem", arg) element of arg;
@@ -61,6 +61,21 @@ def V(name, expect=None, optional=False):
 
 def Z(name):
     return Param(name, "zone")
+
+
+def FAMILY(name):
+    """The name of a zone family, written bare (``tower``); the compiler passes its id."""
+    return Param(name, "family")
+
+
+def LEAD(name):
+    """Any number (none up to all) of the family's leading index values; passed as one tuple."""
+    return Param(name, "lead", optional=True)
+
+
+def ZS(name):
+    """A list of zones (not a zone's contents)."""
+    return Param(name, "zones")
 
 
 def F(name, arg_from, returns=None, optional=False):
@@ -312,6 +327,25 @@ def _top(st, z):
 @builtin("bottom", "bottom(z) — the bottom component of a deck, or none.", [L("z")], _elem_result("z"))
 def _bottom(st, z):
     return z[0] if z else None
+
+
+@builtin("zones", "zones(family, i...) — the zones of a zone family whose first index values are i... "
+                  "(none: the whole family), in the family's order: zones(grid, 2) is grid[2, 1], grid[2, 2], ...",
+         [FAMILY("family"), LEAD("i")], lambda ts, fs: T.ListT(ts["family"]))
+def _zones(st, fid, lead):
+    return st.lay.zones_of(fid, lead)
+
+
+@builtin("count_nonempty", "count_nonempty(zs) — how many of the zones zs hold something: "
+                           "count(zs, z -> not empty(z)) in one step.",
+         [ZS("zs")], _const(T.INT))
+def _count_nonempty(st, zs):
+    contents = st.z
+    n = 0
+    for z in zs:
+        if contents[z.id]:
+            n += 1
+    return n
 
 
 @builtin("zone_of", "zone_of(c) — the zone the component is in.", [V("c", T.Comp())], _const(T.ZoneT()))
