@@ -64,7 +64,7 @@ def Z(name):
 
 
 def FAMILY(name):
-    """The name of a zone family, written bare (``tower``); the compiler passes its id."""
+    """The name of a zone family, written bare (``grid``); the compiler passes its id."""
     return Param(name, "family")
 
 
