@@ -27,7 +27,9 @@ swap     a step swapped with the next one (neither a ``log`` step)
 The set of all mutants is enumerated in a fixed order; ``--sample N``
 takes N of them with ``random.Random(seed)``, so a run is reproducible.
 ``--state FILE`` records each finished mutant (JSON lines) and skips the
-ones already there, so an interrupted run goes on where it stopped.
+ones already there, so an interrupted run goes on where it stopped; a record
+counts only for the same rulebook and scenarios (a hash of their files, the
+``# mutate:`` and ``# coverage:`` marks left out).
 
 A mutant the author judges *equivalent* (it cannot change any game) is
 marked in the rulebook with a comment on the line where it is located::
@@ -511,6 +513,21 @@ class MutationRun:
         return [m for m in self.mutants if m.id in self.results and self.results[m.id].stage == "survived"]
 
 
+_MARK = re.compile(r"\s*#\s*(?:mutate|coverage):.*$")
+
+
+def fingerprint(root) -> str:
+    """A hash of the rulebook's files and its scenarios (``# mutate:`` and ``# coverage:``
+    marks left out): a state file's records count only for the same rulebook and scenarios."""
+    import hashlib
+    h = hashlib.sha256()
+    for f in sorted(Path(root).rglob("*.yaml")):
+        h.update(str(f.relative_to(root)).encode())
+        for line in f.read_text(encoding="utf-8").splitlines():
+            h.update(_MARK.sub("", line).encode() + b"\n")
+    return h.hexdigest()[:16]
+
+
 def mutate(path, n: int | None = None, seed: int = 1, jobs: int = 1, state: str | None = None,
            only=None, games: int = 2, max_decisions: int = 2000, timeout: int = 60, progress=None) -> MutationRun:
     """Sample mutants of the rulebook at ``path`` and run them (see the module's doc).
@@ -527,6 +544,7 @@ def mutate(path, n: int | None = None, seed: int = 1, jobs: int = 1, state: str 
     for m in chosen:
         if m.id in equivalent:
             results[m.id] = Result(m.id, "equivalent", equivalent[m.id])
+    book = fingerprint(root)
     if state and Path(state).exists():
         wanted = {m.id for m in chosen}
         for line in Path(state).read_text(encoding="utf-8").splitlines():
@@ -534,6 +552,8 @@ def mutate(path, n: int | None = None, seed: int = 1, jobs: int = 1, state: str 
                 rec = json.loads(line)
             except ValueError:
                 continue
+            if rec.pop("book", None) != book:
+                continue  # recorded for another version of the rulebook or its scenarios
             if rec.get("id") in wanted and rec["id"] not in results:
                 results[rec["id"]] = Result(**rec)
     todo = [m for m in chosen if m.id not in results]
@@ -542,7 +562,7 @@ def mutate(path, n: int | None = None, seed: int = 1, jobs: int = 1, state: str 
     def finished(result: Result):
         results[result.id] = result
         if out is not None:
-            out.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
+            out.write(json.dumps(dict(asdict(result), book=book), ensure_ascii=False) + "\n")
             out.flush()
         if progress is not None:
             progress(len(results), len(chosen))

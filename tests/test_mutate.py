@@ -118,3 +118,18 @@ def test_an_equivalent_mark_can_name_one_replacement(tmp_path):
     game.write_text("\n".join(lines))
     _, equivalent = enumerate_mutants(book)
     assert [m.split(":", 4)[4] for m in equivalent] == ["n == 3→n == 4"]
+
+
+def test_a_state_file_counts_only_for_the_same_rulebook(tmp_path):
+    book = tmp_path / "book"
+    shutil.copytree(BOOK, book)
+    state = tmp_path / "state.jsonl"
+    mutate(book, only=_else_line, state=str(state))
+    calls = []
+    game = book / "game.yaml"
+    game.write_text(game.read_text().replace("take(n=1) is always legal, so", "take(n=1) is legal, so"))
+    mutate(book, only=_else_line, state=str(state), progress=lambda d, t: calls.append(d))
+    assert calls == []                      # a mark's text changed: still the same rulebook
+    (book / "scenarios" / "02_take_less.yaml").write_text(MISSING)
+    run = mutate(book, only=_else_line, state=str(state), progress=lambda d, t: calls.append(d))
+    assert calls == [1, 2] and run.counts()["scenarios"] == 2     # a new scenario: run again
