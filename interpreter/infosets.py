@@ -64,8 +64,7 @@ def history_for(st, seat: int) -> list:
     """The decisions so far as ``seat`` knows them: ``State.history_for`` — another
     seat's secret parameters (``secret:`` on the action or its default, see
     docs/language.md) as ``…``, a ``display: secret`` action as ``name(…)``."""
-    from .view.hints import read_hints
-    return st.history_for(seat, also_secret=read_hints(st.game).secret)
+    return st.history_for(seat)       # GameDef.redact already holds the display: secret actions
 
 
 def information_state_string(st, seat: int) -> str:

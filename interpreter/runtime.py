@@ -435,23 +435,16 @@ class State:
         run(self)
 
     # --- the player-facing API, in OpenSpiel's terms ----------------------
-    def history_for(self, seat: int | None, also_secret=()) -> list:
+    def history_for(self, seat: int | None) -> list:
         """Every decision so far as ``seat`` may know it (``None``: an onlooker):
         ``(seat, action id)`` in order; in another seat's decision the secret
         parameters show as ``…`` (``bid(card=…,k=2)``; ``name(…)`` when all are
-        secret, as for a ``secret: true`` action or one named in ``also_secret``)."""
+        secret, as for a ``secret: true`` action or a ``display: secret`` one)."""
         game = self.game
-        if not game.redact and not also_secret:
+        if not game.redact:
             return list(self.history)
-        out = []
-        for who, action_id in self.history:
-            if who != seat:
-                if also_secret and "(" in action_id and action_id.split("(", 1)[0] in also_secret:
-                    action_id = action_id.split("(", 1)[0] + "(…)"
-                else:
-                    action_id = public_action_id(game, action_id)
-            out.append((who, action_id))
-        return out
+        return [(who, action_id if who == seat else public_action_id(game, action_id))
+                for who, action_id in self.history]
 
     def simultaneous(self) -> str | None:
         """The ``simultaneous:`` group of the pending decision (its decide step

@@ -82,6 +82,7 @@ def summarise(rows: list) -> dict:
             "sd_score": pstdev(scores), "min_score": min(scores), "max_score": max(scores),
         })
     first_wins = sum(1 for r in ok if r["first_player"] in r["winners"])
+    first_ci = wilson(first_wins, n)
     shared = sum(1 for r in ok if len(r["winners"]) > 1)
     margins = []            # the winner's score against the best-placed seat that did not win
     for r in ok:
@@ -106,8 +107,8 @@ def summarise(rows: list) -> dict:
     rounds = [r["rounds"] for r in ok if r.get("rounds") is not None]
     out.update({
         "seats": seat_rows, "fair_rate": fair,
-        "first_player": {"wins": first_wins, "win_rate": first_wins / n, "ci": list(wilson(first_wins, n)),
-                         "significant": not (wilson(first_wins, n)[0] <= fair <= wilson(first_wins, n)[1])},
+        "first_player": {"wins": first_wins, "win_rate": first_wins / n, "ci": list(first_ci),
+                         "significant": not (first_ci[0] <= fair <= first_ci[1])},
         "shared_wins": shared,
         "margin": {"mean": fmean(margins), "median": median(margins), "values": margins},
         "length": {
