@@ -8,7 +8,8 @@ rules/<game>`` does for the four games (``check_rulebook``: read the YAML, the
 schema, compile, every semantic check), asserting 0 errors and 0 warnings.
 The time is the whole process, interpreter start included, measured from
 outside.  One unmeasured run first warms the ``.pyc`` files (and any on-disk
-cache), so the median is of warm starts.  ``--root`` runs the code of another
+cache), so the median is of warm starts (``PYTHONDONTWRITEBYTECODE`` is
+dropped from the child's environment for this).  ``--root`` runs the code of another
 checkout (its folder comes first on ``sys.path``), to compare old and new on
 the same machine; give several ``--root``s to alternate their runs.
 """
@@ -37,6 +38,7 @@ for game in {games!r}:
 
 def one_start(python: str, root: Path) -> float:
     env = dict(os.environ, PYTHONPATH=str(root))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # warm means with .pyc files: let the first run write them
     t = time.perf_counter()
     subprocess.run([python, "-c", CODE], cwd=root, env=env, check=True)
     return time.perf_counter() - t

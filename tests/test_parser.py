@@ -86,3 +86,57 @@ def test_empty_expression_is_an_error():
 def test_yaml_scalars_that_are_not_strings_are_constants():
     assert parse_expression(3).value == 3
     assert parse_expression(True).value is True
+
+
+# --- the generated parser tables (dsl/_parser_tables.py) -------------------------------------------
+
+def test_the_generated_parser_tables_are_made_from_the_current_grammar():
+    from dsl import _parser_tables, parser
+    grammar = parser.GRAMMAR_FILE.read_text(encoding="utf-8")
+    assert _parser_tables.GRAMMAR_SHA256 == parser.grammar_sha256(grammar), \
+        "dsl/grammar.lark changed: regenerate the tables with `python -m dsl.parser`"
+    assert set(_parser_tables.TABLES) == set(parser.STARTS)
+
+
+def test_a_parser_from_the_tables_parses_like_a_freshly_built_one():
+    from lark.exceptions import UnexpectedInput
+    from dsl import parser
+    parser._parser.cache_clear()
+    texts = {"start": ["1 + 2 * 3", "[(s, k) for s in 0..6 for k in 1..6 if s != k]", "f(x, t -> t.c)[1].a",
+                       "a not in b or c", "1 +", "(a, b", "x ! y"],
+             "assignment": ["score[p] += 3", "x = y", "x ="], "for_head": ["s, k in pairs", "s in"]}
+    for start, items in texts.items():
+        loaded, built = parser._parser(start), parser._build(start)
+        for text in items:
+            try:
+                want = built.parse(text)
+            except UnexpectedInput as exc:
+                with pytest.raises(type(exc)) as got:
+                    loaded.parse(text)
+                assert getattr(got.value, "expected", None) == getattr(exc, "expected", None)
+                continue
+            assert loaded.parse(text) == want
+
+
+@pytest.mark.parametrize("damage", ["stale", "garbage", "missing"])
+def test_stale_or_damaged_parser_tables_fall_back_to_building_the_parser(monkeypatch, damage):
+    import sys
+    from dsl import _parser_tables, parser
+    if damage == "stale":
+        monkeypatch.setattr(_parser_tables, "GRAMMAR_SHA256", "0" * 64)
+    elif damage == "garbage":
+        monkeypatch.setattr(_parser_tables, "TABLES", {s: ({"parser": 1}, {}) for s in parser.STARTS})
+    else:
+        import dsl
+        monkeypatch.setitem(sys.modules, "dsl._parser_tables", None)  # an import of it fails
+        monkeypatch.delattr(dsl, "_parser_tables")
+    parser._parser.cache_clear()
+    parser._TREES.clear()
+    try:
+        assert parser._parser("start").source_path != "<deserialized>"
+        assert p("1 + 2 * 3").op == "+"
+        with pytest.raises(ParseError):
+            p("1 +")
+    finally:
+        parser._parser.cache_clear()
+        parser._TREES.clear()
