@@ -1,10 +1,14 @@
-"""Compile expression ASTs into Python closures, checking names and types.
+"""Compile expression ASTs into generated Python code, checking names and types.
 
 ``compile_expr(node, cx)`` returns ``(fn, type)`` where ``fn(state, L)``
 evaluates the expression; ``L`` is the list of local slots of the running
-frame.  Every name is resolved here, once: a local becomes ``L[slot]``, a
-variable ``state.v[offset]``, a zone family a dictionary lookup in the
-game's layout.  Nothing is looked up by name while a game runs.
+frame.  Each handler below checks one kind of node and writes it as the
+text of a Python expression; ``compile_expr`` compiles the whole text once
+(``interpreter/codegen.py``, which also maps a run-time failure back to the
+rulebook's position).  Every name is resolved here, once: a local becomes
+``L[slot]`` (a comprehension's or lambda's variable a Python local), a
+variable ``st.v[offset]``, a zone family a dictionary lookup in the game's
+layout.  Nothing is looked up by name while a game runs.
 
 Problems are reported to ``cx.report`` and compilation goes on with the
 type ``ANY``, so that one run of the validator reports every problem.
@@ -19,11 +23,9 @@ from dsl.diagnostics import Pos, Report, RuleRuntimeError
 
 from . import types as T
 from .stdlib import BUILTINS
-from .limits import LIMITS, LimitError, check_number, check_size
-from .values import Component, Record, Zone, format_value
-
-#: the diagnostic code of a rule that asks for more work than the limits allow
-LIMIT_CODE = "RW910"
+from .codegen import Gen, LIMIT_CODE, _as_rule_error, is_generated, with_outer
+from .limits import LIMITS, check_number, check_size
+from .values import Component, MissingAttribute, Record, Zone, format_value
 
 # codes of the diagnostics raised here (documented in docs/diagnostics.md)
 E_NAME = "RW101"
@@ -41,6 +43,8 @@ class Scope:
         self.names: list[str] = []
         #: slot -> (lo, hi) for loop variables known to range over whole numbers
         self.ranges: dict = {}
+        #: slot -> the Python local that holds it in generated code (comprehension and lambda variables)
+        self.py: dict = {}
         for name, typ in names:
             self.declare(name, typ)
 
@@ -94,10 +98,13 @@ class Cx:
     #: type of `event` in trigger bodies
     notes: dict = field(default_factory=dict)
     compiler: object = None
+    #: the generated function being written (codegen.Gen), set by compile_expr
+    gen: object = None
 
     def error(self, pos: Pos, message: str, code: str = E_TYPE):
         self.report.error(pos, message, code)
-        return _any_value, T.ANY
+        return "None", T.ANY
+
 
 
 def _any_value(st, L):
@@ -105,25 +112,18 @@ def _any_value(st, L):
 
 
 def guard(fn, pos: Pos, what: str):
-    """Wrap ``fn`` so that a Python error becomes a located rule error."""
+    """``fn`` with a failure anywhere in it reported as a rule error at ``pos``
+    ("``what``: …").  A generated function gets the guard without a wrapper."""
+    if is_generated(fn):
+        return with_outer(fn, pos, what)
 
     def guarded(st, L):
         try:
             return fn(st, L)
         except RuleRuntimeError:
             raise
-        except ZeroDivisionError:
-            raise RuleRuntimeError(f"{what}: division by zero", pos) from None
-        except (KeyError, IndexError) as exc:
-            key = exc.args[0] if exc.args else "?"
-            raise RuleRuntimeError(f"{what}: no entry for {format_value(key)}", pos) from None
-        except LimitError as exc:
-            raise RuleRuntimeError(f"{what}: {exc}", pos, LIMIT_CODE) from None
-        except MemoryError:
-            raise RuleRuntimeError(f"{what}: out of memory: the rules build something far too large",
-                                   pos, LIMIT_CODE) from None
         except Exception as exc:  # noqa: BLE001 - every other failure is a rule error too
-            raise RuleRuntimeError(f"{what}: {exc}", pos) from None
+            raise _as_rule_error(exc, pos, what) from None
 
     return guarded
 
@@ -146,27 +146,66 @@ def known_names(cx: Cx):
 # ---------------------------------------------------------------------------
 
 def compile_expr(node: ast.Node, cx: Cx):
+    """``(fn, type)``: ``fn(state, L)`` is the expression compiled to Python code."""
+    src, typ = _compiled(node, cx, gen_expr)
+    return src, typ
+
+
+def compile_cond(node: ast.Node, cx: Cx, what: str = "a condition"):
+    return _compiled(node, cx, lambda n, c: gen_cond(n, c, what))
+
+
+def _compiled(node, cx: Cx, how):
+    saved = cx.gen
+    cx.gen = Gen()
+    try:
+        src, typ = how(node, cx)
+        return cx.gen.function(src, node.pos), typ
+    finally:
+        cx.gen = saved
+
+
+def gen_expr(node: ast.Node, cx: Cx):
+    """``(source, type)``: the expression as the text of a Python expression."""
     method = _DISPATCH.get(type(node))
     if method is None:
         return cx.error(node.pos, f"unsupported expression {type(node).__name__}")
     return method(node, cx)
 
 
-def compile_cond(node: ast.Node, cx: Cx, what: str = "a condition"):
-    fn, typ = compile_expr(node, cx)
+def gen_cond(node: ast.Node, cx: Cx, what: str = "a condition"):
+    src, typ = gen_expr(node, cx)
     if typ != T.BOOL and not T.is_any(typ):
         hint = " (compare it, e.g. 'x > 0')" if T.is_numeric(typ) else ""
         cx.error(node.pos, f"{what} must be true or false, but this is {T.describe(typ)}{hint}")
-    return fn, T.BOOL
+    return src, T.BOOL
 
 
-def compile_as_list(node: ast.Node, cx: Cx, what: str = "this"):
-    """Compile a list-valued expression; a zone stands for its contents."""
-    fn, typ = compile_expr(node, cx)
-    return as_list(fn, typ, node.pos, cx, what)
+def gen_as_list(node: ast.Node, cx: Cx, what: str = "this"):
+    """A list-valued expression; a zone stands for its contents."""
+    src, typ = gen_expr(node, cx)
+    return src_as_list(src, typ, node.pos, cx, what)
+
+
+def src_as_list(src, typ, pos, cx: Cx, what="this"):
+    if isinstance(typ, T.ZoneT):
+        return f"st.z[{src}.id]", T.ListT(T.elem_of(typ))
+    if isinstance(typ, T.MapT):
+        return f"tuple({src})", T.ListT(typ.key)
+    if not T.is_listlike(typ):
+        cx.error(pos, f"{what} must be a list or a zone, but this is {T.describe(typ)}")
+        return src, T.ListT(T.ANY)
+    if T.is_any(typ):
+        return f"{cx.gen.bind(_dyn_list, 'dyn')}(st, {src})", T.ListT(T.ANY)
+    return src, typ
+
+
+def _dyn_list(st, v):
+    return st.z[v.id] if isinstance(v, Zone) else v
 
 
 def as_list(fn, typ, pos, cx: Cx, what="this"):
+    """``fn`` (compiled) as a list: a zone stands for its contents."""
     if isinstance(typ, T.ZoneT):
         def contents(st, L, fn=fn):
             return st.z[fn(st, L).id]
@@ -177,10 +216,7 @@ def as_list(fn, typ, pos, cx: Cx, what="this"):
         cx.error(pos, f"{what} must be a list or a zone, but this is {T.describe(typ)}")
         return fn, T.ListT(T.ANY)
     if T.is_any(typ):
-        def dyn(st, L, fn=fn):
-            v = fn(st, L)
-            return st.z[v.id] if isinstance(v, Zone) else v
-        return dyn, T.ListT(T.ANY)
+        return (lambda st, L, fn=fn: _dyn_list(st, fn(st, L))), T.ListT(T.ANY)
     return fn, typ
 
 
@@ -194,20 +230,31 @@ def _use(cx: Cx, name: str) -> None:
             uses[enum] = uses.get(enum, 0) + 1
 
 
+def _value(cx: Cx, v) -> str:
+    """A constant value in generated code: small numbers as text, the rest bound by name."""
+    if v is None or v is True or v is False:
+        return repr(v)
+    if type(v) is int and -10**9 < v < 10**9:
+        return f"({v})"
+    return cx.gen.bind(v, "c")
+
+
 def _number(node, cx):
-    v = node.value
-    return (lambda st, L: v), T.INT
+    return _value(cx, node.value), T.INT
 
 
 def _string(node, cx):
-    v = node.value
-    return (lambda st, L: v), T.STR
+    return _value(cx, node.value), T.STR
 
 
 def _const(node, cx):
     v = node.value
     typ = T.BOOL if isinstance(v, bool) else T.NONE
-    return (lambda st, L: v), typ
+    return _value(cx, v), typ
+
+
+def _local(cx: Cx, slot: int) -> str:
+    return cx.scope.py.get(slot) or f"L[{slot}]"
 
 
 def _name(node: ast.Name, cx: Cx):
@@ -216,15 +263,15 @@ def _name(node: ast.Name, cx: Cx):
         hit = cx.scope.lookup(n)
         if hit is not None:
             slot, typ = hit
-            return (lambda st, L: L[slot]), typ
+            return _local(cx, slot), typ
     g = cx.game
     _use(cx, n)
     if n == "players":
-        return (lambda st, L: st.lay.seats), T.ListT(T.PLAYER)
+        return "st.lay.seats", T.ListT(T.PLAYER)
     if n == "num_players":
-        return (lambda st, L: st.lay.num_players), T.INT
+        return "st.lay.num_players", T.INT
     if n == "num_seats":
-        return (lambda st, L: st.lay.num_seats), T.INT
+        return "st.lay.num_seats", T.INT
     if n in g.variables:
         var = g.variables[n]
         if cx.static:
@@ -233,19 +280,16 @@ def _name(node: ast.Name, cx: Cx):
         if var.index:
             return cx.error(node.pos, f"variable '{n}' needs an index: {n}[{', '.join(i.name for i in var.index)}]",
                             E_ARITY)
-        off = var.offset
-        return (lambda st, L: st.v[off]), var.type
+        return f"st.v[{int(var.offset)}]", var.type
     if n in g.constants:
         const = g.constants[n]
         if const.compute is None:
-            value = const.value
-            return (lambda st, L: value), const.type
-        return (lambda st, L: st.lay.const[n]), const.type
+            return _value(cx, const.value), const.type
+        return f"st.lay.const[{cx.gen.bind(n, 's')}]", const.type
     if n in g.symbol_enum:
-        return (lambda st, L: n), T.Sym(g.symbol_enum[n])
+        return cx.gen.bind(n, "s"), T.Sym(g.symbol_enum[n])
     if n in g.enums:
-        symbols = g.enums[n].symbols
-        return (lambda st, L: symbols), T.ListT(T.Sym(n))
+        return cx.gen.bind(g.enums[n].symbols, "e"), T.ListT(T.Sym(n))
     if n in g.zones:
         fam = g.zones[n]
         if cx.static:
@@ -254,14 +298,13 @@ def _name(node: ast.Name, cx: Cx):
         if fam.index:
             return cx.error(node.pos, f"zone family '{n}' needs an index: {n}[{', '.join(i.name for i in fam.index)}]",
                             E_ARITY)
-        fid = fam.id
-        return (lambda st, L: st.lay.zfam[fid][()]), T.ZoneT(fam.holds)
+        return f"st.lay.zfam[{int(fam.id)}][()]", T.ZoneT(fam.holds)
     if n in g.kinds:
-        return (lambda st, L: n), T.Sym("kind")
+        return cx.gen.bind(n, "s"), T.Sym("kind")
     if n == "box":
         if cx.static:
             return cx.error(node.pos, "zone 'box' cannot be used here", E_STATIC)
-        return (lambda st, L: st.lay.box), T.ZoneT()
+        return "st.lay.box", T.ZoneT()
     if n in g.tables:
         return cx.error(node.pos, f"table '{n}' needs a key: {n}[...]", E_ARITY)
     if n in g.functions or n in BUILTINS:
@@ -273,8 +316,20 @@ def _name(node: ast.Name, cx: Cx):
     return cx.error(node.pos, f"unknown name '{n}'{suggest(n, known_names(cx))}", E_NAME)
 
 
+def _key_error(message):
+    """A custom guard: a missing key is ``message(key)`` at the span's position."""
+    def custom(pos):
+        def convert(exc):
+            if isinstance(exc, KeyError):
+                return RuleRuntimeError(message(exc.args[0] if exc.args else "?"), pos)
+            return None
+        return convert
+    return custom
+
+
 def _index(node: ast.Index, cx: Cx):
     g = cx.game
+    gen = cx.gen
     if isinstance(node.obj, ast.Name) and (cx.scope is None or cx.scope.lookup(node.obj.id) is None):
         n = node.obj.id
         _use(cx, n)
@@ -284,31 +339,17 @@ def _index(node: ast.Index, cx: Cx):
                 return cx.error(node.pos, f"zone '{n}' cannot be used here: zones do not exist yet when a "
                                           "game is laid out", E_STATIC)
             key = _family_key(node, fam.index, f"zone family '{n}'", cx)
-            fid = fam.id
-            name = n
-
-            def zone(st, L):
-                k = key(st, L)
-                try:
-                    return st.lay.zfam[fid][k]
-                except KeyError:
-                    raise RuleRuntimeError(f"there is no zone {name}[{_show_key(k)}]", node.pos) from None
-            return zone, T.ZoneT(fam.holds)
+            custom = _key_error(lambda k: f"there is no zone {n}[{_show_key(k)}]")(node.pos)
+            return gen.guard(f"st.lay.zfam[{int(fam.id)}][{key}]", node.pos, "zone", custom), T.ZoneT(fam.holds)
         if n in g.variables and g.variables[n].index:
             var = g.variables[n]
             if cx.static:
                 return cx.error(node.pos, f"variable '{n}' cannot be used here: only constants, options and "
                                           "the number of players are known when a game is laid out", E_STATIC)
             key = _family_key(node, var.index, f"variable '{n}'", cx)
-            vid = var.family_id
-
-            def read(st, L):
-                k = key(st, L)
-                try:
-                    return st.v[st.lay.vkeys[vid][k]]
-                except KeyError:
-                    raise RuleRuntimeError(f"there is no {n}[{_show_key(k)}]", node.pos) from None
-            return read, var.type
+            custom = _key_error(lambda k: f"there is no {n}[{_show_key(k)}]")(node.pos)
+            slot = gen.guard(f"st.lay.vkeys[{int(var.family_id)}][{key}]", node.pos, "variable", custom)
+            return f"st.v[{slot}]", var.type
         if n in g.tables:
             table = g.tables[n]
             if len(node.args) != 1:
@@ -316,44 +357,38 @@ def _index(node: ast.Index, cx: Cx):
             lookups = getattr(g, "table_lookups", None)
             if lookups is not None:
                 lookups.append((n, node.args[0], cx.scope.known_ranges() if cx.scope else {}))
-            kf, kt = compile_expr(node.args[0], cx)
+            ks, kt = gen_expr(node.args[0], cx)
             if not T.compatible(kt, table.key_type):
                 cx.error(node.args[0].pos, f"table '{n}' has keys of type {table.key_type}, not {T.describe(kt)}")
             lookup = table.lookup
             if cx.game.coverage is not None:  # recording which rows are read (coverage only)
                 lookup = cx.game.coverage.table(table, lookup)
-
-            def look(st, L):
-                k = kf(st, L)
-                try:
-                    return lookup(k)
-                except KeyError:
-                    raise RuleRuntimeError(f"table '{n}' has no row for {format_value(k)}", node.pos) from None
-            return look, table.value_type
-    of, ot = compile_expr(node.obj, cx)
+            custom = _key_error(lambda k: f"table '{n}' has no row for {format_value(k)}")(node.pos)
+            return gen.guard(f"{gen.bind(lookup, 't')}({ks})", node.pos, "table", custom), table.value_type
+    os_, ot = gen_expr(node.obj, cx)
     if T.is_any(ot) and len(node.args) != 1:  # already reported (or unknown): do not pile on
         for a in node.args:
-            compile_expr(a, cx)
-        return _any_value, T.ANY
+            gen_expr(a, cx)
+        return "None", T.ANY
     if len(node.args) != 1:
         return cx.error(node.pos, "a list is indexed by one number", E_ARITY)
-    kf, kt = compile_expr(node.args[0], cx)
+    ks, kt = gen_expr(node.args[0], cx)
     if isinstance(ot, T.MapT):
         if not T.compatible(kt, ot.key):
             cx.error(node.args[0].pos, f"keys of this map are {ot.key}, not {T.describe(kt)}")
-        return guard(lambda st, L: of(st, L)[kf(st, L)], node.pos, "lookup"), ot.value
+        return gen.guard(f"{os_}[{ks}]", node.pos, "lookup"), ot.value
     if isinstance(ot, T.ZoneT):
-        of, ot = as_list(of, ot, node.pos, cx)
+        os_, ot = src_as_list(os_, ot, node.pos, cx)
     if isinstance(ot, T.TupleT) and isinstance(node.args[0], ast.Number):
         i = node.args[0].value
         if not 0 <= i < len(ot.items):
             return cx.error(node.args[0].pos, f"index {i} is out of range for {ot}")
-        return (lambda st, L: of(st, L)[i]), ot.items[i]
+        return f"{os_}[{int(i)}]", ot.items[i]
     if not T.is_listlike(ot):
         return cx.error(node.pos, f"{T.describe(ot)} cannot be indexed")
     if not T.is_numeric(kt):
         cx.error(node.args[0].pos, f"a list index must be a number, not {T.describe(kt)}")
-    return guard(lambda st, L: of(st, L)[kf(st, L)], node.pos, "index"), T.elem_of(ot)
+    return gen.guard(f"{os_}[{ks}]", node.pos, "index"), T.elem_of(ot)
 
 
 def _show_key(k) -> str:
@@ -362,47 +397,47 @@ def _show_key(k) -> str:
     return format_value(k)
 
 
-def _family_key(node: ast.Index, index: list, what: str, cx: Cx):
+def compile_family_key(node: ast.Index, index: list, what: str, cx: Cx):
+    """``key(st, L)``: the index values of ``node`` as a family's key (checked like ``family[...]``)."""
+    return _compiled(node, cx, lambda n, c: (_family_key(n, index, what, c), None))[0]
+
+
+def _family_key(node: ast.Index, index: list, what: str, cx: Cx) -> str:
     if len(node.args) != len(index):
         cx.error(node.pos, f"{what} takes {len(index)} index value(s) "
                            f"({', '.join(i.name for i in index)}), not {len(node.args)}", E_ARITY)
-        return _any_value
+        return "None"
     parts = []
     for arg, spec in zip(node.args, index):
-        f, t = compile_expr(arg, cx)
+        s, t = gen_expr(arg, cx)
         if not T.compatible(t, spec.type):
             cx.error(arg.pos, f"{what}: index '{spec.name}' is {T.describe(spec.type)}, not {T.describe(t)}")
-        parts.append(f)
+        parts.append(s)
     if len(parts) == 1:
         return parts[0]
-    if len(parts) == 2:
-        a, b = parts
-        return lambda st, L: (a(st, L), b(st, L))
-    if len(parts) == 3:
-        a, b, c = parts
-        return lambda st, L: (a(st, L), b(st, L), c(st, L))
-    return lambda st, L: tuple(p(st, L) for p in parts)
+    return "(" + ", ".join(parts) + ")"
 
 
 def _attr(node: ast.Attr, cx: Cx):
     g = cx.game
+    gen = cx.gen
     if isinstance(node.obj, ast.Name) and node.obj.id in ("option", "variant") and (
             cx.scope is None or cx.scope.lookup(node.obj.id) is None):
         which, name = node.obj.id, node.name
         if which == "variant":
             if name not in g.variants:
                 return cx.error(node.pos, f"unknown variant '{name}'{suggest(name, g.variants)}", E_NAME)
-            return (lambda st, L: name in st.lay.variants), T.BOOL
+            return f"({gen.bind(name, 's')} in st.lay.variants)", T.BOOL
         if name not in g.options:
             return cx.error(node.pos, f"unknown option '{name}'{suggest(name, g.options)}", E_NAME)
-        return (lambda st, L: st.lay.options[name]), option_type(g, g.options[name])
-    of, ot = compile_expr(node.obj, cx)
+        return f"st.lay.options[{gen.bind(name, 's')}]", option_type(g, g.options[name])
+    os_, ot = gen_expr(node.obj, cx)
     name = node.name
     if isinstance(ot, T.Comp):
         if name == "kind":
-            return guard(lambda st, L: of(st, L).kind, node.pos, "kind"), T.Sym("kind")
+            return gen.guard(f"{os_}.kind", node.pos, "kind"), T.Sym("kind")
         if name == "label":
-            return guard(lambda st, L: of(st, L).label, node.pos, "label"), T.STR
+            return gen.guard(f"{os_}.label", node.pos, "label"), T.STR
         kinds = ot.kinds or frozenset(g.kinds)
         found = [g.kinds[k].attributes[name] for k in kinds if k in g.kinds and name in g.kinds[k].attributes]
         if not found:
@@ -410,33 +445,34 @@ def _attr(node: ast.Attr, cx: Cx):
             return cx.error(node.pos, f"{T.describe(ot)} has no attribute '{name}'{suggest(name, names)}", E_NAME)
         # kinds without the attribute fail at run time (a guard such as
         # `t.kind == tile and t.color == c` keeps them away)
+        pos = node.pos
 
-        def attr(st, L):
-            c = of(st, L)
-            try:
-                return c.attrs[name]
-            except AttributeError:
-                raise RuleRuntimeError(f"'.{name}' of {format_value(c)}: not a component", node.pos) from None
-            except KeyError:
-                raise RuleRuntimeError(f"component {c.label} has no attribute '{name}'", node.pos) from None
-        return attr, T.join_all(found)
+        def custom(exc):
+            if isinstance(exc, AttributeError):
+                return RuleRuntimeError(f"'.{name}' of {format_value(getattr(exc, 'obj', None))}: "
+                                        "not a component", pos)
+            if isinstance(exc, MissingAttribute):
+                return RuleRuntimeError(f"component {exc.label} has no attribute '{name}'", pos)
+            return None
+        return gen.guard(f"{os_}.attrs[{gen.bind(name, 's')}]", pos, "attribute", custom), T.join_all(found)
     if isinstance(ot, T.RecordT):
         ft = ot.field(name)
         if ft is None:
             return cx.error(node.pos, f"no field '{name}' here; fields are: {', '.join(n for n, _ in ot.fields)}",
                             E_NAME)
-        return guard(lambda st, L: of(st, L)[name], node.pos, f"field '{name}'"), ft
+        return gen.guard(f"{os_}[{gen.bind(name, 's')}]", node.pos, f"field '{name}'"), ft
     if T.is_any(ot):
-        def dyn(st, L):
-            v = of(st, L)
+        pos = node.pos
+
+        def dyn(v):
             if isinstance(v, Component):
                 if name == "kind":
                     return v.kind
                 return v.attrs[name]
             if isinstance(v, Record):
                 return v[name]
-            raise RuleRuntimeError(f"{format_value(v)} has no attribute '{name}'", node.pos)
-        return guard(dyn, node.pos, f"attribute '{name}'"), T.ANY
+            raise RuleRuntimeError(f"{format_value(v)} has no attribute '{name}'", pos)
+        return gen.guard(f"{gen.bind(dyn, 'a')}({os_})", pos, f"attribute '{name}'"), T.ANY
     return cx.error(node.pos, f"{T.describe(ot)} has no attributes (looking for '{name}')")
 
 
@@ -455,57 +491,50 @@ def option_type(g, opt) -> T.Type:
     return T.ANY
 
 
-_ARITH = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: check_number(a * b),
-    "//": lambda a, b: a // b,
-    "%": lambda a, b: a % b,
-}
+def _join(a, b):
+    a, b = tuple(a), tuple(b)
+    check_size(len(a) + len(b), "this joined list")
+    return a + b
+
+
+def _concat(a, b):
+    text = a + b
+    check_size(len(text), "this text")
+    return text
 
 
 def _binop(node: ast.BinOp, cx: Cx):
-    lf, lt = compile_expr(node.left, cx)
-    rf, rt = compile_expr(node.right, cx)
+    ls, lt = gen_expr(node.left, cx)
+    rs, rt = gen_expr(node.right, cx)
+    gen = cx.gen
     op = node.op
     if op == "+" and (isinstance(lt, (T.ListT, T.TupleT)) or isinstance(rt, (T.ListT, T.TupleT))):
         if not (T.is_listlike(lt) and T.is_listlike(rt)):
             cx.error(node.pos, f"'+' joins two lists or adds two numbers, not {T.describe(lt)} and {T.describe(rt)}")
-        lf, lt = as_list(lf, lt, node.left.pos, cx)
-        rf, rt = as_list(rf, rt, node.right.pos, cx)
+        ls, lt = src_as_list(ls, lt, node.left.pos, cx)
+        rs, rt = src_as_list(rs, rt, node.right.pos, cx)
         joined = T.join(T.elem_of(lt), T.elem_of(rt)) or T.ANY
-        def join(st, L):
-            a, b = tuple(lf(st, L)), tuple(rf(st, L))
-            check_size(len(a) + len(b), "this joined list")
-            return a + b
-        return guard(join, node.pos, "'+'"), T.ListT(joined)
+        return gen.guard(f"{gen.bind(_join, 'f')}({ls}, {rs})", node.pos, "'+'"), T.ListT(joined)
     if op == "+" and (lt == T.STR or rt == T.STR):
         for side, t in ((node.left, lt), (node.right, rt)):
             if t != T.STR and t != T.ANY:
                 cx.error(side.pos, f"'+' joins two texts, but this is {T.describe(t)} (write str(x))")
-        def concat(st, L):
-            text = lf(st, L) + rf(st, L)
-            check_size(len(text), "this text")
-            return text
-        return guard(concat, node.pos, "'+'"), T.STR
+        return gen.guard(f"{gen.bind(_concat, 'f')}({ls}, {rs})", node.pos, "'+'"), T.STR
     for side, t in ((node.left, lt), (node.right, rt)):
         if not T.is_numeric(t):
             cx.error(side.pos, f"'{op}' needs numbers, but this is {T.describe(t)}")
-    f = _ARITH[op]
-    if op in ("//", "%"):
-        return guard(lambda st, L: f(lf(st, L), rf(st, L)), node.pos, f"'{op}'"), T.INT
-    if op == "+":
-        return (lambda st, L: lf(st, L) + rf(st, L)), T.INT
-    if op == "-":
-        return (lambda st, L: lf(st, L) - rf(st, L)), T.INT
-    return guard(lambda st, L: f(lf(st, L), rf(st, L)), node.pos, f"'{op}'"), T.INT
+    if op in ("+", "-"):
+        return f"({ls} {op} {rs})", T.INT
+    if op == "*":
+        return gen.guard(f"{gen.bind(check_number, 'f')}({ls} * {rs})", node.pos, f"'{op}'"), T.INT
+    return gen.guard(f"{ls} {op} {rs}", node.pos, f"'{op}'"), T.INT
 
 
 def _neg(node: ast.Neg, cx: Cx):
-    f, t = compile_expr(node.operand, cx)
+    s, t = gen_expr(node.operand, cx)
     if not T.is_numeric(t):
         cx.error(node.pos, f"'-' needs a number, but this is {T.describe(t)}")
-    return guard(lambda st, L: -f(st, L), node.pos, "'-'"), T.INT
+    return cx.gen.guard(f"-{s}", node.pos, "'-'"), T.INT
 
 
 def _orderable(t: T.Type) -> bool:
@@ -516,96 +545,88 @@ def _orderable(t: T.Type) -> bool:
     return isinstance(t, T.Sym) and False
 
 
+def _in_zone(st, c, z):
+    return c is not None and st.where[c.id] == z.id
+
+
 def _compare(node: ast.Compare, cx: Cx):
     op = node.op
+    gen = cx.gen
     if op in ("in", "notin"):
-        lf, lt = compile_expr(node.left, cx)
-        rf, rt = compile_expr(node.right, cx)
+        ls, lt = gen_expr(node.left, cx)
+        rs, rt = gen_expr(node.right, cx)
         negate = op == "notin"
         if isinstance(rt, T.ZoneT):
             if not (isinstance(lt, T.Comp) or T.is_any(lt)):
                 cx.error(node.left.pos, f"only a component can be in a zone, not {T.describe(lt)}")
-
-            def in_zone(st, L):
-                c = lf(st, L)
-                return (c is not None and st.where[c.id] == rf(st, L).id) != negate
-            return guard(in_zone, node.pos, "'in'"), T.BOOL
+            test = gen.guard(f"{gen.bind(_in_zone, 'f')}(st, {ls}, {rs})", node.pos, "'in'")
+            return (f"(not {test})" if negate else test), T.BOOL
         if isinstance(rt, T.MapT):
-            return (lambda st, L: (lf(st, L) in rf(st, L)) != negate), T.BOOL
+            return f"({ls} {'not in' if negate else 'in'} {rs})", T.BOOL
         if not T.is_listlike(rt):
             cx.error(node.right.pos, f"'in' needs a list or a zone on its right, not {T.describe(rt)}")
         elif not T.comparable(lt, T.elem_of(rt)):
             cx.error(node.pos, f"{T.describe(lt)} is never in {T.describe(rt)}")
         if negate:
-            return guard(lambda st, L: lf(st, L) not in rf(st, L), node.pos, "'not in'"), T.BOOL
-        return guard(lambda st, L: lf(st, L) in rf(st, L), node.pos, "'in'"), T.BOOL
-    lf, lt = compile_expr(node.left, cx)
-    rf, rt = compile_expr(node.right, cx)
+            return gen.guard(f"{ls} not in {rs}", node.pos, "'not in'"), T.BOOL
+        return gen.guard(f"{ls} in {rs}", node.pos, "'in'"), T.BOOL
+    ls, lt = gen_expr(node.left, cx)
+    rs, rt = gen_expr(node.right, cx)
     if op in ("==", "!="):
         if not T.comparable(lt, rt):
             cx.error(node.pos, f"cannot compare {T.describe(lt)} with {T.describe(rt)}: they are never equal")
-        if op == "==":
-            return (lambda st, L: lf(st, L) == rf(st, L)), T.BOOL
-        return (lambda st, L: lf(st, L) != rf(st, L)), T.BOOL
+        return f"({ls} {op} {rs})", T.BOOL
     for side, t in ((node.left, lt), (node.right, rt)):
         if not _orderable(t):
             cx.error(side.pos, f"'{op}' compares numbers, but this is {T.describe(t)}")
-    fn = {
-        "<": lambda st, L: lf(st, L) < rf(st, L),
-        "<=": lambda st, L: lf(st, L) <= rf(st, L),
-        ">": lambda st, L: lf(st, L) > rf(st, L),
-        ">=": lambda st, L: lf(st, L) >= rf(st, L),
-    }[op]
-    return guard(fn, node.pos, f"'{op}'"), T.BOOL
+    return gen.guard(f"{ls} {op} {rs}", node.pos, f"'{op}'"), T.BOOL
 
 
 def _boolop(node: ast.BoolOp, cx: Cx):
-    fns = [compile_cond(v, cx, f"each side of '{node.op}'")[0] for v in node.values]
-    if node.op == "and":
-        if len(fns) == 2:
-            a, b = fns
-            return (lambda st, L: a(st, L) and b(st, L)), T.BOOL
-        return (lambda st, L: all(f(st, L) for f in fns)), T.BOOL
-    if len(fns) == 2:
-        a, b = fns
-        return (lambda st, L: a(st, L) or b(st, L)), T.BOOL
-    return (lambda st, L: any(f(st, L) for f in fns)), T.BOOL
+    parts = [gen_cond(v, cx, f"each side of '{node.op}'")[0] for v in node.values]
+    if len(parts) == 2:
+        return f"({parts[0]} {node.op} {parts[1]})", T.BOOL
+    # three or more: a strict true/false, as all() and any() give
+    return f"(True if ({f' {node.op} '.join(parts)}) else False)", T.BOOL
 
 
 def _not(node: ast.Not, cx: Cx):
-    f, _ = compile_cond(node.operand, cx, "the operand of 'not'")
-    return (lambda st, L: not f(st, L)), T.BOOL
+    s, _ = gen_cond(node.operand, cx, "the operand of 'not'")
+    return f"(not {s})", T.BOOL
 
 
 def _ifexp(node: ast.IfExp, cx: Cx):
-    tf, _ = compile_cond(node.test, cx)
-    bf, bt = compile_expr(node.body, cx)
-    of, ot = compile_expr(node.orelse, cx)
+    ts, _ = gen_cond(node.test, cx)
+    bs, bt = gen_expr(node.body, cx)
+    os_, ot = gen_expr(node.orelse, cx)
     typ = T.join(bt, ot)
     if typ is None:
         cx.error(node.pos, f"the two branches give {T.describe(bt)} and {T.describe(ot)}")
         typ = T.ANY
     if isinstance(bt, T.ZoneT) and isinstance(ot, T.ZoneT):
         typ = T.ZoneT(bt.holds | ot.holds)
-    return (lambda st, L: bf(st, L) if tf(st, L) else of(st, L)), typ
+    return f"({bs} if {ts} else {os_})", typ
+
+
+def _make_range(lo, hi):
+    check_size(hi - lo + 1, f"the range {lo}..{hi}")
+    return tuple(range(lo, hi + 1))
 
 
 def _range(node: ast.Range, cx: Cx):
-    lf, lt = compile_expr(node.lo, cx)
-    hf, ht = compile_expr(node.hi, cx)
+    ls, lt = gen_expr(node.lo, cx)
+    hs, ht = gen_expr(node.hi, cx)
     for side, t in ((node.lo, lt), (node.hi, ht)):
         if not T.is_numeric(t):
             cx.error(side.pos, f"a range needs numbers, but this is {T.describe(t)}")
-    def make(st, L):
-        lo, hi = lf(st, L), hf(st, L)
-        check_size(hi - lo + 1, f"the range {lo}..{hi}")
-        return tuple(range(lo, hi + 1))
-    return guard(make, node.pos, "range"), T.ListT(T.INT)
+    lo, hi = static_int(node.lo, cx.game), static_int(node.hi, cx.game)
+    if lo is not None and hi is not None and hi - lo < 64:      # a short constant range: made once
+        return cx.gen.bind(tuple(range(lo, hi + 1)), "r"), T.ListT(T.INT)
+    return cx.gen.guard(f"{cx.gen.bind(_make_range, 'f')}({ls}, {hs})", node.pos, "range"), T.ListT(T.INT)
 
 
 def _list(node: ast.ListExpr, cx: Cx):
-    compiled = [compile_expr(i, cx) for i in node.items]
-    fns = [f for f, _ in compiled]
+    compiled = [gen_expr(i, cx) for i in node.items]
     elem = T.ANY
     if compiled:
         elem = compiled[0][1]
@@ -615,79 +636,94 @@ def _list(node: ast.ListExpr, cx: Cx):
                 cx.error(item.pos, f"list items differ: {T.describe(elem)} and {T.describe(t)}")
                 j = T.ANY
             elem = j
-    return (lambda st, L: tuple(f(st, L) for f in fns)), T.ListT(elem)
+    return _tuple_src([s for s, _ in compiled]), T.ListT(elem)
+
+
+def _tuple_src(parts) -> str:
+    if not parts:
+        return "()"
+    return "(" + ", ".join(parts) + ",)"
 
 
 def _tuple(node: ast.TupleExpr, cx: Cx):
-    compiled = [compile_expr(i, cx) for i in node.items]
-    fns = [f for f, _ in compiled]
-    return (lambda st, L: tuple(f(st, L) for f in fns)), T.TupleT(tuple(t for _, t in compiled))
+    compiled = [gen_expr(i, cx) for i in node.items]
+    return _tuple_src([s for s, _ in compiled]), T.TupleT(tuple(t for _, t in compiled))
 
 
 def _record(node: ast.RecordExpr, cx: Cx):
     names = [n for n, _ in node.fields]
     if len(set(names)) != len(names):
         cx.error(node.pos, "a field is named twice in this record")
-    compiled = [(n, *compile_expr(v, cx)) for n, v in node.fields]
-    fields = [(n, f) for n, f, _ in compiled]
-    return (lambda st, L: Record({n: f(st, L) for n, f in fields})), T.RecordT(tuple((n, t) for n, _, t in compiled))
+    compiled = [(n, *gen_expr(v, cx)) for n, v in node.fields]
+    gen = cx.gen
+    body = ", ".join(f"{gen.bind(n, 's')}: {s}" for n, s, _ in compiled)
+    return f"{gen.bind(Record, 'R')}({{{body}}})", T.RecordT(tuple((n, t) for n, _, t in compiled))
 
 
 def _listcomp(node: ast.ListComp, cx: Cx):
     if cx.scope is None:
         cx.scope = Scope()
+    if len(node.fors) > 1:
+        return _listcomp_nested(node, cx)
     cx.scope.push()
-    loops = []
     try:
-        for clause in node.fors:
-            it, itype = compile_as_list(clause.iter, cx, "what a 'for' runs over")
-            elem = T.elem_of(itype)
-            slots = _declare_targets(clause, elem, cx)
-            note_range(clause, slots, cx)
-            loops.append((it, slots))
-        cond = compile_cond(node.cond, cx)[0] if node.cond is not None else None
-        ef, et = compile_expr(node.elt, cx)
+        clause, = node.fors
+        its, itype = gen_as_list(clause.iter, cx, "what a 'for' runs over")
+        slots = _declare_targets(clause, T.elem_of(itype), cx)
+        note_range(clause, slots, cx)
+        names = [_pyname(cx, s) for s in slots]
+        cond = gen_cond(node.cond, cx)[0] if node.cond is not None else None
+        es, et = gen_expr(node.elt, cx)
     finally:
         cx.scope.pop()
+    target = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
+    tail = f" if {cond}" if cond is not None else ""
+    return f"tuple([{es} for {target} in {its}{tail}])", T.ListT(et)
 
-    if len(loops) == 1 and len(loops[0][1]) == 1:
-        (it, (s,)), = loops
-        if cond is None:
-            def run(st, L):  # the common fast case
-                out = []
-                for v in it(st, L):
-                    L[s] = v
-                    out.append(ef(st, L))
-                return tuple(out)
-        else:
-            def run(st, L):
-                out = []
-                for v in it(st, L):
-                    L[s] = v
-                    if cond(st, L):
-                        out.append(ef(st, L))
-                return tuple(out)
-    else:
-        def run(st, L):
-            out = []
-            tried = [0]
 
-            def level(i):
-                if i == len(loops):
-                    tried[0] += 1
-                    if tried[0] > LIMITS.elements:
-                        check_size(tried[0], "this comprehension")
-                    if cond is None or cond(st, L):
-                        out.append(ef(st, L))
-                    return
-                it, slots = loops[i]
-                for v in it(st, L):
-                    bind(L, slots, v)
-                    level(i + 1)
-            level(0)
-            return tuple(out)
-    fast = len(loops) == 1 and len(loops[0][1]) == 1
-    return (run if fast else guard(run, node.pos, "comprehension")), T.ListT(et)
+def _pyname(cx: Cx, slot: int) -> str:
+    name = f"_v{slot}"
+    cx.scope.py[slot] = name
+    return name
+
+
+def _listcomp_nested(node: ast.ListComp, cx: Cx):
+    """Several ``for``s: one Python comprehension that counts the combinations it
+    tries (limit 'elements'): the innermost list's length is added up before it runs."""
+    gen = cx.gen
+    cx.scope.push()
+    clauses = []
+    try:
+        for clause in node.fors:
+            its, itype = gen_as_list(clause.iter, cx, "what a 'for' runs over")
+            slots = _declare_targets(clause, T.elem_of(itype), cx)
+            note_range(clause, slots, cx)
+            names = [_pyname(cx, s) for s in slots]
+            clauses.append((names, its))
+        cond = gen_cond(node.cond, cx)[0] if node.cond is not None else None
+        es, et = gen_expr(node.elt, cx)
+    finally:
+        cx.scope.pop()
+    counter = f"_n{len(gen.ns)}"
+    tally = gen.bind(_tally, "f")
+    parts = []
+    for i, (names, its) in enumerate(clauses):
+        target = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
+        if i == len(clauses) - 1:
+            its = f"{tally}({its}, {counter})"
+        parts.append(f"for {target} in {its}")
+    tail = f" if {cond}" if cond is not None else ""
+    inner = f"(lambda {counter}: tuple([{es} {' '.join(parts)}{tail}]))([0])"
+    return gen.guard(inner, node.pos, "comprehension"), T.ListT(et)
+
+
+def _tally(items, counter):
+    """``items``, after adding their number to ``counter[0]`` (the combinations a
+    comprehension tries; limit 'elements')."""
+    counter[0] += len(items)
+    if counter[0] > LIMITS.elements:
+        check_size(counter[0], "this comprehension")
+    return items
 
 
 def _declare_targets(clause: ast.CompFor, elem: T.Type, cx: Cx) -> list:
@@ -707,8 +743,6 @@ def _declare_targets(clause: ast.CompFor, elem: T.Type, cx: Cx) -> list:
             cx.error(clause.pos, f"cannot unpack {T.describe(elem)} into {len(names)} names")
         items = [T.ANY] * len(names)
     return [cx.scope.declare(n, t) for n, t in zip(names, items)]
-
-
 def static_int(node, game):
     """The value of a whole-number expression made of literals and constants, or None."""
     if isinstance(node, ast.Number):
@@ -746,35 +780,31 @@ def bind(L, slots, value):
             L[s] = v
 
 
+
 def _lambda(node: ast.Lambda, cx: Cx):
     return cx.error(node.pos, "a lambda (x -> ...) may only be an argument of a function call", E_LAMBDA)
 
 
-def compile_lambda(node, param_type: T.Type, cx: Cx, expect: T.Type | None, what: str):
-    """Compile ``x -> body`` into a maker ``mk(st, L) -> callable(x)``."""
+def gen_lambda(node, param_type: T.Type, cx: Cx, expect: T.Type | None, what: str):
+    """``x -> body`` as a Python lambda of one argument (the variable a Python local)."""
     if not isinstance(node, ast.Lambda):
         cx.error(node.pos, f"{what} must be a lambda such as 'x -> ...'", E_LAMBDA)
-        return (lambda st, L: (lambda x: None)), T.ANY
+        return "(lambda _x: None)", T.ANY
     if cx.scope is None:
         cx.scope = Scope()
     cx.scope.push()
     try:
         slot = cx.scope.declare(node.param, param_type)
+        name = _pyname(cx, slot)
         if expect == T.BOOL:
-            body, bt = compile_cond(node.body, cx, f"the result of {what}")
+            body, bt = gen_cond(node.body, cx, f"the result of {what}")
         else:
-            body, bt = compile_expr(node.body, cx)
+            body, bt = gen_expr(node.body, cx)
             if expect is not None and not T.compatible(bt, expect):
                 cx.error(node.body.pos, f"{what} must give {T.describe(expect)}, not {T.describe(bt)}")
     finally:
         cx.scope.pop()
-
-    def make(st, L):
-        def fn(x):
-            L[slot] = x
-            return body(st, L)
-        return fn
-    return make, bt
+    return f"(lambda {name}: {body})", bt
 
 
 def _call(node: ast.Call, cx: Cx):
@@ -794,18 +824,19 @@ def _call(node: ast.Call, cx: Cx):
 
 def _call_builtin(node: ast.Call, b, cx: Cx):
     args = node.args
+    gen = cx.gen
+    impl = gen.bind(b.impl, "b")
     if b.variadic_numeric and args and not isinstance(args[0], ast.Lambda):
         probe_report = Report()
         first_t = compile_expr(args[0], Cx(cx.game, probe_report, cx.scope, cx.static, cx.notes, cx.compiler))[1]
         if T.is_numeric(first_t) and not T.is_any(first_t):
-            fns = []
+            parts = []
             for a in args:
-                f, t = compile_expr(a, cx)
+                s, t = gen_expr(a, cx)
                 if not T.is_numeric(t):
                     cx.error(a.pos, f"{b.name}(a, b, ...) compares numbers, not {T.describe(t)}")
-                fns.append(f)
-            impl = b.impl
-            return guard(lambda st, L: impl(st, *[f(st, L) for f in fns]), node.pos, f"{b.name}()"), T.INT
+                parts.append(s)
+            return gen.guard(f"{impl}(st, {', '.join(parts)})", node.pos, f"{b.name}()"), T.INT
     if b.params and b.params[0].kind == "family":
         return _call_family(node, b, cx)
     required = [p for p in b.params if not p.optional]
@@ -816,7 +847,7 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
                                   f"arguments, not {len(args)}", E_ARITY)
     types: dict = {}
     fn_types: dict = {}
-    makers = []  # (is_lambda, fn)
+    parts = []
     for p, a in zip(b.params, args):
         if p.kind == "fn":
             mode = p.arg_from[0]
@@ -830,15 +861,15 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
                 ptype = T.ListT(T.TupleT((item, opt)))
             else:
                 ptype = T.ANY
-            mk, rt = compile_lambda(a, ptype, cx, p.returns, f"the '{p.name}' of {b.name}()")
+            s, rt = gen_lambda(a, ptype, cx, p.returns, f"the '{p.name}' of {b.name}()")
             fn_types[p.name] = rt
-            makers.append((True, mk))
+            parts.append(s)
             continue
-        f, t = compile_expr(a, cx)
+        s, t = gen_expr(a, cx)
         if isinstance(a, ast.Lambda):
             cx.error(a.pos, f"the '{p.name}' of {b.name}() is not a function", E_LAMBDA)
         if p.kind == "list":
-            f, t = as_list(f, t, a.pos, cx, f"the '{p.name}' of {b.name}()")
+            s, t = src_as_list(s, t, a.pos, cx, f"the '{p.name}' of {b.name}()")
         elif p.kind == "zone":
             if not isinstance(t, T.ZoneT) and not T.is_any(t):
                 cx.error(a.pos, f"the '{p.name}' of {b.name}() must be a zone, not {T.describe(t)}")
@@ -849,19 +880,9 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
         elif p.expect is not None and not T.compatible(t, p.expect):
             cx.error(a.pos, f"the '{p.name}' of {b.name}() must be {T.describe(p.expect)}, not {T.describe(t)}")
         types[p.name] = t
-        makers.append((False, f))
+        parts.append(s)
     result = b.result(types, fn_types)
-    impl = b.impl
-    fs = [f for _, f in makers]  # a lambda's entry makes the callable from the frame
-    if len(fs) == 1:
-        f0, = fs
-        fn = lambda st, L: impl(st, f0(st, L))  # noqa: E731
-    elif len(fs) == 2:
-        f0, f1 = fs
-        fn = lambda st, L: impl(st, f0(st, L), f1(st, L))  # noqa: E731
-    else:
-        fn = lambda st, L: impl(st, *[f(st, L) for f in fs])  # noqa: E731
-    return guard(fn, node.pos, f"{b.name}()"), result
+    return gen.guard(f"{impl}(st, {', '.join(parts)})", node.pos, f"{b.name}()"), result
 
 
 def _call_family(node: ast.Call, b, cx: Cx):
@@ -879,7 +900,7 @@ def _call_family(node: ast.Call, b, cx: Cx):
         fam = g.zones.get(first.id)
     if fam is None:
         for a in args[1:]:
-            compile_expr(a, cx)
+            gen_expr(a, cx)
         return cx.error(first.pos, f"the '{fam_param}' of {b.name}() must be the name of a zone family"
                                    f"{suggest(first.id, list(g.zones)) if isinstance(first, ast.Name) else ''}")
     _use(cx, first.id)
@@ -892,65 +913,37 @@ def _call_family(node: ast.Call, b, cx: Cx):
                                   f"({', '.join(i.name for i in fam.index)}); {b.name}() got {len(lead)}", E_ARITY)
     parts = []
     for arg, spec in zip(lead, fam.index):
-        f, t = compile_expr(arg, cx)
+        s, t = gen_expr(arg, cx)
         if isinstance(arg, ast.Lambda):
             cx.error(arg.pos, f"an index value of {b.name}() is not a function", E_LAMBDA)
         elif not T.compatible(t, spec.type):
             cx.error(arg.pos, f"zone family '{first.id}': index '{spec.name}' is {T.describe(spec.type)}, "
                               f"not {T.describe(t)}")
-        parts.append(f)
+        parts.append(s)
     result = b.result({b.params[0].name: T.ZoneT(fam.holds)}, {})
-    impl = b.impl
-    fid = fam.id
-    if not parts:
-        fn = lambda st, L: impl(st, fid, ())  # noqa: E731
-    elif len(parts) == 1:
-        f0, = parts
-        fn = lambda st, L: impl(st, fid, (f0(st, L),))  # noqa: E731
-    elif len(parts) == 2:
-        f0, f1 = parts
-        fn = lambda st, L: impl(st, fid, (f0(st, L), f1(st, L)))  # noqa: E731
-    else:
-        fn = lambda st, L: impl(st, fid, tuple(f(st, L) for f in parts))  # noqa: E731
-    return guard(fn, node.pos, f"{b.name}()"), result
+    gen = cx.gen
+    return gen.guard(f"{gen.bind(b.impl, 'b')}(st, {int(fam.id)}, {_tuple_src(parts)})", node.pos,
+                     f"{b.name}()"), result
 
 
-def _call_user(node: ast.Call, fdecl, cx: Cx):
-    if len(node.args) != len(fdecl.params):
-        return cx.error(node.pos, f"{fdecl.name}() takes {len(fdecl.params)} arguments, not {len(node.args)}",
-                        E_ARITY)
-    argfns = []
-    for a, (pname, ptype) in zip(node.args, fdecl.params):
-        f, t = compile_expr(a, cx)
-        if isinstance(ptype, T.ListT) and isinstance(t, T.ZoneT):
-            f0 = f
-            f = lambda st, L, f0=f0: tuple(st.z[f0(st, L).id])  # noqa: E731 - a snapshot, hashable
-            t = T.ListT(T.elem_of(t))
-        if not T.compatible(t, ptype):
-            cx.error(a.pos, f"argument '{pname}' of {fdecl.name}() must be {T.describe(ptype)}, not {T.describe(t)}")
-        argfns.append(f)
-    if cx.compiler is not None:
-        cx.compiler.compile_function(fdecl, node.pos, static=cx.static)
-    if fdecl.type is None:
-        return cx.error(node.pos, f"{fdecl.name}() calls itself; functions may not be recursive")
-    holder = fdecl
-    name = fdecl.name
-    # Functions are pure (they see their arguments and the state, nothing
-    # else), so a result stays valid until the state changes: State.memo is
-    # emptied by every change (State.changed).
-    if len(argfns) == 0:
-        def call(st, L):
+def memo_call(holder, nargs: int):
+    """``call(st, *args)``: a rulebook function's result, remembered in ``State.memo``.
+
+    Functions are pure (they see their arguments and the state, nothing
+    else), so a result stays valid until the state changes: State.memo is
+    emptied by every change (State.changed)."""
+    name = holder.name
+    if nargs == 0:
+        key0 = (name,)
+
+        def call(st):
             memo = st.memo
-            key = (name,)
-            if key in memo:
-                return memo[key]
-            value = memo[key] = holder.compiled(st, [None] * holder.nslots)
+            if key0 in memo:
+                return memo[key0]
+            value = memo[key0] = holder.compiled(st, [None] * holder.nslots)
             return value
-    elif len(argfns) == 1:
-        a0, = argfns
-
-        def call(st, L):
-            x = a0(st, L)
+    elif nargs == 1:
+        def call(st, x):
             key = (name, x)
             memo = st.memo
             if key in memo:
@@ -959,11 +952,8 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
             frame[0] = x
             value = memo[key] = holder.compiled(st, frame)
             return value
-    elif len(argfns) == 2:
-        a0, a1 = argfns
-
-        def call(st, L):
-            x, y = a0(st, L), a1(st, L)
+    elif nargs == 2:
+        def call(st, x, y):
             key = (name, x, y)
             memo = st.memo
             if key in memo:
@@ -973,11 +963,8 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
             frame[1] = y
             value = memo[key] = holder.compiled(st, frame)
             return value
-    elif len(argfns) == 3:
-        a0, a1, a2 = argfns
-
-        def call(st, L):
-            x, y, z = a0(st, L), a1(st, L), a2(st, L)
+    elif nargs == 3:
+        def call(st, x, y, z):
             key = (name, x, y, z)
             memo = st.memo
             if key in memo:
@@ -989,8 +976,7 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
             value = memo[key] = holder.compiled(st, frame)
             return value
     else:
-        def call(st, L):
-            args = tuple(f(st, L) for f in argfns)
+        def call(st, *args):
             key = (name, args)
             memo = st.memo
             if key in memo:
@@ -999,7 +985,28 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
             frame[:len(args)] = args
             value = memo[key] = holder.compiled(st, frame)
             return value
-    return call, fdecl.type
+    return call
+
+
+def _call_user(node: ast.Call, fdecl, cx: Cx):
+    if len(node.args) != len(fdecl.params):
+        return cx.error(node.pos, f"{fdecl.name}() takes {len(fdecl.params)} arguments, not {len(node.args)}",
+                        E_ARITY)
+    parts = []
+    for a, (pname, ptype) in zip(node.args, fdecl.params):
+        s, t = gen_expr(a, cx)
+        if isinstance(ptype, T.ListT) and isinstance(t, T.ZoneT):
+            s = f"tuple(st.z[{s}.id])"      # a snapshot, hashable
+            t = T.ListT(T.elem_of(t))
+        if not T.compatible(t, ptype):
+            cx.error(a.pos, f"argument '{pname}' of {fdecl.name}() must be {T.describe(ptype)}, not {T.describe(t)}")
+        parts.append(s)
+    if cx.compiler is not None:
+        cx.compiler.compile_function(fdecl, node.pos, static=cx.static)
+    if fdecl.type is None:
+        return cx.error(node.pos, f"{fdecl.name}() calls itself; functions may not be recursive")
+    call = memo_call(fdecl, len(parts))
+    return f"{cx.gen.bind(call, 'u')}({', '.join(['st'] + parts)})", fdecl.type
 
 
 _DISPATCH = {

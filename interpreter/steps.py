@@ -150,8 +150,8 @@ class StepCompiler:
                 return
             idx = ast.Index(ast.Name(name, pos=node.pos), node.index, pos=node.pos)
             # reuse the expression compiler for the key (checks arity and types)
-            from .exprs import _family_key
-            key = _family_key(idx, var.index, f"variable '{name}'", self.cx())
+            from .exprs import compile_family_key
+            key = compile_family_key(idx, var.index, f"variable '{name}'", self.cx())
             vid = var.family_id
 
             def set_family(st, fr):

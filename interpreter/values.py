@@ -9,6 +9,23 @@ state clone never copies a value, only the containers that hold them.
 from __future__ import annotations
 
 
+class MissingAttribute(KeyError):
+    """A component read for an attribute its kind does not have."""
+
+    def __init__(self, label: str, name: str):
+        super().__init__(name)
+        self.label = label
+
+
+class Attrs(dict):
+    """A component's attributes: a dictionary that names the component when a key is missing."""
+
+    __slots__ = ("label",)
+
+    def __missing__(self, name):
+        raise MissingAttribute(self.label, name)
+
+
 class Component:
     """One physical component: its kind, attributes and label never change."""
 
@@ -17,7 +34,8 @@ class Component:
     def __init__(self, cid: int, kind: str, attrs: dict, label: str):
         self.id = cid
         self.kind = kind
-        self.attrs = attrs
+        self.attrs = Attrs(attrs)
+        self.attrs.label = label
         self.label = label
 
     def __repr__(self) -> str:

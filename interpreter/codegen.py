@@ -1,0 +1,185 @@
+"""Generated Python code for expressions, with every error located at the rulebook.
+
+``interpreter/exprs.py`` turns an expression tree into the source text of one
+Python expression; :class:`Gen` collects what that text refers to (bound
+objects: tables, standard-library functions, constants) and the *guarded
+spans*: the parts of the text whose failure is a rule error at a known
+rulebook position (a division, a lookup, a call).  :meth:`Gen.function`
+compiles the text once, with ``compile()``, into ``f(state, locals)``.
+
+Nothing is wrapped at run time: a guarded span is only a record of columns.
+When the code raises, :func:`_fail` finds the instruction that failed (from
+the traceback and the code's column table, ``co_positions``), takes the
+innermost guarded span around it and raises a ``RuleRuntimeError`` at that
+span's rulebook position — the line map from generated code back to the
+rulebook.  The source text holds no user data (every value is bound by
+name), so it is plain ASCII and columns are characters.
+"""
+from __future__ import annotations
+
+import types
+from functools import partial
+
+from dsl.diagnostics import Pos, RuleRuntimeError
+
+from .limits import LimitError
+from .values import format_value
+
+#: the diagnostic code of a rule that asks for more work than the limits allow
+LIMIT_CODE = "RW910"
+
+_START, _MID, _END = "\x01", "\x02", "\x03"
+_PREFIX = "        return "      # the generated line's indentation: columns count from here
+_counter = [0]
+
+
+class Gen:
+    """The source of one generated function being built."""
+
+    __slots__ = ("ns", "names", "guards")
+
+    def __init__(self):
+        self.ns: dict = {}
+        self.names: dict = {}     # id(obj) -> bound name
+        self.guards: list = []    # guard id -> (pos, what, custom)
+
+    def bind(self, obj, hint: str = "k") -> str:
+        """A name in the generated code that stands for ``obj``."""
+        key = id(obj)
+        name = self.names.get(key)
+        if name is None or self.ns.get(name) is not obj:
+            name = f"_{hint}{len(self.ns)}"
+            self.ns[name] = obj
+            self.names[key] = name
+        return name
+
+    def guard(self, inner: str, pos: Pos, what: str, custom=None) -> str:
+        """``inner`` (one Python expression node) as a guarded span: a failure in
+        it is a rule error at ``pos`` ("``what``: …"), or what ``custom(exc)``
+        makes of it (``None``: not its business, ask the enclosing span)."""
+        gid = len(self.guards)
+        self.guards.append((pos, what, custom))
+        return f"({_START}{gid}{_MID}{inner}{_END})"
+
+    def function(self, src: str, pos: Pos, outer=None):
+        """Compile ``src`` into ``f(state, locals)``; ``outer`` = (pos, what) guards the whole."""
+        text, spans = _strip(src, self.guards)
+        _counter[0] += 1
+        filename = f"<rulebook {pos.file}:{pos.line}:{pos.col} #{_counter[0]}>"
+        code = ("def _rw_expr(st, L):\n"
+                "    try:\n"
+                f"{_PREFIX}{text}\n"
+                "    except _rw_RuleRuntimeError:\n"
+                "        raise\n"
+                "    except Exception as _e:\n"
+                "        raise _rw_fail(_e) from None\n")
+        info = _Info(filename, spans)
+        ns = dict(self.ns)
+        ns["__builtins__"] = _BUILTINS
+        ns["_rw_RuleRuntimeError"] = RuleRuntimeError
+        ns["_rw_fail"] = partial(_fail, info, outer)
+        exec(compile(code, filename, "exec"), ns)  # noqa: S102 - our own generated text, no user data
+        fn = ns["_rw_expr"]
+        fn._rw_info = info
+        fn.__doc__ = text
+        return fn
+
+
+def with_outer(fn, pos: Pos, what: str):
+    """``fn`` (generated) with a guard around the whole expression: the same code,
+    another ``_rw_fail``.  No compiling; a new function object shares the code."""
+    info = fn._rw_info
+    ns = dict(fn.__globals__)
+    ns["_rw_fail"] = partial(_fail, info, (pos, what))
+    out = types.FunctionType(fn.__code__, ns, fn.__name__)
+    out._rw_info = info
+    out.__doc__ = fn.__doc__
+    return out
+
+
+def is_generated(fn) -> bool:
+    return hasattr(fn, "_rw_info")
+
+
+class _Info:
+    __slots__ = ("filename", "spans")
+
+    def __init__(self, filename, spans):
+        self.filename = filename
+        self.spans = spans        # (start col, end col, pos, what, custom), inner spans after outer ones
+
+
+def _strip(src: str, guards: list):
+    """Remove the span markers from ``src``; return the text and the spans' columns."""
+    out = []
+    spans = []
+    stack = []
+    col = len(_PREFIX)
+    i = 0
+    n = len(src)
+    while i < n:
+        ch = src[i]
+        if ch == _START:
+            j = src.index(_MID, i)
+            stack.append((int(src[i + 1:j]), col))
+            i = j + 1
+            continue
+        if ch == _END:
+            gid, start = stack.pop()
+            pos, what, custom = guards[gid]
+            spans.append((start, col, pos, what, custom))
+            i += 1
+            continue
+        j = i
+        while j < n and src[j] not in (_START, _END):
+            j += 1
+        out.append(src[i:j])
+        col += j - i
+        i = j
+    spans.sort(key=lambda s: (s[0], -s[1]))
+    return "".join(out), spans
+
+
+def _fail(info: _Info, outer, exc: BaseException):
+    """The rule error for ``exc`` raised in generated code (see the module docstring)."""
+    col = end = None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename == info.filename:
+            positions = list(code.co_positions())
+            k = tb.tb_lasti // 2
+            if 0 <= k < len(positions):
+                _, _, col, end = positions[k]
+        tb = tb.tb_next
+    if col is not None:
+        around = [s for s in info.spans if s[0] <= col and end is not None and end <= s[1]]
+        for start, stop, pos, what, custom in sorted(around, key=lambda s: s[1] - s[0]):
+            if custom is not None:
+                err = custom(exc)
+                if err is not None:
+                    return err
+                continue
+            return _as_rule_error(exc, pos, what)
+    if outer is not None:
+        return _as_rule_error(exc, *outer)
+    return exc
+
+
+def _as_rule_error(exc, pos, what) -> RuleRuntimeError:
+    """What a failure inside a guarded span says (one rule for all of them)."""
+    if isinstance(exc, ZeroDivisionError):
+        return RuleRuntimeError(f"{what}: division by zero", pos)
+    if isinstance(exc, (KeyError, IndexError)):
+        key = exc.args[0] if exc.args else "?"
+        return RuleRuntimeError(f"{what}: no entry for {format_value(key)}", pos)
+    if isinstance(exc, LimitError):
+        return RuleRuntimeError(f"{what}: {exc}", pos, LIMIT_CODE)
+    if isinstance(exc, MemoryError):
+        return RuleRuntimeError(f"{what}: out of memory: the rules build something far too large",
+                                pos, LIMIT_CODE)
+    return RuleRuntimeError(f"{what}: {exc}", pos)
+
+
+#: the Python builtins generated code may use (and nothing else: no open, no import)
+_BUILTINS = {"tuple": tuple, "len": len, "isinstance": isinstance, "Exception": Exception}
