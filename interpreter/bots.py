@@ -1,8 +1,10 @@
 """Bots that play any rulebook: seeded, so that games replay exactly.
 
-A bot has one method, ``choose(state) -> action id``.  Each bot owns its
-random generator, separate from the game's, so adding a bot never changes
-the game's own random draws.
+A bot has one method, ``choose(state) -> action id``; a bot that can choose
+without ids also has ``choose_index(state) -> i`` (``state.legal_actions()[i]``),
+which playouts prefer (``play_out``).  Each bot owns its random generator,
+separate from the game's, so adding a bot never changes the game's own
+random draws.
 """
 from __future__ import annotations
 
@@ -21,6 +23,9 @@ class RandomBot:
         legal = state.legal_actions()
         return legal[self.rng.below(len(legal))]
 
+    def choose_index(self, state) -> int:
+        return self.rng.below(len(state.legal_action_indices()))
+
 
 class FirstBot:
     """Always the first legal action (deterministic; useful in tests)."""
@@ -32,6 +37,9 @@ class FirstBot:
 
     def choose(self, state) -> str:
         return state.legal_actions()[0]
+
+    def choose_index(self, state) -> int:
+        return 0
 
 
 class GreedyBot:
@@ -111,7 +119,11 @@ def play_out(state, bots, max_decisions: int = 100_000):
     while not state.is_terminal():
         if n >= max_decisions:
             raise RuntimeError(f"no end after {max_decisions} decisions")
-        seat = state.current_player()
-        state.apply_action(bots[seat].choose(state))
+        bot = bots[state.current_player()]
+        by_index = getattr(bot, "choose_index", None)
+        if by_index is not None:
+            state.apply_index(by_index(state))
+        else:
+            state.apply_action(bot.choose(state))
         n += 1
     return n

@@ -243,7 +243,7 @@ def _fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.frames = []
     st.scopes = []
     st.pending = None
-    st.history = []
+    st._history = []
     st.status = "play"
     st.running = frozenset()
     st.forced = []

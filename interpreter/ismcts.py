@@ -100,8 +100,7 @@ class IsmctsBot:
         for _ in range(self.depth):
             if det.is_terminal():
                 break
-            acts = det.legal_actions()
-            det.apply_action(acts[self.rng.below(len(acts))])
+            det.apply_index(self.rng.below(len(det.legal_action_indices())))
         values = _values(det)
         for node, who in path:
             node.n += 1

@@ -54,14 +54,22 @@ class ScopeRec:
 
 
 class Option:
-    """One legal action: its id, the action and the parameter values."""
+    """One legal action: the action and the parameter values; its id is written
+    only when asked for (bots and playouts choose by index and never need it)."""
 
-    __slots__ = ("id", "action", "values")
+    __slots__ = ("_id", "action", "values")
 
-    def __init__(self, oid, action, values):
-        self.id = oid
+    def __init__(self, action, values, oid=None):
+        self._id = oid
         self.action = action
         self.values = values
+
+    @property
+    def id(self) -> str:
+        oid = self._id
+        if oid is None:
+            oid = self._id = option_id(self.action, self.values)
+        return oid
 
     def record(self) -> Record:
         return Record({"action": self.action.name,
@@ -69,16 +77,24 @@ class Option:
 
 
 class Decision:
-    __slots__ = ("who", "options", "by_id", "as_slot", "pos", "group")
+    __slots__ = ("who", "options", "_by_id", "as_slot", "pos", "group")
 
     def __init__(self, who, options, as_slot, pos, group=None):
         self.who = who
         self.options = options
-        self.by_id = {o.id: o for o in options}
+        self._by_id = None
         self.as_slot = as_slot
         self.pos = pos
         #: the `simultaneous:` group of the decide step, or None
         self.group = group
+
+    @property
+    def by_id(self) -> dict:
+        """The options by id (built when first asked for)."""
+        m = self._by_id
+        if m is None:
+            m = self._by_id = {o.id: o for o in self.options}
+        return m
 
 
 def public_action_id(game, action_id: str) -> str:
@@ -114,10 +130,21 @@ def option_id(action, values) -> str:
     return f"{action.name}({inner})"
 
 
+def id_part(v):
+    """What of a parameter value its action id shows (a component: its label;
+    components with one label are interchangeable), without writing the id."""
+    t = type(v)
+    if t is int or t is str:
+        return v
+    if t is Component:
+        return v.label
+    return format_value(v)
+
+
 class State:
     """Everything that changes during a game.  See the module docstring."""
 
-    __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "history",
+    __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo",
                  "short_draws", "known")
 
@@ -133,7 +160,7 @@ class State:
         s.frames = [f.copy() for f in self.frames]
         s.scopes = [sc.copy() for sc in self.scopes]
         s.pending = self.pending  # decisions are never mutated
-        s.history = list(self.history)
+        s._history = list(self._history)
         s.status = self.status
         s.running = self.running
         s.forced = list(self.forced)
@@ -380,9 +407,49 @@ class State:
                 if where is None or where(self, L):
                     if action.name not in seen:
                         seen.add(action.name)
-                        out.append(Option(action.name, action, ()))
+                        out.append(Option(action, (), action.name))
                 continue
+            name = action.name
             n = len(params)
+            if n == 1:                      # the common shapes without recursion
+                spec, = params
+                slot = spec.slot
+                for v in spec.domain(self, L):
+                    L[slot] = v
+                    if where is None or where(self, L):
+                        key = (name, id_part(v))            # the id, without writing it
+                        if key not in seen:
+                            seen.add(key)
+                            out.append(Option(action, (v,)))
+                continue
+            if n == 2:
+                s0, s1 = params
+                slot0, slot1 = s0.slot, s1.slot
+                for v0 in s0.domain(self, L):
+                    L[slot0] = v0
+                    for v1 in s1.domain(self, L):
+                        L[slot1] = v1
+                        if where is None or where(self, L):
+                            key = (name, id_part(v0), id_part(v1))
+                            if key not in seen:
+                                seen.add(key)
+                                out.append(Option(action, (v0, v1)))
+                continue
+            if n == 3:
+                s0, s1, s2 = params
+                slot0, slot1, slot2 = s0.slot, s1.slot, s2.slot
+                for v0 in s0.domain(self, L):
+                    L[slot0] = v0
+                    for v1 in s1.domain(self, L):
+                        L[slot1] = v1
+                        for v2 in s2.domain(self, L):
+                            L[slot2] = v2
+                            if where is None or where(self, L):
+                                key = (name, id_part(v0), id_part(v1), id_part(v2))
+                                if key not in seen:
+                                    seen.add(key)
+                                    out.append(Option(action, (v0, v1, v2)))
+                continue
             values = [None] * n
 
             def level(i, action=action, L=L, params=params, where=where, values=values, n=n):
@@ -394,10 +461,10 @@ class State:
                         level(i + 1)
                     elif where is None or where(self, L):
                         vals = tuple(values)
-                        oid = option_id(action, vals)
-                        if oid not in seen:
-                            seen.add(oid)
-                            out.append(Option(oid, action, vals))
+                        key = (action.name, *map(id_part, vals))
+                        if key not in seen:
+                            seen.add(key)
+                            out.append(Option(action, vals))
             level(0)
         return out
 
@@ -415,8 +482,26 @@ class State:
         if opt is None:
             shown = repr(action_id)[:80] if not isinstance(action_id, str) else f"'{action_id[:80]}'"
             raise IllegalAction(f"{shown} is not a legal action now")
-        if len(self.history) >= LIMITS.decisions:
-            self.error = RuleRuntimeError(f"the game has gone on for {len(self.history):,} decisions without "
+        self._apply(dec, opt)
+
+    def legal_action_indices(self) -> range:
+        """The legal actions by position (``legal_actions()[i]``): for bots and
+        playouts, which need no ids."""
+        return range(len(self.pending.options)) if self.pending is not None else range(0)
+
+    def apply_index(self, i: int) -> None:
+        """Apply ``legal_actions()[i]`` without writing any action id."""
+        dec = self.pending
+        if dec is None or self.status == "over":
+            raise IllegalAction("no decision is pending: the game is over" if self.status == "over"
+                                else "no decision is pending")
+        if type(i) is not int or not 0 <= i < len(dec.options):
+            raise IllegalAction(f"{i!r} is not the index of a legal action now (0..{len(dec.options) - 1})")
+        self._apply(dec, dec.options[i])
+
+    def _apply(self, dec, opt) -> None:
+        if len(self._history) >= LIMITS.decisions:
+            self.error = RuleRuntimeError(f"the game has gone on for {len(self._history):,} decisions without "
                                           f"ending (limit 'decisions')", dec.pos, "RW910")
             self.status = "error"
             raise self.error
@@ -431,10 +516,15 @@ class State:
         for spec, v in zip(action.params, opt.values):
             L[spec.slot] = v
         self.frames.append(Frame(action.proc, L))
-        self.history.append((dec.who, action_id))
+        self._history.append((dec.who, opt))
         run(self)
 
     # --- the player-facing API, in OpenSpiel's terms ----------------------
+    @property
+    def history(self) -> list:
+        """Every decision so far: ``(seat, action id)`` in order."""
+        return [(who, o.id) for who, o in self._history]
+
     def history_for(self, seat: int | None) -> list:
         """Every decision so far as ``seat`` may know it (``None``: an onlooker):
         ``(seat, action id)`` in order; in another seat's decision the secret
@@ -442,7 +532,7 @@ class State:
         secret, as for a ``secret: true`` action or a ``display: secret`` one)."""
         game = self.game
         if not game.redact:
-            return list(self.history)
+            return self.history
         return [(who, action_id if who == seat else public_action_id(game, action_id))
                 for who, action_id in self.history]
 
@@ -577,7 +667,7 @@ class State:
                 "pos": [self.pending.pos.file, self.pending.pos.line, self.pending.pos.col],
                 "options": [[o.action.proc.name, [encode(v) for v in o.values]] for o in self.pending.options],
             },
-            "history": [list(h) for h in self.history],
+            "history": [[who, o.id] for who, o in self._history],
             "status": self.status,
             "running": sorted(self.running),
             "forced": list(self.forced),
@@ -613,9 +703,9 @@ class State:
             for name, values in pd["options"]:
                 action = game.action_by_proc[name]
                 vals = tuple(decode(v, layout) for v in values)
-                opts.append(Option(option_id(action, vals), action, vals))
+                opts.append(Option(action, vals))
             s.pending = Decision(pd["who"], opts, pd["as_slot"], Pos(*pd["pos"]), pd.get("group"))
-        s.history = [tuple(h) for h in data["history"]]
+        s._history = [(who, Option(None, (), action_id)) for who, action_id in data["history"]]
         s.status = data["status"]
         s.running = frozenset(data["running"])
         s.forced = list(data["forced"])

@@ -417,3 +417,38 @@ flow:
 end: {score: "picked"}
 """)
     assert rb.new_game(2, 1).scores() == [30, 30]     # 10 + 20
+
+
+def test_choosing_by_index_is_choosing_by_id_without_writing_ids(rulebook):
+    """apply_index(i) is apply_action(legal_actions()[i]); interchangeable components
+    (one label) give one option, as their ids are one id."""
+    rb = load(rulebook, CHIPS + """
+actions:
+  take:
+    params: {c: "bag"}
+    do:
+      - move: c
+        to: "hand[player]"
+flow:
+  - repeat: 4
+    do: [{decide: [take], who: 0}, {decide: [take], who: 1}]
+end: {score: "count(hand[p], c -> c.color == red)"}
+""")
+    by_id, by_index = rb.new_game(2, 5), rb.new_game(2, 5)
+    assert sorted(by_id.legal_actions()) == ["take(c=blue)", "take(c=fog)", "take(c=red)"]   # 9 chips, 3 labels
+    k = 0
+    while not by_id.is_terminal():
+        legal = by_id.legal_actions()
+        i = k % len(legal)
+        assert list(by_index.legal_action_indices()) == list(range(len(legal)))
+        by_id.apply_action(legal[i])
+        by_index.apply_index(i)
+        k += 1
+    assert by_index.history == by_id.history and by_index.scores() == by_id.scores()
+    assert by_index.is_terminal() and list(by_index.legal_action_indices()) == []
+    fresh = rb.new_game(2, 5)
+    before = fresh.to_json()
+    for bad in (3, -1, "0", 1.0):
+        with pytest.raises(IllegalAction):
+            fresh.apply_index(bad)
+    assert fresh.to_json() == before
