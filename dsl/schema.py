@@ -18,6 +18,7 @@ from typing import Iterator
 from jsonschema import Draft202012Validator, ValidationError
 
 from .diagnostics import Diagnostic, ERROR, Pos
+from .quickschema import quick_validator
 from .yamlload import LDict, LList
 
 #: the JSON Schemas, package data (``dsl/schemas`` links to the top-level ``schemas/``)
@@ -33,6 +34,12 @@ def validator(name: str) -> Draft202012Validator:
     schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
+
+
+@lru_cache(maxsize=None)
+def quick(name: str):
+    """The schema's quick check (:mod:`dsl.quickschema`): True only for a certainly valid file."""
+    return quick_validator(validator(name).schema)
 
 
 def _locate(root, path) -> tuple[object, Pos]:
@@ -141,6 +148,9 @@ def check(data, schema_name: str, file: str) -> Iterator[Diagnostic]:
     if not isinstance(data, dict):
         yield Diagnostic(getattr(data, "pos", Pos(file)), "the file must be a YAML mapping", ERROR, "RW010")
         return
+    q = quick(schema_name)
+    if q is not None and q(data):
+        return  # certainly valid: jsonschema would find nothing (and takes ten times as long to say so)
     seen = set()
     for err in validator(schema_name).iter_errors(data):
         for pos, msg in _messages(err, data):
