@@ -15,8 +15,6 @@ from pathlib import Path
 from importlib import resources
 from typing import Iterator
 
-from jsonschema import Draft202012Validator, ValidationError
-
 from .diagnostics import Diagnostic, ERROR, Pos
 from .quickschema import quick_validator
 from .yamlload import LDict, LList
@@ -30,16 +28,22 @@ STEP_KINDS = (
 
 
 @lru_cache(maxsize=None)
-def validator(name: str) -> Draft202012Validator:
-    schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+def schema_of(name: str) -> dict:
+    """The JSON Schema ``name`` (a test checks it against the draft 2020-12 meta-schema)."""
+    return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def validator(name: str) -> "Draft202012Validator":
+    # imported here: a valid file never needs jsonschema (see quick), and it takes ~60 ms to import
+    from jsonschema import Draft202012Validator
+    return Draft202012Validator(schema_of(name))
 
 
 @lru_cache(maxsize=None)
 def quick(name: str):
     """The schema's quick check (:mod:`dsl.quickschema`): True only for a certainly valid file."""
-    return quick_validator(validator(name).schema)
+    return quick_validator(schema_of(name))
 
 
 def _locate(root, path) -> tuple[object, Pos]:
@@ -79,7 +83,7 @@ def _where(path) -> str:
     return f" in '{parts[-1]}'" if parts else ""
 
 
-def _messages(err: ValidationError, root) -> Iterator[tuple[Pos, str]]:
+def _messages(err: "ValidationError", root) -> Iterator[tuple[Pos, str]]:
     value, pos = _locate(root, err.absolute_path)
     kind = err.validator
     if kind == "additionalProperties" and isinstance(value, dict):
@@ -96,7 +100,7 @@ def _messages(err: ValidationError, root) -> Iterator[tuple[Pos, str]]:
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         yield pos, f"missing key '{missing}'{_where(err.absolute_path)}"
         return
-    if kind == "anyOf" and err.schema is validator("rulebook").schema["$defs"]["step"]:
+    if kind == "anyOf" and err.schema is schema_of("rulebook")["$defs"]["step"]:
         keys = ", ".join(STEP_KINDS)
         first = next(iter(value), None) if isinstance(value, dict) else None
         hint = difflib.get_close_matches(str(first), STEP_KINDS, n=1) if first else []

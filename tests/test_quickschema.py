@@ -108,3 +108,9 @@ def test_quick_check_keeps_json_schema_meanings():
     assert quick_validator({"patternProperties": {"^a": {}}}) is None
     assert quick_validator({"$ref": "https://example.com/s.json"}) is None
     assert quick_validator({"format": "email"}) is None
+
+
+@pytest.mark.parametrize("name", ["rulebook", "scenario"])
+def test_the_schemas_follow_the_draft_2020_12_meta_schema(name):
+    from jsonschema import Draft202012Validator
+    Draft202012Validator.check_schema(schema.schema_of(name))  # raises SchemaError if not
