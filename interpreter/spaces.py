@@ -183,6 +183,12 @@ def _product(sets, f):
         size *= max(len(s), 1)
     if size > MAX_SET:
         return None
+    try:  # the common case, in one go; a failing combination takes the slow path below
+        if len(sets) == 1:
+            return frozenset(map(f, sets[0]))
+        return frozenset(itertools.starmap(f, itertools.product(*sets)))
+    except Exception:  # noqa: BLE001
+        pass
     out = set()
     for xs in itertools.product(*sets):
         try:
@@ -212,6 +218,9 @@ _COMPARE = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x,
 class _Bounder:
     """Evaluates expressions over sets of possible values (see the module docstring)."""
 
+    #: reuse results (off only in the test that the memo changes no space)
+    MEMO = True
+
     def __init__(self, game, lay):
         self.game = game
         self.lay = lay
@@ -220,6 +229,10 @@ class _Bounder:
         self.seats = frozenset(lay.seats)
         self.calls: list = []
         self._parsed: dict = {}
+        # results already found, keyed by what they can depend on (see _key): the same
+        # domain, function call or filtered comprehension recurs with every earlier value
+        self._memo: dict = {}
+        self._names: dict = {}
 
     # --- entry points -----------------------------------------------------
     def elems_of_source(self, source, pos, env):
@@ -233,7 +246,29 @@ class _Bounder:
             except ParseError:
                 return None
             self._parsed[key] = node
-        return self.elems(node, env)
+        mkey = self._key(("domain", id(node)), node, env)
+        if mkey is None:
+            return self.elems(node, env)
+        if mkey not in self._memo:
+            self._memo[mkey] = (node, self.elems(node, env))  # the node is kept alive: its id stays its own
+        return self._memo[mkey][1]
+
+    def _key(self, what, node, env, skip=(), comp=False):
+        """A memo key for evaluating ``node`` in ``env``: the values of the names it mentions
+        (told apart by type, so that 1 and true stay different) and the functions being
+        called (a recursive call is unknown); None when a value cannot be a key.
+        ``comp``: a comprehension's condition and element only (its iterable is in ``what``)."""
+        if not self.MEMO:
+            return None
+        names = self._names.get((id(node), comp))
+        if names is None:  # the node is kept in the entry, so its id stays its own
+            parts = (node.elt, node.cond) if comp else node
+            names = self._names[(id(node), comp)] = (node, tuple(sorted(_names_in(parts))))
+        try:
+            return (what, tuple((n, _tagged(env[n])) if n in env else (n,) for n in names[1] if n not in skip),
+                    tuple(self.calls))
+        except TypeError:
+            return None
 
     def by_type(self, typ):
         from . import types as T
@@ -494,16 +529,16 @@ class _Bounder:
             it = self.elems(node.fors[0].iter, env)
             if it is not None and len(it) <= 1000:
                 name = node.fors[0].names[0]
-                out = set()
-                for x in it:
-                    inner = {**env, name: frozenset((x,))}
-                    if self.val(node.cond, inner) == frozenset((False,)):
-                        continue
-                    v = self.val(node.elt, inner)
-                    if v is None or isinstance(v, AbsList):
-                        return AbsList(None)
-                    out |= v
-                return AbsList(frozenset(out))
+                try:
+                    # the names of the iterable matter only through ``it``
+                    mkey = self._key(("comp", id(node), _tagged(it)), node, env, skip=(name,), comp=True)
+                except TypeError:
+                    mkey = None
+                if mkey is not None:
+                    if mkey not in self._memo:
+                        self._memo[mkey] = (node, self._filtered_comp(node, name, it, env))
+                    return self._memo[mkey][1]
+                return self._filtered_comp(node, name, it, env)
         inner = dict(env)
         for comp in node.fors:
             it = self.elems(comp.iter, inner)
@@ -518,6 +553,18 @@ class _Bounder:
         if v is None or isinstance(v, AbsList):
             return AbsList(None)
         return AbsList(v)
+
+    def _filtered_comp(self, node, name, it, env):
+        out = set()
+        for x in it:
+            inner = {**env, name: frozenset((x,))}
+            if self.val(node.cond, inner) == frozenset((False,)):
+                continue
+            v = self.val(node.elt, inner)
+            if v is None or isinstance(v, AbsList):
+                return AbsList(None)
+            out |= v
+        return AbsList(frozenset(out))
 
     def v_Call(self, node, env):
         if not isinstance(node.func, ast.Name):
@@ -580,11 +627,48 @@ class _Bounder:
                 except ParseError:
                     return None
                 self._parsed[("fn", fn.name)] = body
+        try:
+            mkey = ("fn", fn.name, tuple((k, _tagged(v)) for k, v in inner.items()), tuple(self.calls)) \
+                if self.MEMO else None
+        except TypeError:
+            mkey = None
+        if mkey is not None and mkey in self._memo:
+            return self._memo[mkey]
         self.calls.append(fn.name)
         try:
-            return self.val(body, inner)
+            out = self.val(body, inner)
         finally:
             self.calls.pop()
+        if mkey is not None:
+            self._memo[mkey] = out
+        return out
+
+
+def _names_in(node) -> set:
+    """Every name an expression mentions (its own loop variables and parameters too)."""
+    out = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Name):
+            out.add(x.id)
+        if isinstance(x, ast.Node):
+            stack.extend(v for k, v in vars(x).items() if k != "pos")
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+    return out
+
+
+def _tagged(v):
+    """``v`` as a memo key that tells equal values of different types apart (1, 1.0, true)."""
+    if isinstance(v, frozenset):
+        return frozenset(_tagged(x) for x in v)
+    if isinstance(v, tuple):
+        return (tuple,) + tuple(_tagged(x) for x in v)
+    if isinstance(v, AbsList):
+        return (AbsList, None if v.elems is None else _tagged(v.elems))
+    hash(v)
+    return (type(v), v)
 
 
 def _ints(v) -> bool:

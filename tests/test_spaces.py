@@ -131,3 +131,25 @@ def test_a_thousand_random_games_stay_in_the_space(game):
     per = -(-1000 // len(counts))
     findings = run_check(RULES / game, per, counts, {}, [], jobs=2)
     assert [f for f in findings if f.code == "RW906"] == []
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_reusing_bounded_results_changes_no_space(game, monkeypatch):
+    # the bounder keeps results keyed by what they depend on (start-up speed); without that
+    # memo every layout's ids, their order and what is unbounded must come out the same
+    from interpreter import spaces
+    rb = Rulebook.load(RULES / game)
+    fast = [spaces.action_space(rb.game, rb.layout(n)) for n in GAMES[game]]
+    monkeypatch.setattr(spaces._Bounder, "MEMO", False)
+    for n, got in zip(GAMES[game], fast):
+        plain = spaces.action_space(rb.game, rb.layout(n))
+        assert got.ids == plain.ids and got.unbounded == plain.unbounded
+
+
+def test_memo_keys_tell_true_from_one():
+    # 1 == True in Python: a memo keyed by plain values would mix them up
+    from interpreter.spaces import AbsList, _tagged
+    assert _tagged(frozenset((1,))) != _tagged(frozenset((True,)))
+    assert _tagged((1, 2)) != _tagged((True, 2)) and _tagged(1.0) != _tagged(1)
+    assert _tagged(AbsList(frozenset((0,)))) != _tagged(AbsList(frozenset((False,))))
+    assert _tagged(frozenset(((1, "a"),))) == _tagged(frozenset(((1, "a"),)))
