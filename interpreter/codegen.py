@@ -85,6 +85,35 @@ class Gen:
         return fn
 
 
+def option_enumerator(action, option_class, id_part):
+    """``enum(st, L, seen, out)``: append to ``out`` an ``option_class(action, values)``
+    for every combination of the action's parameter values (nested loops, each
+    domain evaluated with the values before it bound) that passes its ``where``
+    filter, once per action id (``seen`` holds ``(name, *id parts)``)."""
+    params = action.params
+    ns = {"__builtins__": _BUILTINS, "_Option": option_class, "_id": id_part, "_action": action,
+          "_name": action.name, "_where": action.where}
+    lines = ["def _rw_enum(st, L, seen, out):"]
+    indent = "    "
+    for i, spec in enumerate(params):
+        ns[f"_d{i}"] = spec.domain
+        lines.append(f"{indent}for _x{i} in _d{i}(st, L):")
+        indent += "    "
+        lines.append(f"{indent}L[{int(spec.slot)}] = _x{i}")
+    if action.where is not None:
+        lines.append(f"{indent}if not _where(st, L):")
+        lines.append(f"{indent}    continue")
+    xs = ", ".join(f"_x{i}" for i in range(len(params)))
+    ids = ", ".join(f"_id(_x{i})" for i in range(len(params)))
+    lines.append(f"{indent}key = (_name, {ids})")
+    lines.append(f"{indent}if key not in seen:")
+    lines.append(f"{indent}    seen.add(key)")
+    lines.append(f"{indent}    out.append(_Option(_action, ({xs},)))")
+    _counter[0] += 1
+    exec(compile("\n".join(lines) + "\n", f"<options of {action.name} #{_counter[0]}>", "exec"), ns)  # noqa: S102
+    return ns["_rw_enum"]
+
+
 def with_outer(fn, pos: Pos, what: str):
     """``fn`` (generated) with a guard around the whole expression: the same code,
     another ``_rw_fail``.  No compiling; a new function object shares the code."""

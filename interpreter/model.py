@@ -227,6 +227,8 @@ class ActionDecl:
     where_pos: Pos | None = None
     #: positions of the `end_turn` steps of the action's own steps
     ends_turn: list = field(default_factory=list)
+    #: generated code that lists the legal options (codegen.option_enumerator; made when first needed)
+    enumerate: Callable | None = None
 
 
 @dataclass

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import rng as rngmod
+from .codegen import option_enumerator
 from .limits import LIMITS
 from .observe import observation
 from .values import Component, Record, encode, decode, format_value
@@ -409,63 +410,10 @@ class State:
                         seen.add(action.name)
                         out.append(Option(action, (), action.name))
                 continue
-            name = action.name
-            n = len(params)
-            if n == 1:                      # the common shapes without recursion
-                spec, = params
-                slot = spec.slot
-                for v in spec.domain(self, L):
-                    L[slot] = v
-                    if where is None or where(self, L):
-                        key = (name, id_part(v))            # the id, without writing it
-                        if key not in seen:
-                            seen.add(key)
-                            out.append(Option(action, (v,)))
-                continue
-            if n == 2:
-                s0, s1 = params
-                slot0, slot1 = s0.slot, s1.slot
-                for v0 in s0.domain(self, L):
-                    L[slot0] = v0
-                    for v1 in s1.domain(self, L):
-                        L[slot1] = v1
-                        if where is None or where(self, L):
-                            key = (name, id_part(v0), id_part(v1))
-                            if key not in seen:
-                                seen.add(key)
-                                out.append(Option(action, (v0, v1)))
-                continue
-            if n == 3:
-                s0, s1, s2 = params
-                slot0, slot1, slot2 = s0.slot, s1.slot, s2.slot
-                for v0 in s0.domain(self, L):
-                    L[slot0] = v0
-                    for v1 in s1.domain(self, L):
-                        L[slot1] = v1
-                        for v2 in s2.domain(self, L):
-                            L[slot2] = v2
-                            if where is None or where(self, L):
-                                key = (name, id_part(v0), id_part(v1), id_part(v2))
-                                if key not in seen:
-                                    seen.add(key)
-                                    out.append(Option(action, (v0, v1, v2)))
-                continue
-            values = [None] * n
-
-            def level(i, action=action, L=L, params=params, where=where, values=values, n=n):
-                spec = params[i]
-                for v in spec.domain(self, L):
-                    L[spec.slot] = v
-                    values[i] = v
-                    if i + 1 < n:
-                        level(i + 1)
-                    elif where is None or where(self, L):
-                        vals = tuple(values)
-                        key = (action.name, *map(id_part, vals))
-                        if key not in seen:
-                            seen.add(key)
-                            out.append(Option(action, vals))
-            level(0)
+            enum = action.enumerate
+            if enum is None:
+                enum = action.enumerate = option_enumerator(action, Option, id_part)
+            enum(self, L, seen, out)
         return out
 
     def legal_actions(self) -> list:
