@@ -3,7 +3,8 @@
 Each player count is measured on its own: ``--games`` seeded random games
 (seeds ``--seed`` .. ``--seed + games - 1``), repeated ``--repeat`` times;
 the median run is reported as games/s and decisions/s, with the backend
-that ran (the engine is pure Python; a native build would say ``native``).
+that ran (``native`` when the optional native build's compiled modules were
+imported, see interpreter/native.py; else ``pure Python``).
 ``--json`` prints one object per player count instead of text lines.
 """
 from __future__ import annotations
@@ -17,9 +18,10 @@ from .bots import make_bots, play_out
 
 
 def backend() -> str:
-    """Which engine ran: ``native`` when the runtime module is compiled, else ``pure Python``."""
-    from . import runtime
-    return "pure Python" if runtime.__file__.endswith(".py") else "native"
+    """Which engine ran: ``native`` when the compiled modules were imported, else ``pure Python``."""
+    from . import exprs, runtime, stdlib, steps, values  # noqa: F401 - the modules a build compiles
+    from .native import backend as native_backend
+    return native_backend()
 
 
 @dataclass

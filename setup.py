@@ -1,0 +1,179 @@
+"""The optional native build: the engine's hot modules compiled with Cython.
+
+Everything else about the package is in pyproject.toml; this file only adds
+the extension modules and a ``build_ext`` that never fails the install.
+
+When Cython and a C compiler work at install time, each module of
+``NATIVE_MODULES`` is compiled as it is (Cython's pure-Python mode, the
+same ``.py`` file) and ``interpreter/_native.json`` records the SHA-256 of
+every source that was compiled.  At import, ``interpreter/native.py`` uses a
+compiled module only when its source still has that hash, so an edited
+``.py`` is never shadowed by an older binary (an editable install keeps the
+``.so`` next to the ``.py``).
+
+Any failure (no Cython, no compiler, ``CC=/bin/false``, a compile error)
+prints one warning line and leaves that module pure Python: the install
+itself succeeds.  ``REGELWERK_NATIVE=0`` at install time skips the build.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+# the modules of the hot loop (measured: each pays; see docs/performance.md)
+NATIVE_MODULES = [
+    "interpreter.runtime",
+    "interpreter.exprs",
+    "interpreter.steps",
+    "interpreter.stdlib",
+    "interpreter.values",
+]
+MANIFEST = "_native.json"       # in the package directory, next to the compiled modules
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def warn(message: str) -> None:
+    print(f"regelwerk: native build skipped ({message}); the engine runs as pure Python", file=sys.stderr)
+
+
+def source_of(name: str) -> str:
+    return os.path.join(HERE, *name.split(".")) + ".py"
+
+
+def sha256(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+class OptionalBuildExt(build_ext):
+    """Compile what can be compiled; fall back to pure Python for the rest, never fail."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = min(2, os.cpu_count() or 1)
+
+    def run(self):
+        self.built = {}
+        if os.environ.get("REGELWERK_NATIVE", "1").strip().lower() in ("0", "no", "false", "off"):
+            print("regelwerk: native build off (REGELWERK_NATIVE=0); the engine runs as pure Python",
+                  file=sys.stderr)
+            self._clean(keep=())
+            self.extensions = []
+            return
+        try:
+            import Cython
+        except Exception as exc:  # noqa: BLE001
+            warn(f"Cython is not available: {exc}")
+            self._clean(keep=())
+            self.extensions = []
+            return
+        self.stamp = {"python": sys.implementation.cache_tag, "cython": Cython.__version__}
+        self.sources = {e.name: sha256(source_of(e.name)) for e in self.extensions}
+        reuse = {} if self.force else self._reusable()
+        self._clean(keep=reuse)
+        try:
+            self.extensions = self._cythonize([e for e in self.extensions if e.name not in reuse])
+            if self.extensions:
+                super().run()
+        except Exception as exc:  # noqa: BLE001 - no compiler, a broken toolchain: pure Python
+            warn(f"{type(exc).__name__}: {exc}".splitlines()[0])
+            self.built = {}
+            self._clean(keep=reuse)
+        self.built.update(reuse)
+        self._write_manifest()
+
+    def _cythonize(self, extensions):
+        from Cython.Build import cythonize
+        out = []
+        for ext in extensions:
+            try:
+                # keep setuptools' Extension (its build_ext set attributes on it): only its source changes
+                [translated] = cythonize([ext], quiet=True, force=True, build_dir=self.build_temp,
+                                 compiler_directives={"language_level": 3,
+                                                      # annotations stay hints, as in Python:
+                                                      # an LStr is a str, a subclass is accepted
+                                                      "annotation_typing": False})
+                ext.sources = translated.sources
+                out.append(ext)
+            except Exception as exc:  # noqa: BLE001 - Cython could not translate it: stay pure
+                warn(f"{ext.name}: {type(exc).__name__}: {exc}".splitlines()[0])
+        return out
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # noqa: BLE001 - CompileError, LinkError, a missing compiler
+            warn(f"{ext.name}: {type(exc).__name__}: {exc}".splitlines()[0])
+            return
+        if sha256(source_of(ext.name)) != self.sources[ext.name]:
+            # edited during the build: which text was compiled is unknown, so it is never used
+            warn(f"{ext.name}: its source changed during the build")
+            return
+        self.built[ext.name] = self.sources[ext.name]
+
+    def copy_extensions_to_source(self):
+        # only the modules that were built now reach the source tree
+        self.extensions = [e for e in self.extensions if e.name in self.built]
+        super().copy_extensions_to_source()
+
+    def _target(self) -> str:
+        """The package directory that ends up holding the compiled modules and the manifest."""
+        if self.inplace or self.editable_mode:
+            return os.path.join(HERE, "interpreter")
+        return os.path.join(self.build_lib, "interpreter")
+
+    def _reusable(self) -> dict:
+        """Modules whose compiled file there was built from exactly today's source, by the same tools."""
+        try:
+            with open(os.path.join(self._target(), MANIFEST)) as f:
+                old = json.load(f)
+        except (OSError, ValueError):
+            return {}
+        if any(old.get(k) != v for k, v in self.stamp.items()):
+            return {}
+        entries = old.get("modules", {})
+        return {name: digest for name, digest in self.sources.items()
+                if entries.get(name, {}).get("sha256") == digest
+                and entries[name].get("file") == self._file(name)
+                and os.path.exists(os.path.join(self._target(), self._file(name)))}
+
+    def _file(self, name: str) -> str:
+        return os.path.basename(self.get_ext_filename(name))
+
+    def _clean(self, keep):
+        """Remove the manifest and every compiled module not in ``keep`` from the target directory."""
+        d = self._target()
+        for path in [os.path.join(d, MANIFEST)] + [
+                os.path.join(d, name.rsplit(".", 1)[1] + suffix)
+                for name in NATIVE_MODULES if name not in keep for suffix in _ext_suffixes()]:
+            if os.path.exists(path):
+                os.remove(path)
+
+    def _write_manifest(self):
+        if not self.built or not os.path.isdir(self._target()):
+            return
+        manifest = dict(self.stamp, modules={name: {"file": self._file(name), "sha256": digest}
+                                             for name, digest in sorted(self.built.items())})
+        with open(os.path.join(self._target(), MANIFEST), "w") as f:
+            json.dump(manifest, f, indent=1)
+            f.write("\n")
+
+
+def _ext_suffixes():
+    from importlib.machinery import EXTENSION_SUFFIXES
+    return EXTENSION_SUFFIXES
+
+
+def extensions():
+    args = ["-g0"] if os.name == "posix" else []     # no debug info: smaller, faster to build
+    return [Extension(name, [os.path.relpath(source_of(name), HERE)], extra_compile_args=args)
+            for name in NATIVE_MODULES]
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
