@@ -166,3 +166,17 @@ def test_every_test_rulebook_is_clean():
     for folder in folders:
         report, _ = check_rulebook(folder)
         assert report.items == [], f"{folder.name}: " + "; ".join(d.format() for d in report.items)
+
+
+def test_loading_pauses_the_cycle_collector_only_while_it_loads():
+    import gc
+    from interpreter.game import check_rulebook
+    assert gc.isenabled()
+    check_rulebook(RULES / "iquazu")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        check_rulebook(RULES / "iquazu")
+        assert not gc.isenabled()  # a caller's choice stays
+    finally:
+        gc.enable()
