@@ -588,7 +588,7 @@ def display_hints(a: Analysis) -> Iterator[Diagnostic]:
 def bounded_parameters(a: Analysis) -> Iterator[Diagnostic]:
     """RW240: a parameter whose values cannot be bounded before the game (no fixed action space)."""
     from .layout import make_layout
-    from .spaces import action_space
+    from .spaces import unbounded_parameters
     g = a.game
     seen = set()
     for n in range(g.min_players, g.max_players + 1):
@@ -596,7 +596,7 @@ def bounded_parameters(a: Analysis) -> Iterator[Diagnostic]:
             lay = make_layout(g, n)
         except Exception:  # noqa: BLE001 - a layout that cannot be made is reported by other checks
             continue
-        for action, param, pos, why in action_space(g, lay).unbounded:
+        for action, param, pos, why in unbounded_parameters(g, lay):
             key = (action.name, param, pos.file, pos.line, pos.col)
             if key not in seen:
                 seen.add(key)

@@ -95,9 +95,7 @@ def action_space(game, lay) -> ActionSpace:
     ids: list = []
     index: dict = {}
     unbounded: list = []
-    actions = list(game.actions.values()) + sorted(game.inline_actions.values(),
-                                                   key=lambda a: (str(a.pos.file), a.pos.line, a.pos.col))
-    for action in actions:
+    for action in _actions(game):
         try:
             new = list(_action_ids(b, action))
         except Unbounded as exc:
@@ -113,10 +111,37 @@ def action_space(game, lay) -> ActionSpace:
     return ActionSpace(tuple(ids), index, unbounded)
 
 
-def _action_ids(b: "_Bounder", action):
+def unbounded_parameters(game, lay) -> list:
+    """``action_space(game, lay).unbounded`` without writing the ids (validate's RW240 check):
+    the last parameter's values are only counted, and where the counts could pass
+    MAX_IDS the whole space is made after all."""
+    b = _Bounder(game, lay)
+    unbounded: list = []
+    total = 0
+    for action in _actions(game):
+        try:
+            total += sum(_action_ids(b, action, count_only=True))
+        except Unbounded as exc:
+            unbounded.append((action, exc.args[1] if len(exc.args) > 1 else None, exc.pos or action.pos, exc.why))
+            continue
+        if total > MAX_IDS:  # distinct ids may still be fewer: decide as action_space does
+            return action_space(game, lay).unbounded
+    return unbounded
+
+
+def _actions(game) -> list:
+    """Declared actions first (in rulebook order), then inline actions (in file order)."""
+    return list(game.actions.values()) + sorted(game.inline_actions.values(),
+                                                key=lambda a: (str(a.pos.file), a.pos.line, a.pos.col))
+
+
+def _action_ids(b: "_Bounder", action, count_only: bool = False):
+    """The ids of ``action``; ``count_only``: how many the last parameter adds per
+    combination of the earlier ones (the same checks, the same errors)."""
+    from .values import format_value
     params = action.params
     if not params:
-        yield action.name
+        yield 1 if count_only else action.name
         return
     declared = action.bounds or {}
     # the locals an inline action inherits are unknown here (the deciding seat: any seat)
@@ -142,6 +167,14 @@ def _action_ids(b: "_Bounder", action):
             raise _located(Unbounded(f"the values of parameter '{spec.name}' of action '{action.name}' cannot "
                                      f"be bounded before the game; state them with bounds: "
                                      f"{{{spec.name}: \"lo..hi\"}}"), spec)
+        if count_only and i + 1 == n:
+            k = len({format_value(v) for v in dom})
+            if count[0] + k > MAX_IDS:
+                raise _located(Unbounded(f"action '{action.name}' has more than {MAX_IDS} combinations"), spec)
+            count[0] += k
+            yield k
+            env.pop(spec.name, None)  # as below
+            return
         for v in _ordered(dom):
             env[spec.name] = frozenset((v,))
             values[i] = v
@@ -659,10 +692,17 @@ def _names_in(node) -> set:
     return out
 
 
+#: values equal only to values of their own type (a set of just these is its own key)
+_PLAIN = frozenset((str, Component, Zone))
+
+
 def _tagged(v):
     """``v`` as a memo key that tells equal values of different types apart (1, 1.0, true)."""
     if isinstance(v, frozenset):
-        return frozenset(_tagged(x) for x in v)
+        for x in v:
+            if type(x) not in _PLAIN:
+                return frozenset(_tagged(x) for x in v)
+        return v
     if isinstance(v, tuple):
         return (tuple,) + tuple(_tagged(x) for x in v)
     if isinstance(v, AbsList):

@@ -153,3 +153,32 @@ def test_memo_keys_tell_true_from_one():
     assert _tagged((1, 2)) != _tagged((True, 2)) and _tagged(1.0) != _tagged(1)
     assert _tagged(AbsList(frozenset((0,)))) != _tagged(AbsList(frozenset((False,))))
     assert _tagged(frozenset(((1, "a"),))) == _tagged(frozenset(((1, "a"),)))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_validate_counts_the_ids_it_does_not_need_and_finds_the_same(game):
+    from interpreter import spaces
+    rb = Rulebook.load(RULES / game)
+    for n in GAMES[game]:
+        assert spaces.unbounded_parameters(rb.game, rb.layout(n)) == spaces.action_space(rb.game, rb.layout(n)).unbounded
+
+
+def test_counting_ids_reports_too_many_combinations_like_the_space(rulebook, monkeypatch):
+    from interpreter import spaces
+    rb = Rulebook.load(rulebook(HEAD + """
+actions:
+  a:
+    params: {x: "1..30", y: "1..30"}
+    do: []
+  b:
+    params: {z: "1..5"}
+    do: []
+flow: [{decide: [a, b]}]
+end: {score: "0"}
+"""))
+    for limit in (100, 900, 903, 910, 2000):  # a: 900 ids, b: 5 more
+        monkeypatch.setattr(spaces, "MAX_IDS", limit)
+        lay = rb.layout(2)
+        want = spaces.action_space(rb.game, lay).unbounded
+        assert spaces.unbounded_parameters(rb.game, lay) == want
+        assert bool(want) == (limit < 905)
