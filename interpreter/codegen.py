@@ -30,6 +30,8 @@ LIMIT_CODE = "RW910"
 
 _START, _MID, _END = "\x01", "\x02", "\x03"
 _PREFIX = "        return "      # the generated line's indentation: columns count from here
+_MEMO_PREFIX = "        _memo[_key] = _v = "
+_MISSING = object()
 _counter = [0]
 
 
@@ -63,12 +65,31 @@ class Gen:
 
     def function(self, src: str, pos: Pos, outer=None):
         """Compile ``src`` into ``f(state, locals)``; ``outer`` = (pos, what) guards the whole."""
-        text, spans = _strip(src, self.guards)
+        return self._compile("def _rw_expr(st, L):\n    try:\n", _PREFIX, src, pos, outer)
+
+    def memo_function(self, src: str, pos: Pos, name: str, params: list):
+        """Compile ``src`` into ``f(state, *params)``, a rulebook function whose
+        results are remembered in ``state.memo`` under ``(name, *arguments)``
+        until the state changes (``State.changed`` empties it)."""
+        self.ns["_rw_name"] = name
+        self.ns["_rw_missing"] = _MISSING
+        args = "".join(", " + p for p in params)
+        head = (f"def _rw_expr(st{args}):\n"
+                f"    _key = (_rw_name{args},)\n"
+                "    _memo = st.memo\n"
+                "    _v = _memo.get(_key, _rw_missing)\n"
+                "    if _v is not _rw_missing:\n"
+                "        return _v\n"
+                "    try:\n")
+        return self._compile(head, _MEMO_PREFIX, src, pos, None, "        return _v\n")
+
+    def _compile(self, head, prefix, src, pos, outer, after=""):
+        text, spans = _strip(src, self.guards, len(prefix))
         _counter[0] += 1
         filename = f"<rulebook {pos.file}:{pos.line}:{pos.col} #{_counter[0]}>"
-        code = ("def _rw_expr(st, L):\n"
-                "    try:\n"
-                f"{_PREFIX}{text}\n"
+        code = (head +
+                f"{prefix}{text}\n"
+                + after +
                 "    except _rw_RuleRuntimeError:\n"
                 "        raise\n"
                 "    except Exception as _e:\n"
@@ -138,12 +159,12 @@ class _Info:
         self.spans = spans        # (start col, end col, pos, what, custom), inner spans after outer ones
 
 
-def _strip(src: str, guards: list):
-    """Remove the span markers from ``src``; return the text and the spans' columns."""
+def _strip(src: str, guards: list, col: int):
+    """Remove the span markers from ``src``; return the text and the spans' columns
+    (counted from ``col``, where the text starts on its line)."""
     out = []
     spans = []
     stack = []
-    col = len(_PREFIX)
     i = 0
     n = len(src)
     while i < n:

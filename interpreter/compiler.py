@@ -16,7 +16,7 @@ from dsl.parser import ParseError, parse_expression
 from dsl.yamlload import LDict, LList
 
 from . import types as T
-from .exprs import E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, guard, suggest
+from .exprs import E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, guard, suggest
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
 from .steps import StepCompiler
@@ -617,9 +617,10 @@ class Compiler:
         before = dict(self.game.uses)
         node = self.parse(f.body, f.value_pos)
         if node is None:
-            f.compiled, f.type = (lambda st, L: None), T.ANY
+            f.compiled, f.type = (lambda st, *args: None), T.ANY
         else:
-            fn, typ = compile_expr(node, Cx(self.game, self.report, scope, False, {}, self))
+            fn, typ = compile_function(node, Cx(self.game, self.report, scope, False, {}, self), f.name,
+                                       len(f.params))
             f.compiled, f.type = fn, typ
         f.reads = {n for n, c in self.game.uses.items() if c > before.get(n, 0)}
         f.nslots = max(scope.nslots, 1)

@@ -926,66 +926,20 @@ def _call_family(node: ast.Call, b, cx: Cx):
                      f"{b.name}()"), result
 
 
-def memo_call(holder, nargs: int):
-    """``call(st, *args)``: a rulebook function's result, remembered in ``State.memo``.
-
-    Functions are pure (they see their arguments and the state, nothing
-    else), so a result stays valid until the state changes: State.memo is
-    emptied by every change (State.changed)."""
-    name = holder.name
-    if nargs == 0:
-        key0 = (name,)
-
-        def call(st):
-            memo = st.memo
-            if key0 in memo:
-                return memo[key0]
-            value = memo[key0] = holder.compiled(st, [None] * holder.nslots)
-            return value
-    elif nargs == 1:
-        def call(st, x):
-            key = (name, x)
-            memo = st.memo
-            if key in memo:
-                return memo[key]
-            frame = [None] * holder.nslots
-            frame[0] = x
-            value = memo[key] = holder.compiled(st, frame)
-            return value
-    elif nargs == 2:
-        def call(st, x, y):
-            key = (name, x, y)
-            memo = st.memo
-            if key in memo:
-                return memo[key]
-            frame = [None] * holder.nslots
-            frame[0] = x
-            frame[1] = y
-            value = memo[key] = holder.compiled(st, frame)
-            return value
-    elif nargs == 3:
-        def call(st, x, y, z):
-            key = (name, x, y, z)
-            memo = st.memo
-            if key in memo:
-                return memo[key]
-            frame = [None] * holder.nslots
-            frame[0] = x
-            frame[1] = y
-            frame[2] = z
-            value = memo[key] = holder.compiled(st, frame)
-            return value
-    else:
-        def call(st, *args):
-            key = (name, args)
-            memo = st.memo
-            if key in memo:
-                return memo[key]
-            frame = [None] * holder.nslots
-            frame[:len(args)] = args
-            value = memo[key] = holder.compiled(st, frame)
-            return value
-    return call
+def compile_function(node: ast.Node, cx: Cx, name: str, nparams: int):
+    """A rulebook function's body as ``f(state, *arguments)``, its parameters (the
+    scope's first slots) Python locals; results are remembered in ``State.memo``
+    (functions are pure: a result stays valid until the state changes)."""
+    params = [f"_p{i}" for i in range(nparams)]
+    for i, p in enumerate(params):
+        cx.scope.py[i] = p
+    saved = cx.gen
+    cx.gen = Gen()
+    try:
+        src, typ = gen_expr(node, cx)
+        return cx.gen.memo_function(src, node.pos, name, params), typ
+    finally:
+        cx.gen = saved
 
 
 def _call_user(node: ast.Call, fdecl, cx: Cx):
@@ -1003,10 +957,9 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
         parts.append(s)
     if cx.compiler is not None:
         cx.compiler.compile_function(fdecl, node.pos, static=cx.static)
-    if fdecl.type is None:
+    if fdecl.type is None or fdecl.compiled is None:
         return cx.error(node.pos, f"{fdecl.name}() calls itself; functions may not be recursive")
-    call = memo_call(fdecl, len(parts))
-    return f"{cx.gen.bind(call, 'u')}({', '.join(['st'] + parts)})", fdecl.type
+    return f"{cx.gen.bind(fdecl.compiled, 'u')}({', '.join(['st'] + parts)})", fdecl.type
 
 
 _DISPATCH = {

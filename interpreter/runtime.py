@@ -680,9 +680,23 @@ def run(st: State, limit: int | None = None) -> None:
         while True:
             while frames:
                 fr = frames[-1]
-                pc = fr.pc
                 code = fr.code
-                if pc >= len(code):
+                n = len(code)
+                pc = fr.pc
+                while pc < n:               # the frame on top runs until it ends or another is on top
+                    fr.pc = pc + 1
+                    steps += 1
+                    if code[pc](st, fr):
+                        st.steps += steps
+                        return
+                    if steps > limit:
+                        raise RuleRuntimeError(
+                            f"the rules ran {limit:,} steps without reaching a decision (an endless loop? "
+                            f"limit 'steps')", fr.proc.pos_at(pc), "RW910")
+                    if not frames or frames[-1] is not fr:
+                        break
+                    pc = fr.pc
+                else:
                     frames.pop()
                     if fr.trigger is not None:
                         if fr.trigger in st.running:
@@ -691,16 +705,6 @@ def run(st: State, limit: int | None = None) -> None:
                     elif fr.proc.kind == "setup":
                         st.status = "play"
                         st.changed()
-                    continue
-                fr.pc = pc + 1
-                steps += 1
-                if code[pc](st, fr):
-                    st.steps += steps
-                    return
-                if steps > limit:
-                    raise RuleRuntimeError(
-                        f"the rules ran {limit:,} steps without reaching a decision (an endless loop? "
-                        f"limit 'steps')", fr.proc.pos_at(pc), "RW910")
             if st.status == "play":
                 st.start_scoring()
                 continue
