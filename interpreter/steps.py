@@ -19,6 +19,7 @@ from . import types as T
 from .exprs import Cx, Scope, as_list, bind, compile_cond, compile_expr, guard, suggest, E_NAME, E_TYPE
 from .limits import LIMITS
 from .model import Label, LoopInfo, Procedure, ScopeInfo
+from .runtime import Decision, Frame
 from .values import Record, Zone, format_value
 
 SCOPE_KINDS = ("phase", "round", "scope")
@@ -589,7 +590,6 @@ class StepCompiler:
                 names = ", ".join(a.name for a in actions)
                 raise RuleRuntimeError(f"no legal action for {st.lay.seat_names[who]} ({names}) "
                                        "and no 'otherwise' for this decision", decide_pos)
-            from .runtime import Decision
             st.pending = Decision(who, opts, as_slot, decide_pos, group)
             fr.pc = holder["after"]
             return True
@@ -615,7 +615,6 @@ class StepCompiler:
             return
 
         def call(st, fr):
-            from .runtime import Frame
             st.frames.append(Frame(proc_decl, binder(st, fr.L)))
         self.emit(call, pos)
 
