@@ -13,7 +13,12 @@ from pathlib import Path
 
 from importlib import resources
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import GrammarError
+try:  # lark's internals, for _ToAst.transform; without them lark's own transform runs
+    from lark.visitors import _vargs_meta, _VArgsWrapper
+except ImportError:  # pragma: no cover - another lark version
+    _vargs_meta = _VArgsWrapper = None
 from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
@@ -119,6 +124,24 @@ class _ToAst(Transformer):
     def __init__(self, src: LStr):
         super().__init__()
         self.src = src
+
+    def transform(self, tree):
+        """What lark's ``Transformer.transform`` gives (the same methods, results and
+        errors), without its per-node indirections: a third of parsing an expression."""
+        return self._node(tree) if _RULES is not None else Transformer.transform(self, tree)
+
+    def _node(self, tree):
+        children = [self._node(c) if isinstance(c, Tree) else c for c in tree.children]
+        entry = _RULES.get(tree.data)
+        if entry is None:
+            return Transformer._call_userfunc(self, tree, children)  # lark's own way (none here)
+        func, with_meta = entry
+        try:
+            return func(self, tree.meta, children) if with_meta else func(self, children)
+        except GrammarError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - as lark does: the caller unwraps a ParseError
+            raise VisitError(tree.data, tree, exc) from exc
 
     def _pos(self, thing) -> Pos:
         if isinstance(thing, Token):
@@ -271,6 +294,27 @@ class _ToAst(Transformer):
     def assignment(self, children):
         (name, index, pos), op, value = children
         return ast.Assignment(name, index, str(op), value, pos=pos)
+
+
+def _rules_of(cls) -> dict:
+    """rule name → (function, whether it takes the meta) for the transformer's rule methods;
+    a token method (an upper-case name) or another wrapper would need lark's own way."""
+    out = {}
+    for name, obj in vars(cls).items():
+        if name.startswith("_") or name == "transform":
+            continue
+        if not name.islower():
+            raise TypeError(f"{cls.__name__}.{name}: token methods need lark's Transformer.transform")
+        if isinstance(obj, _VArgsWrapper):
+            if obj.visit_wrapper is not _vargs_meta:
+                raise TypeError(f"{cls.__name__}.{name}: only v_args(meta=True) is handled")
+            out[name] = (obj.base_func, True)
+        elif callable(obj):
+            out[name] = (obj, False)
+    return out
+
+
+_RULES = _rules_of(_ToAst) if _VArgsWrapper is not None else None
 
 
 def _as_located(text, pos: Pos | None) -> LStr:

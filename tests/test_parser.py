@@ -140,3 +140,39 @@ def test_stale_or_damaged_parser_tables_fall_back_to_building_the_parser(monkeyp
     finally:
         parser._parser.cache_clear()
         parser._TREES.clear()
+
+
+def _same_ast(a, b) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same_ast(x, y) for x, y in zip(a, b))
+    if isinstance(a, ast.Node):
+        return vars(a).keys() == vars(b).keys() and all(_same_ast(vars(a)[k], vars(b)[k]) for k in vars(a))
+    return a == b
+
+
+def test_the_quick_transform_makes_what_lark_s_transformer_makes(monkeypatch):
+    # every expression of the four games, with its positions
+    from lark import Transformer
+    from conftest import RULES
+    from dsl import parser
+    from interpreter.game import check_rulebook
+    seen = []
+    real = parser._parse
+    monkeypatch.setattr(parser, "_parse", lambda text, start, pos: seen.append((text, start, pos)) or real(text, start, pos))
+    for game in ("azul_summer_pavilion", "iquazu", "moonlight_market", "yak"):
+        check_rulebook(RULES / game)
+    assert len(seen) > 500
+    for text, start, pos in seen:
+        src = parser._as_located(text, pos)
+        tree = parser._parser(start).parse(str(src))
+        quick = parser._ToAst(src).transform(tree)
+        lark_way = Transformer.transform(parser._ToAst(src), tree)
+        assert _same_ast(quick, lark_way), text
+
+
+def test_an_error_inside_the_transform_is_still_located():
+    with pytest.raises(ParseError) as exc:
+        p("1" * 40)
+    assert "digits" in exc.value.message and exc.value.pos.col == 1
