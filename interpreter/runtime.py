@@ -245,12 +245,15 @@ class State:
             if src.type == "bag":
                 if self.forced:
                     c = self._forced_pick(lst, pos)
+                    i = lst.index(c)
                 else:
-                    c = lst[self.below(len(lst))]
+                    i = self.below(len(lst))
+                    c = lst[i]
             else:
-                c = lst[-1]
+                i = len(lst) - 1
+                c = lst[i]
             got.append(c)
-            self._move_one(c, dst, pos)
+            self._move_one(c, dst, pos, i)
         self.memo.clear()
         got = tuple(got)
         if len(got) < n:
@@ -263,7 +266,8 @@ class State:
         self.changed()
         return got
 
-    def _move_one(self, c, dst, pos):
+    def _move_one(self, c, dst, pos, at: int):
+        """Move ``c``, which is at index ``at`` of its zone, onto ``dst``."""
         lst = self.z[dst.id]
         if dst.capacity is not None and len(lst) >= dst.capacity:
             raise RuleRuntimeError(f"{dst.name} is full (capacity {dst.capacity})", pos)
@@ -271,7 +275,7 @@ class State:
             raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
         if self.known:
             self.forget((self.where[c.id], dst.id))
-        self.z[self.where[c.id]].remove(c)
+        del self.z[self.where[c.id]][at]
         lst.append(c)
         self.where[c.id] = dst.id
 
