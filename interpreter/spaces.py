@@ -209,6 +209,16 @@ def _ordered(values) -> list:
 
 def _product(sets, f):
     """{f(*xs) for xs in the product of sets}; unknown if any set is unknown or too large."""
+    if len(sets) == 2:  # the most common case: two single values
+        a, b = sets
+        if a is None or b is None:
+            return None
+        if len(a) == 1 and len(b) == 1:
+            (x,), (y,) = a, b
+            try:
+                return frozenset((f(x, y),))
+            except Exception:  # noqa: BLE001 - as below
+                return frozenset()
     if any(s is None for s in sets):
         return None
     size = 1
@@ -362,10 +372,10 @@ class _Bounder:
 
     # --- values -----------------------------------------------------------
     def val(self, node, env):
-        method = getattr(self, "v_" + type(node).__name__, None)
-        if method is None:
-            return None
-        return method(node, env)
+        visit = _VISIT.get(type(node))
+        if visit is None:
+            visit = _VISIT[type(node)] = getattr(_Bounder, "v_" + type(node).__name__, _unknown)
+        return visit(self, node, env)
 
     def v_Number(self, node, env):
         return frozenset((node.value,))
@@ -675,6 +685,14 @@ class _Bounder:
         if mkey is not None:
             self._memo[mkey] = out
         return out
+
+
+#: node type → the _Bounder method that evaluates it (v_<type name>)
+_VISIT: dict = {}
+
+
+def _unknown(bounder, node, env):
+    return None
 
 
 def _names_in(node) -> set:
