@@ -804,7 +804,31 @@ def gen_lambda(node, param_type: T.Type, cx: Cx, expect: T.Type | None, what: st
                 cx.error(node.body.pos, f"{what} must give {T.describe(expect)}, not {T.describe(bt)}")
     finally:
         cx.scope.pop()
-    return f"(lambda {name}: {body})", bt
+    return _Lambda(f"(lambda {name}: {body})", name, body), bt
+
+
+class _Lambda(str):
+    """A lambda's source, which also knows its parameter and body (so that a
+    call such as ``count(xs, x -> ...)`` can be written as a comprehension)."""
+
+    def __new__(cls, text, param, body):
+        self = super().__new__(cls, text)
+        self.param = param
+        self.body = body
+        return self
+
+
+#: builtins whose lambda is written inline, as the body of a comprehension
+#: (the same result as the standard-library function, without a call per element;
+#: any and all still stop at the first element that decides)
+_INLINE = {
+    "count": "len([None for {v} in {xs} if {body}])",
+    "filter": "tuple([{v} for {v} in {xs} if {body}])",
+    "map": "tuple([{body} for {v} in {xs}])",
+    "sum": "{sum}([{body} for {v} in {xs}])",
+    "any": "{next}((True for {v} in {xs} if {body}), False)",
+    "all": "{next}((False for {v} in {xs} if not {body}), True)",
+}
 
 
 def _call(node: ast.Call, cx: Cx):
@@ -882,6 +906,11 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
         types[p.name] = t
         parts.append(s)
     result = b.result(types, fn_types)
+    inline = _INLINE.get(b.name)
+    if inline is not None and len(parts) == 2 and isinstance(parts[1], _Lambda):
+        text = inline.format(v=parts[1].param, xs=parts[0], body=parts[1].body,
+                             sum=gen.bind(sum, "f"), next=gen.bind(next, "f"))
+        return gen.guard(text, node.pos, f"{b.name}()"), result
     return gen.guard(f"{impl}(st, {', '.join(parts)})", node.pos, f"{b.name}()"), result
 
 

@@ -152,3 +152,21 @@ end: {score: "x"}
         assert line[info.value.pos.col - 1:].startswith("[a + b for")
     finally:
         limits.configure(elements=before)
+
+
+def test_aggregates_with_a_lambda_are_written_inline_with_the_library_meaning(rulebook):
+    """count/filter/map/sum/any/all(xs, x -> ...) become comprehensions in the generated
+    code; any and all still stop at the element that decides (a later one may fail)."""
+    book = rulebook(HEAD + """
+variables: {a: 0, b: 0, c: 0, d: 0, e: false, f: true}
+flow:
+  - set: "a = count([3, 0, 5, 0], k -> k > 0)"                         # 2
+  - set: "b = sum(filter([1, 2, 3, 4], k -> k % 2 == 0), k -> k * 10)"   # 20 + 40 = 60
+  - set: "c = sum(map([1, 2, 3], k -> k * k))"                          # 1 + 4 + 9 = 14
+  - set: "e = any([2, 0], k -> 10 // k > 1)"                            # true at 2: 10 // 0 is never tried
+  - set: "f = all([0, 2], k -> 10 // (k + 1) > 5 and k < 0)"           # false at 0: k = 2 is never tried
+  - set: "d = count([], k -> 1 // k > 0) + (1 if e else 0) + (1 if f else 0)"   # 0 + 1 + 0
+end: {score: "a * 1000000 + b * 1000 + c * 10 + d"}
+""")
+    st = Rulebook.load(book).new_game(2, 1)
+    assert st.scores() == [2 * 1000000 + 60 * 1000 + 14 * 10 + 1] * 2
