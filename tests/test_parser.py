@@ -96,6 +96,9 @@ def test_the_generated_parser_tables_are_made_from_the_current_grammar():
     assert _parser_tables.GRAMMAR_SHA256 == parser.grammar_sha256(grammar), \
         "dsl/grammar.lark changed: regenerate the tables with `python -m dsl.parser`"
     assert set(_parser_tables.TABLES) == set(parser.STARTS)
+    if _parser_tables.LARK_VERSION == parser.lark_version:  # start-up speed: the tables are what runs
+        parser._parser.cache_clear()
+        assert all(parser._parser(start).source_path == "<deserialized>" for start in parser.STARTS)
 
 
 def test_a_parser_from_the_tables_parses_like_a_freshly_built_one():

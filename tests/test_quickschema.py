@@ -114,3 +114,13 @@ def test_quick_check_keeps_json_schema_meanings():
 def test_the_schemas_follow_the_draft_2020_12_meta_schema(name):
     from jsonschema import Draft202012Validator
     Draft202012Validator.check_schema(schema.schema_of(name))  # raises SchemaError if not
+
+
+def test_validating_a_valid_rulebook_does_not_import_jsonschema():
+    # start-up speed: jsonschema (and its ~60 ms import) is only for explaining an invalid file
+    import subprocess
+    import sys
+    code = ("import sys; from interpreter.game import check_rulebook; "
+            "report, _ = check_rulebook('rules/iquazu'); print(len(report.items), 'jsonschema' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0", "False"]
