@@ -608,9 +608,14 @@ def _ifexp(node: ast.IfExp, cx: Cx):
     return f"({bs} if {ts} else {os_})", typ
 
 
-def _make_range(lo, hi):
-    check_size(hi - lo + 1, f"the range {lo}..{hi}")
-    return tuple(range(lo, hi + 1))
+def _make_range(lo, hi, _made={}):   # noqa: B006 - a cache of short ranges, shared on purpose
+    r = _made.get((lo, hi))
+    if r is None:
+        check_size(hi - lo + 1, f"the range {lo}..{hi}")
+        r = tuple(range(lo, hi + 1))
+        if -64 < lo < 64 and hi - lo < 64 and len(_made) < 4096:
+            _made[(lo, hi)] = r
+    return r
 
 
 def _range(node: ast.Range, cx: Cx):
@@ -828,6 +833,7 @@ _INLINE = {
     "sum": "{sum}([{body} for {v} in {xs}])",
     "any": "{next}((True for {v} in {xs} if {body}), False)",
     "all": "{next}((False for {v} in {xs} if not {body}), True)",
+    "first": "{next}(({v} for {v} in {xs} if {body}), None)",
 }
 
 

@@ -155,7 +155,7 @@ end: {score: "x"}
 
 
 def test_aggregates_with_a_lambda_are_written_inline_with_the_library_meaning(rulebook):
-    """count/filter/map/sum/any/all(xs, x -> ...) become comprehensions in the generated
+    """count/filter/map/sum/any/all/first(xs, x -> ...) become comprehensions in the generated
     code; any and all still stop at the element that decides (a later one may fail)."""
     book = rulebook(HEAD + """
 variables: {a: 0, b: 0, c: 0, d: 0, e: false, f: true}
@@ -166,7 +166,9 @@ flow:
   - set: "e = any([2, 0], k -> 10 // k > 1)"                            # true at 2: 10 // 0 is never tried
   - set: "f = all([0, 2], k -> 10 // (k + 1) > 5 and k < 0)"           # false at 0: k = 2 is never tried
   - set: "d = count([], k -> 1 // k > 0) + (1 if e else 0) + (1 if f else 0)"   # 0 + 1 + 0
+  - set: "d = d + 2 * first([6, 3, 0], k -> 12 // k < 5) + (0 if first([1], k -> k > 1) == none else 100)"
+    # first: 6 gives 2 < 5, so 6; 12 // 0 is never tried; first([1], ...) is none: d = 1 + 12 + 0 = 13
 end: {score: "a * 1000000 + b * 1000 + c * 10 + d"}
 """)
     st = Rulebook.load(book).new_game(2, 1)
-    assert st.scores() == [2 * 1000000 + 60 * 1000 + 14 * 10 + 1] * 2
+    assert st.scores() == [2 * 1000000 + 60 * 1000 + 14 * 10 + 13] * 2
