@@ -60,6 +60,7 @@ class OptionalBuildExt(build_ext):
 
     def run(self):
         self.built = {}
+        self.failed = {}            # module -> why (one warning line for all of them at the end)
         if os.environ.get("REGELWERK_NATIVE", "1").strip().lower() in ("0", "no", "false", "off"):
             print("regelwerk: native build off (REGELWERK_NATIVE=0); the engine runs as pure Python",
                   file=sys.stderr)
@@ -77,16 +78,23 @@ class OptionalBuildExt(build_ext):
         self.sources = {e.name: sha256(source_of(e.name)) for e in self.extensions}
         reuse = {} if self.force else self._reusable()
         self._clean(keep=reuse)
+        todo = [e for e in self.extensions if e.name not in reuse]
         try:
-            self.extensions = self._cythonize([e for e in self.extensions if e.name not in reuse])
+            self.extensions = self._cythonize(todo)
             if self.extensions:
                 super().run()
         except Exception as exc:  # noqa: BLE001 - no compiler, a broken toolchain: pure Python
-            warn(f"{type(exc).__name__}: {exc}".splitlines()[0])
+            self.failed = {e.name: f"{type(exc).__name__}: {exc}".splitlines()[0] for e in todo}
             self.built = {}
             self._clean(keep=reuse)
         self.built.update(reuse)
         self._write_manifest()
+        if self.failed and self.built:
+            names = ", ".join(n.rpartition(".")[2] for n in sorted(self.failed))
+            print(f"regelwerk: native build failed for {names} ({sorted(set(self.failed.values()))[0]}); "
+                  "those modules run as pure Python", file=sys.stderr)
+        elif self.failed:
+            warn(sorted(set(self.failed.values()))[0])
 
     def _cythonize(self, extensions):
         from Cython.Build import cythonize
@@ -102,18 +110,18 @@ class OptionalBuildExt(build_ext):
                 ext.sources = translated.sources
                 out.append(ext)
             except Exception as exc:  # noqa: BLE001 - Cython could not translate it: stay pure
-                warn(f"{ext.name}: {type(exc).__name__}: {exc}".splitlines()[0])
+                self.failed[ext.name] = f"{type(exc).__name__}: {exc}".splitlines()[0]
         return out
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
         except Exception as exc:  # noqa: BLE001 - CompileError, LinkError, a missing compiler
-            warn(f"{ext.name}: {type(exc).__name__}: {exc}".splitlines()[0])
+            self.failed[ext.name] = f"{type(exc).__name__}: {exc}".splitlines()[0]
             return
         if sha256(source_of(ext.name)) != self.sources[ext.name]:
             # edited during the build: which text was compiled is unknown, so it is never used
-            warn(f"{ext.name}: its source changed during the build")
+            self.failed[ext.name] = "its source changed during the build"
             return
         self.built[ext.name] = self.sources[ext.name]
 
@@ -159,7 +167,9 @@ class OptionalBuildExt(build_ext):
         if not self.built or not os.path.isdir(self._target()):
             return
         manifest = dict(self.stamp, modules={name: {"file": self._file(name), "sha256": digest}
-                                             for name, digest in sorted(self.built.items())})
+                                             for name, digest in sorted(self.built.items())},
+                        # what failed, so that the backend can say which modules are not native
+                        not_built=sorted(set(NATIVE_MODULES) - set(self.built)))
         with open(os.path.join(self._target(), MANIFEST), "w") as f:
             json.dump(manifest, f, indent=1)
             f.write("\n")

@@ -36,8 +36,8 @@ def sha256_of(path: str) -> str:
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def read_manifest(directory: str) -> dict:
-    """The compiled modules ``{name: {"file", "sha256"}}`` that ``directory``'s manifest lists (else {})."""
+def load_manifest(directory: str) -> dict:
+    """``directory``'s manifest if it is this Python's, else {}."""
     try:
         with open(os.path.join(directory, MANIFEST)) as f:
             data = json.load(f)
@@ -45,7 +45,12 @@ def read_manifest(directory: str) -> dict:
         return {}
     if not isinstance(data, dict) or data.get("python") != sys.implementation.cache_tag:
         return {}
-    modules = data.get("modules")
+    return data
+
+
+def read_manifest(directory: str) -> dict:
+    """The compiled modules ``{name: {"file", "sha256"}}`` that ``directory``'s manifest lists (else {})."""
+    modules = load_manifest(directory).get("modules")
     return modules if isinstance(modules, dict) else {}
 
 
@@ -57,6 +62,8 @@ class NativeFinder:
         self.directory = directory
         self.pure = pure
         self.manifest = read_manifest(directory)
+        not_built = load_manifest(directory).get("not_built")     # the build tried them and failed
+        self.not_built = {n for n in not_built if isinstance(n, str)} if isinstance(not_built, list) else set()
         self.decided: dict[str, str] = {}       # module -> "native" or why it is pure Python
 
     def choose(self, name: str, py: str) -> tuple[str | None, str]:
@@ -106,9 +113,9 @@ def install() -> NativeFinder:
     return _finder
 
 
-def status() -> dict[str, str]:
-    """Each module the build compiled that is imported now: ``native`` or why it runs as Python."""
-    finder = install()
+def status(finder: NativeFinder | None = None) -> dict[str, str]:
+    """Each module the build compiled or tried to that is imported now: ``native`` or why it runs as Python."""
+    finder = finder or install()
     out = {}
     for name in finder.manifest:
         module = sys.modules.get(name)
@@ -116,13 +123,16 @@ def status() -> dict[str, str]:
             continue
         compiled = not str(getattr(module, "__file__", "")).endswith(".py")
         out[name] = "native" if compiled else finder.decided.get(name, "imported before the check")
+    for name in finder.not_built - set(finder.manifest):
+        if name in sys.modules:
+            out[name] = "its native build failed"
     return out
 
 
-def backend() -> str:
+def backend(finder: NativeFinder | None = None) -> str:
     """``native`` when every compiled module imported so far is the compiled one; else ``pure Python``
     (``pure Python: why`` when a native build exists), or ``native except runtime, …: why``."""
-    st = status()
+    st = status(finder)
     pure = {name.rpartition(".")[2]: why for name, why in st.items() if why != "native"}
     if not st:
         return "pure Python"

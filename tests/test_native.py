@@ -75,6 +75,27 @@ def test_a_binary_beside_an_edited_or_unlisted_source_is_never_imported(tmp_path
     assert finder.decided == ({} if manifest == "none" else {"natpkg.m": "its source changed since the build"})
 
 
+def test_the_backend_names_the_modules_that_are_not_native_and_why(tmp_path, monkeypatch):
+    d = fake_package(tmp_path, body="X = 'old'\n")
+    (d / "n.py").write_text("Y = 1\n")
+    (d / native.MANIFEST).write_text(json.dumps(
+        {"python": sys.implementation.cache_tag, "not_built": ["natpkg.n"],
+         "modules": {"natpkg.m": {"file": f"m{SUFFIX}", "sha256": native.sha256_of(str(d / "m.py"))}}}))
+    (d / "m.py").write_text("X = 'new'\n")
+    finder = native.NativeFinder("natpkg", str(d))
+    assert native.backend(finder) == "pure Python"                      # nothing of it imported yet
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "meta_path", [finder] + sys.meta_path)
+    try:
+        importlib.import_module("natpkg.m"), importlib.import_module("natpkg.n")
+        assert native.status(finder) == {"natpkg.m": "its source changed since the build",
+                                         "natpkg.n": "its native build failed"}
+        assert native.backend(finder) == "pure Python: its native build failed; its source changed since the build"
+    finally:
+        for mod in ("natpkg", "natpkg.m", "natpkg.n"):
+            sys.modules.pop(mod, None)
+
+
 def test_the_finder_is_first_and_leaves_other_imports_alone():
     assert isinstance(sys.meta_path[0], native.NativeFinder)
     assert sys.meta_path[0].find_spec("json", None) is None
@@ -160,7 +181,8 @@ def test_install_without_a_working_compiler_is_pure_python_and_plays(tmp_path, n
     pip = subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-v", "-e", str(project)],
                          env=env, capture_output=True, text=True, timeout=900)
     assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
-    assert "regelwerk: native build skipped" in pip.stdout + pip.stderr
+    said = [ln for ln in (pip.stdout + pip.stderr).splitlines() if "regelwerk: native build" in ln]
+    assert len(said) == 1 and "native build skipped (" in said[0] and "pure Python" in said[0], said
     assert not list((project / "interpreter").glob("*.so")) and not (project / "interpreter" / native.MANIFEST).exists()
     code = PLAY.format(rules=str(ROOT / "rules" / "yak"))
     out = subprocess.run([str(env_dir / "bin" / "python"), "-c", code], env=env, cwd=tmp_path,
