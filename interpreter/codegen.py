@@ -18,6 +18,7 @@ name), so it is plain ASCII and columns are characters.
 from __future__ import annotations
 
 import types
+import warnings
 from functools import partial
 
 from dsl.diagnostics import Pos, RuleRuntimeError
@@ -99,7 +100,10 @@ class Gen:
         ns["__builtins__"] = _BUILTINS
         ns["_rw_RuleRuntimeError"] = RuleRuntimeError
         ns["_rw_fail"] = partial(_fail, info, outer)
-        exec(compile(code, filename, "exec"), ns)  # noqa: S102 - our own generated text, no user data
+        with warnings.catch_warnings():
+            # a rulebook with errors (already reported) may give text such as None[1]
+            warnings.simplefilter("ignore", SyntaxWarning)
+            exec(compile(code, filename, "exec"), ns)  # noqa: S102 - our own generated text, no user data
         fn = ns["_rw_expr"]
         fn._rw_info = info
         fn.__doc__ = text
