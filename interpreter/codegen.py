@@ -70,14 +70,18 @@ class Gen:
 
     def memo_function(self, src: str, pos: Pos, name: str, params: list):
         """Compile ``src`` into ``f(state, *params)``, a rulebook function whose
-        results are remembered in ``state.memo`` under ``(name, *arguments)``
-        until the state changes (``State.changed`` empties it)."""
+        results are remembered in ``state.memo[name]`` under the arguments (one
+        alone as itself, none as None) until something it reads changes
+        (interpreter/dependencies.py)."""
         self.ns["_rw_name"] = name
         self.ns["_rw_missing"] = _MISSING
         args = "".join(", " + p for p in params)
+        key = "None" if not params else params[0] if len(params) == 1 else f"({', '.join(params)})"
         head = (f"def _rw_expr(st{args}):\n"
-                f"    _key = (_rw_name{args},)\n"
-                "    _memo = st.memo\n"
+                "    _memo = st.memo.get(_rw_name)\n"
+                "    if _memo is None:\n"
+                "        _memo = st.memo[_rw_name] = {}\n"
+                f"    _key = {key}\n"
                 "    _v = _memo.get(_key, _rw_missing)\n"
                 "    if _v is not _rw_missing:\n"
                 "        return _v\n"

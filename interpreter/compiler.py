@@ -15,6 +15,7 @@ from dsl.loader import RulebookSource
 from dsl.parser import ParseError, parse_expression
 from dsl.yamlload import LDict, LList
 
+from . import dependencies
 from . import types as T
 from .exprs import E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, guard, suggest
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
@@ -166,6 +167,8 @@ class Compiler:
         self.compile_variables(s.mapping("variables"))
         for f in g.functions.values():
             self.compile_function(f, f.pos)
+        if not self.report.has_errors:
+            dependencies.plan(g)    # which results a change of state makes stale (State.memo)
         self.compile_procedures(s.mapping("procedures"))
         self.compile_actions(s.mapping("actions"))
         self.compile_triggers(s.mapping("triggers"))
@@ -615,6 +618,7 @@ class Compiler:
         f.compiling = True
         scope = Scope(f.params)
         before = dict(self.game.uses)
+        dynamic_before = self.game.dynamic_reads
         node = self.parse(f.body, f.value_pos)
         if node is None:
             f.compiled, f.type = (lambda st, *args: None), T.ANY
@@ -623,6 +627,8 @@ class Compiler:
                                        len(f.params))
             f.compiled, f.type = fn, typ
         f.reads = {n for n, c in self.game.uses.items() if c > before.get(n, 0)}
+        f.reads_any = (self.game.dynamic_reads > dynamic_before
+                       or any(T.may_hold_zone(t) for _, t in f.params))
         f.nslots = max(scope.nslots, 1)
         f.compiling = False
 

@@ -226,6 +226,13 @@ def _use(cx: Cx, name: str) -> None:
             uses[enum] = uses.get(enum, 0) + 1
 
 
+def _dynamic_zone(cx: Cx, typ) -> None:
+    """This value may be a zone the expression does not name (a variable's): whatever
+    reads it may read any zone (dependencies.py)."""
+    if T.may_hold_zone(typ) and hasattr(cx.game, "dynamic_reads"):
+        cx.game.dynamic_reads += 1
+
+
 def _value(cx: Cx, v) -> str:
     """A constant value in generated code: small numbers as text, the rest bound by name."""
     if v is None or v is True or v is False:
@@ -276,6 +283,7 @@ def _name(node: ast.Name, cx: Cx):
         if var.index:
             return cx.error(node.pos, f"variable '{n}' needs an index: {n}[{', '.join(i.name for i in var.index)}]",
                             E_ARITY)
+        _dynamic_zone(cx, var.type)
         return f"st.v[{int(var.offset)}]", var.type
     if n in g.constants:
         const = g.constants[n]
@@ -345,6 +353,7 @@ def _index(node: ast.Index, cx: Cx):
             key = _family_key(node, var.index, f"variable '{n}'", cx)
             custom = _key_error(lambda k: f"there is no {n}[{_show_key(k)}]")(node.pos)
             slot = gen.guard(f"st.lay.vkeys[{int(var.family_id)}][{key}]", node.pos, "variable", custom)
+            _dynamic_zone(cx, var.type)
             return f"st.v[{slot}]", var.type
         if n in g.tables:
             table = g.tables[n]

@@ -192,6 +192,9 @@ class FuncDecl:
     compiling: bool = False
     #: global names the body reads
     reads: set = field(default_factory=set)
+    #: the body may read zones it does not name (a zone held by a variable or passed as an
+    #: argument, or where a component is: dependencies.STATE_READERS): any move may matter
+    reads_any: bool = False
 
 
 @dataclass
@@ -302,6 +305,12 @@ class GameDef:
     action_by_proc: dict = field(default_factory=dict)
     #: global name -> number of references in expressions and steps (for checks)
     uses: dict = field(default_factory=dict)
+    #: reads of zones an expression does not name (a zone held by a variable), counted like
+    #: ``uses`` (dependencies.py)
+    dynamic_reads: int = 0
+    #: zone family or variable name -> the functions whose remembered results a change of it
+    #: makes stale (dependencies.plan); None: every change forgets every result
+    memo_drop: dict | None = None
     #: (table name, key expression node, {local: (lo, hi)}) for every table lookup
     table_lookups: list = field(default_factory=list)
     #: the rulebook's `display:` hints as written (read by interpreter/view; no rule depends on them)

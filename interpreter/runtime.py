@@ -189,7 +189,7 @@ class State:
         return value
 
     def shuffle(self, zone) -> None:
-        self.memo.clear()
+        self.forget_results((zone.id,))
         if self.known:
             self.known.pop(zone.id, None)
         items = self.z[zone.id]
@@ -224,11 +224,11 @@ class State:
             moved_from.append(src)
         if self.known and incoming:
             self.forget((dst.id, *moved_from))
-        self.memo.clear()
+        self.forget_results((dst.id, *moved_from))
         if "moved" in self.game.event_triggers:
             self.emit("moved", Record({"components": tuple(incoming), "to": dst,
                                        "from": self.lay.zones[moved_from[0]] if moved_from else dst}), pos)
-        self.changed()
+        self.changed(())
 
     def draw(self, src, n: int, dst, pos: Pos) -> tuple:
         lst = self.z[src.id]
@@ -254,7 +254,7 @@ class State:
                 c = lst[i]
             got.append(c)
             self._move_one(c, dst, pos, i)
-        self.memo.clear()
+        self.forget_results((src.id, dst.id))
         got = tuple(got)
         if len(got) < n:
             self.short_draws.append((pos, n, len(got), src.name))
@@ -263,7 +263,7 @@ class State:
         if "drawn" in self.game.event_triggers:
             self.emit("drawn", Record({"components": got, "from": src, "to": dst, "count": n,
                                        "short": len(got) < n}), pos)
-        self.changed()
+        self.changed(())
         return got
 
     def _move_one(self, c, dst, pos, at: int):
@@ -340,10 +340,36 @@ class State:
             else:
                 self.frames.append(Frame(trig.proc, L, 0, trig.name))
 
-    def changed(self) -> None:
-        """Called after every change of state: forget memoised function
-        results and check condition triggers."""
-        self.memo.clear()
+    def forget_results(self, zone_ids) -> None:
+        """The contents of these zones changed: forget the remembered function
+        results that may depend on them (``GameDef.memo_drop``)."""
+        memo = self.memo
+        if not memo:
+            return
+        drop = self.game.memo_drop
+        if drop is None:
+            memo.clear()
+            return
+        zones = self.lay.zones
+        for zid in zone_ids:
+            stale = drop.get(zones[zid].family)
+            if stale is None:           # a zone of no family the plan knows: forget everything
+                memo.clear()
+                return
+            for name in stale.intersection(memo):
+                del memo[name]
+
+    def changed(self, drop=None) -> None:
+        """Called after every change of state: forget remembered function
+        results — those named in ``drop`` (the ones a change of one variable
+        makes stale: ``GameDef.memo_drop``), or all (None) — and check
+        condition triggers."""
+        if drop is None:
+            self.memo.clear()
+        elif drop and self.memo:
+            memo = self.memo
+            for name in drop.intersection(memo):
+                del memo[name]
         conds = self.game.condition_triggers
         if not conds or self.status != "play":
             return
@@ -705,10 +731,10 @@ def run(st: State, limit: int | None = None) -> None:
                     if fr.trigger is not None:
                         if fr.trigger in st.running:
                             st.running = st.running - {fr.trigger}
-                        st.changed()
+                        st.changed(())      # only which triggers run changed: no function reads it
                     elif fr.proc.kind == "setup":
                         st.status = "play"
-                        st.changed()
+                        st.changed(())
             if st.status == "play":
                 st.start_scoring()
                 continue

@@ -52,6 +52,12 @@ class StepCompiler:
     def cx(self) -> Cx:
         return Cx(self.g, self.report, self.scope, False, {}, self.c)
 
+    def memo_drop(self, variable: str):
+        """The remembered function results a change of ``variable`` makes stale
+        (dependencies.py); None (forget all) when the rulebook has errors."""
+        drop = self.g.memo_drop
+        return None if drop is None else drop.get(variable)
+
     def expr(self, value, pos: Pos, what: str = "expression"):
         """Parse and compile an expression; ``(fn, type)`` or ``(None, ANY)``."""
         node = self.c.parse(value, pos)
@@ -154,6 +160,7 @@ class StepCompiler:
             from .exprs import compile_family_key
             key = compile_family_key(idx, var.index, f"variable '{name}'", self.cx())
             vid = var.family_id
+            drop = self.memo_drop(name)
 
             def set_family(st, fr):
                 L = fr.L
@@ -167,13 +174,14 @@ class StepCompiler:
                 if bounds is not None:
                     value = _clamp(value, bounds)
                 st.v[at] = value
-                st.changed()
+                st.changed(drop)
             self.emit(guard_ins(set_family, node.pos, f"set {name}"), node.pos)
             return
         if node.index is not None:
             self.report.error(node.pos, f"variable '{name}' has no index", E_NAME)
             return
         off = var.offset
+        drop = self.memo_drop(name)
 
         def set_scalar(st, fr):
             value = combine(st.v[off], vf(st, fr.L))
@@ -181,7 +189,7 @@ class StepCompiler:
             if bounds is not None:
                 value = _clamp(value, bounds)
             st.v[off] = value
-            st.changed()
+            st.changed(drop)
         self.emit(guard_ins(set_scalar, node.pos, f"set {name}"), node.pos)
 
     def _check_op(self, op, typ, node):
@@ -316,6 +324,7 @@ class StepCompiler:
         it_slot = self.scope.declare(f".it{self.here()}", T.ANY)
         ix_slot = self.scope.declare(f".ix{self.here()}", T.INT)
         var_global = None
+        drop = None
         slots = []
         if len(head.names) == 1 and head.names[0] in self.g.variables and self.scope.lookup(head.names[0]) is None:
             var = self.g.variables[head.names[0]]
@@ -325,6 +334,7 @@ class StepCompiler:
                 self.report.error(head.pos, f"variable '{var.name}' holds {T.describe(var.type)}, "
                                             f"not {T.describe(elem)}", E_TYPE)
             var_global = var.offset
+            drop = self.memo_drop(var.name)
         else:
             from .exprs import _declare_targets, note_range
             slots = _declare_targets(head, elem, self.cx())
@@ -349,7 +359,7 @@ class StepCompiler:
                     return
                 L[ix_slot] = i + 1
                 st.v[var_global] = items[i]
-                st.changed()
+                st.changed(drop)
         else:
             def loop_head(st, fr):
                 L = fr.L
@@ -404,10 +414,11 @@ class StepCompiler:
                 self.report.error(head.pos, f"variable '{name}' has an index", E_NAME)
                 return
             off = var.offset
+            drop = self.memo_drop(name)
 
             def store(st, fr, value):
                 st.v[off] = value
-                st.changed()
+                st.changed(drop)
         else:
             slot = self.scope.declare(name, elem)
 

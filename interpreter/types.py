@@ -110,6 +110,21 @@ def is_any(t: Type) -> bool:
     return t is ANY or t == ANY
 
 
+def may_hold_zone(t: Type) -> bool:
+    """Could a value of type ``t`` be, or contain, a zone?"""
+    if isinstance(t, ZoneT) or is_any(t):
+        return True
+    if isinstance(t, ListT):
+        return may_hold_zone(t.elem)
+    if isinstance(t, TupleT):
+        return any(may_hold_zone(x) for x in t.items)
+    if isinstance(t, RecordT):
+        return any(may_hold_zone(x) for _, x in t.fields)
+    if isinstance(t, MapT):
+        return may_hold_zone(t.key) or may_hold_zone(t.value)
+    return False
+
+
 def is_numeric(t: Type) -> bool:
     return t in (INT, PLAYER) or is_any(t)
 

@@ -1,0 +1,63 @@
+"""Which remembered function results a change of state makes stale.
+
+Rulebook functions are pure: their value depends on their arguments and on
+the state they read.  ``State.memo`` keeps their results (one dictionary
+per function, keyed by the arguments) until something they read changes.
+What a function reads is known when it is compiled: the global names its
+body mentions (``FuncDecl.reads``: zone families, variables, the functions
+it calls) and whether it also reads state it does not name
+(``FuncDecl.reads_any``): a zone held by a variable or passed as an
+argument, or what a builtin of ``STATE_READERS`` reads (where a component
+is, what a seat was shown: both change only when components move or a
+`reveal` step runs).
+
+``plan(game)`` turns that into ``game.memo_drop``: for every zone family
+(and ``box``) and every variable, the functions whose results a change of
+it makes stale, including those that read it through the functions they
+call; a function that may read any zone is stale after any move.  (A
+variable is only ever read by its name, so no function reads variables
+it does not name.)  The state then forgets only those
+(``State.changed(drop)``, ``State.move``/``draw``/``shuffle``); every other
+change (a `reveal`, an edit by a scenario, a restored state) still forgets
+everything.
+"""
+from __future__ import annotations
+
+#: builtins that read more of the state than the contents of the zones passed to them:
+#: where a component is (``zone_of``), what a seat was shown (``known``)
+STATE_READERS = frozenset({"zone_of", "known"})
+
+#: the one zone that belongs to no family (layout.BOX)
+BOX = "box"
+
+
+def plan(game) -> None:
+    """Fill ``game.memo_drop`` from what each function reads (see the module docstring)."""
+    funcs = game.functions
+    memo: dict = {}
+
+    def reads(name: str, stack: tuple = ()):
+        """(the zone families and variables ``name`` reads, directly or through the
+        functions it calls; may it read any zone?)"""
+        if name in memo:
+            return memo[name]
+        f = funcs[name]
+        names = set()
+        any_zone = f.reads_any or bool(f.reads & STATE_READERS) or f.compiled is None
+        for n in f.reads:
+            if n in funcs and n != name and n not in stack:
+                sub, sub_any = reads(n, stack + (name,))
+                names |= sub
+                any_zone = any_zone or sub_any
+            elif n in game.zones or n in game.variables or n == BOX:
+                names.add(n)
+        memo[name] = (frozenset(names), any_zone)
+        return memo[name]
+
+    deps = {name: reads(name) for name in funcs}
+    drop = {}
+    for key in [*game.zones, BOX]:
+        drop[key] = frozenset(name for name, (names, any_zone) in deps.items() if any_zone or key in names)
+    for key in game.variables:      # variables are only ever read by name
+        drop[key] = frozenset(name for name, (names, _) in deps.items() if key in names)
+    game.memo_drop = drop

@@ -1,0 +1,108 @@
+"""Remembered function results are forgotten by dependency (interpreter/dependencies.py):
+a change forgets only the results that read what changed, and a result the state
+still remembers always equals a fresh computation."""
+import pytest
+
+from interpreter.bots import RandomBot
+from interpreter.game import Rulebook
+
+from conftest import RULES, SHIPPED
+
+HEAD = """\
+regelwerk: 1
+game: {name: T, players: {min: 2, max: 2}}
+enums:
+  color: [red, blue]
+components:
+  chip:
+    attributes: {color: color}
+    items:
+      - {for_each: {color: [red, blue]}, count: 3}
+    label: "{color}"
+    home: bag
+zones:
+  bag: {type: bag}
+  out: {}
+  side: {}
+  hand: {index: {p: players}}
+"""
+
+FUNCTIONS = """\
+functions:
+  out_size: {value: "count(out)"}
+  out_plus_one: {value: "out_size() + 1"}
+  reds_in_hand: {params: {p: player}, value: "count(hand[p], c -> c.color == red)"}
+  doubled: {value: "n * 2"}
+  side_and_n: {value: "count(side) + n"}
+  size: {params: {z: zone}, value: "count(z)"}
+  home_of: {params: {c: chip}, value: "zone_of(c)"}
+"""
+
+
+def load(rulebook, body: str):
+    return Rulebook.load(rulebook(HEAD + FUNCTIONS + body))
+
+
+def test_the_plan_names_for_each_zone_family_and_variable_the_functions_that_read_it(rulebook):
+    rb = load(rulebook, """
+variables: {n: 0}
+flow: []
+end: {score: "0"}
+""")
+    drop = rb.game.memo_drop
+    any_zone = {"size", "home_of"}          # a zone passed in, where a component is: any move matters
+    assert drop["out"] == {"out_size", "out_plus_one"} | any_zone      # out_plus_one through out_size
+    assert drop["side"] == {"side_and_n"} | any_zone
+    assert drop["hand"] == {"reds_in_hand"} | any_zone
+    assert drop["bag"] == any_zone
+    assert drop["n"] == {"doubled", "side_and_n"}    # variables are read by name only
+
+
+def test_a_change_forgets_only_the_results_that_read_what_changed(rulebook):
+    rb = load(rulebook, """
+variables: {n: 0, a: 0, b: 0, c: 0, d: 0, e: 0}
+flow:
+  - set: "a = out_size() + doubled() + size(out)"
+  - {draw: 1, from: bag, to: side}
+  - set: "b = out_size() + side_and_n()"
+  - set: "n = 5"
+  - set: "c = doubled() + side_and_n()"
+  - {draw: 1, from: bag, to: out}
+  - set: "d = out_plus_one() + size(out)"
+  - {decide: [wait], who: 0}
+actions:
+  wait: {do: []}
+end: {score: "0"}
+""")
+    st = rb.new_game(2, 1)
+    v = {name: st.v[rb.game.variables[name].offset] for name in "abcd"}
+    assert v["a"] == 0 + 0 + 0
+    assert v["b"] == 0 + (1 + 0)             # the draw to side: side_and_n forgotten, out_size kept
+    assert v["c"] == 10 + (1 + 5)            # n = 5: doubled and side_and_n forgotten
+    assert v["d"] == (1 + 1) + 1             # the draw to out: out_size and out_plus_one forgotten
+    # the draw to out kept what reads n and side only; out_size was computed again
+    assert st.memo["doubled"] == {None: 10}
+    assert st.memo["side_and_n"] == {None: 1 + 5}
+    assert st.memo["out_size"] == {None: 1}
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_every_remembered_result_equals_a_fresh_computation(game):
+    """After every decision of random games, each result the state remembers is
+    what the function gives on a copy that remembers nothing."""
+    rb = Rulebook.load(RULES / game)
+    funcs = {name: f.compiled for name, f in rb.game.functions.items()}
+    params = {name: len(f.params) for name, f in rb.game.functions.items()}
+    checked = 0
+    for seed in (1, 2):
+        st = rb.new_game(3 if game != "moonlight_market" else 2, seed, logging=False)
+        bots = [RandomBot(seed, s) for s in range(st.lay.num_seats)]
+        while not st.is_terminal():
+            st.apply_index(bots[st.current_player()].choose_index(st))
+            for name, results in list(st.memo.items()):
+                for key, value in list(results.items()):
+                    args = () if params[name] == 0 else (key,) if params[name] == 1 else key
+                    fresh = st.clone()          # a clone remembers nothing
+                    assert funcs[name](fresh, *args) == value, (game, seed, name, args)
+                    checked += 1
+    assert checked > 100
