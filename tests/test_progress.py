@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 CHECK = [sys.executable, "-m", "interpreter.cli", "check", str(ROOT / "rules" / "yak"),
          "--games", "6", "--players", "2", "--jobs", "1"]
@@ -61,6 +63,7 @@ def test_bench_draws_a_bar_on_a_terminal_and_not_in_a_pipe():
 
 
 def test_report_draws_a_bar_on_a_terminal_and_not_in_a_pipe(tmp_path):
+    pytest.importorskip("matplotlib", reason="reports need the report extra (pip install -e '.[report]')")
     report = [sys.executable, "-m", "interpreter.cli", "report", str(ROOT / "rules" / "yak"), "--games", "4",
               "--players", "2", "--jobs", "1", "--out", str(tmp_path / "r")]
     out = _run_in_pty(report)
