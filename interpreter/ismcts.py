@@ -12,6 +12,8 @@ the scale growing with the scores), so that a larger lead is worth more
 than a narrow one.  The action chosen is the most visited.  It never reads
 the real state's hidden contents.
 
+It starts no iteration that would end after the time allowed, judging by
+the longest one so far, so a decision takes at most about that long.
 ``--bots ismcts`` thinks for up to 1 second per decision;
 ``ismcts:N`` for at most N iterations (and the second).
 """
@@ -53,14 +55,18 @@ class IsmctsBot:
             return legal[0]
         me = state.current_player()
         root = _Node()
-        deadline = time.perf_counter() + self.seconds
+        start = now = time.perf_counter()
+        deadline = start + self.seconds
+        longest = 0.0               # the longest iteration so far: the next may take as long
         done = 0
-        while (self.playouts is None or done < self.playouts) and time.perf_counter() < deadline:
+        while (self.playouts is None or done < self.playouts) and now + longest < deadline:
             done += 1
             try:
                 self._iterate(state, me, root)
             except RuleRuntimeError:
-                continue            # a sample the rules cannot continue: skip it
+                pass                # a sample the rules cannot continue: skip it
+            then, now = now, time.perf_counter()
+            longest = max(longest, now - then)
         self.last_iterations = done
         visited = [(root.children[a].n, a) for a in legal if a in root.children]
         if not visited:

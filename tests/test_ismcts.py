@@ -64,3 +64,24 @@ def test_benchmark_smoke_run():
     assert out.returncode == 0, out.stderr
     lines = [x for x in out.stdout.splitlines() if " vs " in x]
     assert len(lines) == 8 and all("CI" in x for x in lines)
+
+
+def test_ismcts_starts_no_iteration_that_would_end_after_its_time(monkeypatch):
+    """On a clock where every iteration takes 0.3 s, a 1 s budget allows three,
+    ending at 0.9 s: a fourth would end at 1.2 s."""
+    import interpreter.ismcts as ismcts
+    rb = Rulebook.load(RULES / "moonlight_market")
+    st = rb.new_game(2, 1, logging=False)
+    while len(st.legal_actions()) < 2:
+        st.apply_action(st.legal_actions()[0])
+    clock = [0.0]
+    monkeypatch.setattr(ismcts.time, "perf_counter", lambda: clock[0])
+    bot = IsmctsBot(5, st.current_player(), seconds=1.0)
+    iterate = bot._iterate
+
+    def slow_iterate(*args):
+        clock[0] += 0.3
+        iterate(*args)
+    bot._iterate = slow_iterate
+    assert bot.choose(st) in st.legal_actions()
+    assert bot.last_iterations == 3 and clock[0] <= 1.0
