@@ -54,6 +54,9 @@ class Layout:
         self.action_space = None
         #: the observation tensors' names and shapes, made on first use by interpreter/tensors.py
         self.observation_spec = None
+        #: per zone id: the functions whose remembered results a change of the zone makes stale
+        #: (GameDef.memo_drop of its family; None: all of them), for State.forget_results
+        self.stale_results: list = []
 
     def describe(self) -> dict:
         return {"players": self.num_players, "options": dict(self.options), "variants": sorted(self.variants)}
@@ -189,6 +192,8 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
     box = Zone(len(lay.zones), BOX, (), BOX, "area", None, frozenset(), None, ())
     lay.zones.append(box)
     lay.box = box
+    drop = game.memo_drop
+    lay.stale_results = [None if drop is None else drop.get(z.family) for z in lay.zones]
     for fam in game.zone_list:
         if fam.refill is None:
             continue

@@ -342,22 +342,19 @@ class State:
 
     def forget_results(self, zone_ids) -> None:
         """The contents of these zones changed: forget the remembered function
-        results that may depend on them (``GameDef.memo_drop``)."""
+        results that may depend on them (``Layout.stale_results``)."""
         memo = self.memo
         if not memo:
             return
-        drop = self.game.memo_drop
-        if drop is None:
-            memo.clear()
-            return
-        zones = self.lay.zones
+        stale_results = self.lay.stale_results
         for zid in zone_ids:
-            stale = drop.get(zones[zid].family)
-            if stale is None:           # a zone of no family the plan knows: forget everything
+            stale = stale_results[zid]
+            if stale is None:           # no plan (or a zone it does not know): forget everything
                 memo.clear()
                 return
-            for name in stale.intersection(memo):
-                del memo[name]
+            if stale:
+                for name in stale.intersection(memo):
+                    del memo[name]
 
     def changed(self, drop=None) -> None:
         """Called after every change of state: forget remembered function
