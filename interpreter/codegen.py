@@ -68,19 +68,19 @@ class Gen:
         """Compile ``src`` into ``f(state, locals)``; ``outer`` = (pos, what) guards the whole."""
         return self._compile("def _rw_expr(st, L):\n    try:\n", _PREFIX, src, pos, outer)
 
-    def memo_function(self, src: str, pos: Pos, name: str, params: list):
+    def memo_function(self, src: str, pos: Pos, slot: int, params: list):
         """Compile ``src`` into ``f(state, *params)``, a rulebook function whose
-        results are remembered in ``state.memo[name]`` under the arguments (one
-        alone as itself, none as None) until something it reads changes
-        (interpreter/dependencies.py)."""
-        self.ns["_rw_name"] = name
+        results are remembered in ``state.memo[slot]`` (a dictionary, or None
+        when nothing is remembered) under the arguments (one alone as itself,
+        none as None) until something it reads changes (interpreter/dependencies.py)."""
         self.ns["_rw_missing"] = _MISSING
         args = "".join(", " + p for p in params)
         key = "None" if not params else params[0] if len(params) == 1 else f"({', '.join(params)})"
+        slot = int(slot)
         head = (f"def _rw_expr(st{args}):\n"
-                "    _memo = st.memo.get(_rw_name)\n"
+                f"    _memo = st.memo[{slot}]\n"
                 "    if _memo is None:\n"
-                "        _memo = st.memo[_rw_name] = {}\n"
+                f"        _memo = st.memo[{slot}] = {{}}\n"
                 f"    _key = {key}\n"
                 "    _v = _memo.get(_key, _rw_missing)\n"
                 "    if _v is not _rw_missing:\n"

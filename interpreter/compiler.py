@@ -153,6 +153,7 @@ class Compiler:
         self.declare_zones(s.mapping("zones"))
         self.declare_variables(s.mapping("variables"))
         self.declare_functions(s.mapping("functions"))
+        g.memo_size = len(g.functions)
         self.check_name_clashes()
         self.declare_procedures(s.mapping("procedures"))
         self.declare_actions(s.mapping("actions"))
@@ -609,7 +610,7 @@ class Compiler:
             params = []
             for pname, tname in (spec.get("params") or {}).items():
                 params.append((pname, self.type_name(tname, spec["params"].pos_of(pname))))
-            g.functions[name] = FuncDecl(name, params, spec.get("value"), pos)
+            g.functions[name] = FuncDecl(name, params, spec.get("value"), pos, slot=len(g.functions))
             g.functions[name].value_pos = spec.pos_of("value")
 
     def compile_function(self, f: FuncDecl, pos: Pos, static: bool = False):
@@ -623,7 +624,7 @@ class Compiler:
         if node is None:
             f.compiled, f.type = (lambda st, *args: None), T.ANY
         else:
-            fn, typ = compile_function(node, Cx(self.game, self.report, scope, False, {}, self), f.name,
+            fn, typ = compile_function(node, Cx(self.game, self.report, scope, False, {}, self), f.slot,
                                        len(f.params))
             f.compiled, f.type = fn, typ
         f.reads = {n for n, c in self.game.uses.items() if c > before.get(n, 0)}

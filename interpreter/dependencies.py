@@ -1,8 +1,9 @@
 """Which remembered function results a change of state makes stale.
 
 Rulebook functions are pure: their value depends on their arguments and on
-the state they read.  ``State.memo`` keeps their results (one dictionary
-per function, keyed by the arguments) until something they read changes.
+the state they read.  ``State.memo`` keeps their results (per function, at
+its ``FuncDecl.slot``, a dictionary keyed by the arguments, or None) until
+something they read changes.
 What a function reads is known when it is compiled: the global names its
 body mentions (``FuncDecl.reads``: zone families, variables, the functions
 it calls) and whether it also reads state it does not name
@@ -12,7 +13,7 @@ is, what a seat was shown: both change only when components move or a
 `reveal` step runs).
 
 ``plan(game)`` turns that into ``game.memo_drop``: for every zone family
-(and ``box``) and every variable, the functions whose results a change of
+(and ``box``) and every variable, the slots of the functions whose results a change of
 it makes stale, including those that read it through the functions they
 call; a function that may read any zone is stale after any move.  (A
 variable is only ever read by its name, so no function reads variables
@@ -54,10 +55,10 @@ def plan(game) -> None:
         memo[name] = (frozenset(names), any_zone)
         return memo[name]
 
-    deps = {name: reads(name) for name in funcs}
+    deps = [(f.slot, reads(name)) for name, f in funcs.items()]
     drop = {}
     for key in [*game.zones, BOX]:
-        drop[key] = frozenset(name for name, (names, any_zone) in deps.items() if any_zone or key in names)
+        drop[key] = tuple(slot for slot, (names, any_zone) in deps if any_zone or key in names)
     for key in game.variables:      # variables are only ever read by name
-        drop[key] = frozenset(name for name, (names, _) in deps.items() if key in names)
+        drop[key] = tuple(slot for slot, (names, _) in deps if key in names)
     game.memo_drop = drop

@@ -966,10 +966,10 @@ def _call_family(node: ast.Call, b, cx: Cx):
                      f"{b.name}()"), result
 
 
-def compile_function(node: ast.Node, cx: Cx, name: str, nparams: int):
+def compile_function(node: ast.Node, cx: Cx, slot: int, nparams: int):
     """A rulebook function's body as ``f(state, *arguments)``, its parameters (the
-    scope's first slots) Python locals; results are remembered in ``State.memo``
-    (functions are pure: a result stays valid until the state changes)."""
+    scope's first slots) Python locals; results are remembered in ``State.memo[slot]``
+    (functions are pure: a result stays valid until what it reads changes)."""
     params = [f"_p{i}" for i in range(nparams)]
     for i, p in enumerate(params):
         cx.scope.py[i] = p
@@ -977,7 +977,7 @@ def compile_function(node: ast.Node, cx: Cx, name: str, nparams: int):
     cx.gen = Gen()
     try:
         src, typ = gen_expr(node, cx)
-        return cx.gen.memo_function(src, node.pos, name, params), typ
+        return cx.gen.memo_function(src, node.pos, slot, params), typ
     finally:
         cx.gen = saved
 

@@ -172,7 +172,7 @@ class Rulebook:
         st = self.run_setup(players, seed, options, variants, logging)
         st.status = "play"
         label, local_values = start(st)
-        st.memo.clear()
+        st.forget_all()
         flow = self.game.flow
         frame = Frame(flow, _locals(flow))
         if label is not None:
@@ -273,7 +273,7 @@ def _fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.logging = logging
     st.steps = 0
     st.error = None
-    st.memo = {}
+    st.memo = [None] * st.game.memo_size
     st.short_draws = []
     st.known = {}
     return st

@@ -56,7 +56,7 @@ def resample(st, seat: int, seed: int):
             s.where[c.id] = z.id
         s.z[z.id] = new
     s.rng = rngmod.seed_state(seed, 4000)
-    s.memo.clear()
+    s.forget_all()
     return s
 
 

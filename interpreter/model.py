@@ -190,6 +190,8 @@ class FuncDecl:
     type: Type | None = None
     nslots: int = 0
     compiling: bool = False
+    #: where its remembered results are kept: ``State.memo[slot]``
+    slot: int = 0
     #: global names the body reads
     reads: set = field(default_factory=set)
     #: the body may read zones it does not name (a zone held by a variable or passed as an
@@ -308,9 +310,12 @@ class GameDef:
     #: reads of zones an expression does not name (a zone held by a variable), counted like
     #: ``uses`` (dependencies.py)
     dynamic_reads: int = 0
-    #: zone family or variable name -> the functions whose remembered results a change of it
-    #: makes stale (dependencies.plan); None: every change forgets every result
+    #: zone family or variable name -> the slots (``FuncDecl.slot``) of the functions whose
+    #: remembered results a change of it makes stale (dependencies.plan); None: every change
+    #: forgets every result
     memo_drop: dict | None = None
+    #: how many functions there are: the length of ``State.memo``
+    memo_size: int = 0
     #: (table name, key expression node, {local: (lo, hi)}) for every table lookup
     table_lookups: list = field(default_factory=list)
     #: the rulebook's `display:` hints as written (read by interpreter/view; no rule depends on them)

@@ -170,7 +170,7 @@ class State:
         s.steps = 0
         s.error = self.error
         s.seed = self.seed
-        s.memo = {}
+        s.memo = [None] * self.game.memo_size
         s.short_draws = []
         s.known = dict(self.known)
         return s
@@ -344,29 +344,30 @@ class State:
         """The contents of these zones changed: forget the remembered function
         results that may depend on them (``Layout.stale_results``)."""
         memo = self.memo
-        if not memo:
-            return
         stale_results = self.lay.stale_results
         for zid in zone_ids:
             stale = stale_results[zid]
             if stale is None:           # no plan (or a zone it does not know): forget everything
-                memo.clear()
+                self.forget_all()
                 return
-            if stale:
-                for name in stale.intersection(memo):
-                    del memo[name]
+            for slot in stale:
+                memo[slot] = None
+
+    def forget_all(self) -> None:
+        """Forget every remembered function result."""
+        self.memo = [None] * self.game.memo_size
 
     def changed(self, drop=None) -> None:
         """Called after every change of state: forget remembered function
-        results — those named in ``drop`` (the ones a change of one variable
-        makes stale: ``GameDef.memo_drop``), or all (None) — and check
+        results — those at the slots in ``drop`` (the ones a change of one
+        variable makes stale: ``GameDef.memo_drop``), or all (None) — and check
         condition triggers."""
         if drop is None:
-            self.memo.clear()
-        elif drop and self.memo:
+            self.memo = [None] * self.game.memo_size
+        else:
             memo = self.memo
-            for name in drop.intersection(memo):
-                del memo[name]
+            for slot in drop:
+                memo[slot] = None
         conds = self.game.condition_triggers
         if not conds or self.status != "play":
             return
@@ -689,7 +690,7 @@ class State:
         s.steps = 0
         s.error = None
         s.seed = data.get("seed")
-        s.memo = {}
+        s.memo = [None] * game.memo_size
         s.short_draws = []
         s.known = {int(zid): frozenset(seats) for zid, seats in data.get("known", {}).items()}
         return s

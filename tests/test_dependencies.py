@@ -49,7 +49,8 @@ variables: {n: 0}
 flow: []
 end: {score: "0"}
 """)
-    drop = rb.game.memo_drop
+    name_of = {f.slot: name for name, f in rb.game.functions.items()}
+    drop = {key: {name_of[slot] for slot in slots} for key, slots in rb.game.memo_drop.items()}
     any_zone = {"size", "home_of"}          # a zone passed in, where a component is: any move matters
     assert drop["out"] == {"out_size", "out_plus_one"} | any_zone      # out_plus_one through out_size
     assert drop["side"] == {"side_and_n"} | any_zone
@@ -81,9 +82,10 @@ end: {score: "0"}
     assert v["c"] == 10 + (1 + 5)            # n = 5: doubled and side_and_n forgotten
     assert v["d"] == (1 + 1) + 1             # the draw to out: out_size and out_plus_one forgotten
     # the draw to out kept what reads n and side only; out_size was computed again
-    assert st.memo["doubled"] == {None: 10}
-    assert st.memo["side_and_n"] == {None: 1 + 5}
-    assert st.memo["out_size"] == {None: 1}
+    memo = {name: st.memo[f.slot] for name, f in rb.game.functions.items()}
+    assert memo["doubled"] == {None: 10}
+    assert memo["side_and_n"] == {None: 1 + 5}
+    assert memo["out_size"] == {None: 1}
 
 
 @pytest.mark.parametrize("game", SHIPPED)
@@ -91,18 +93,18 @@ def test_every_remembered_result_equals_a_fresh_computation(game):
     """After every decision of random games, each result the state remembers is
     what the function gives on a copy that remembers nothing."""
     rb = Rulebook.load(RULES / game)
-    funcs = {name: f.compiled for name, f in rb.game.functions.items()}
-    params = {name: len(f.params) for name, f in rb.game.functions.items()}
+    funcs = {f.slot: (name, f.compiled, len(f.params)) for name, f in rb.game.functions.items()}
     checked = 0
     for seed in (1, 2):
         st = rb.new_game(3 if game != "moonlight_market" else 2, seed, logging=False)
         bots = [RandomBot(seed, s) for s in range(st.lay.num_seats)]
         while not st.is_terminal():
             st.apply_index(bots[st.current_player()].choose_index(st))
-            for name, results in list(st.memo.items()):
-                for key, value in list(results.items()):
-                    args = () if params[name] == 0 else (key,) if params[name] == 1 else key
+            for slot, results in enumerate(st.memo):
+                name, fn, nparams = funcs[slot]
+                for key, value in list((results or {}).items()):
+                    args = () if nparams == 0 else (key,) if nparams == 1 else key
                     fresh = st.clone()          # a clone remembers nothing
-                    assert funcs[name](fresh, *args) == value, (game, seed, name, args)
+                    assert fn(fresh, *args) == value, (game, seed, name, args)
                     checked += 1
     assert checked > 100
