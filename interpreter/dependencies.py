@@ -24,12 +24,12 @@ everything.
 """
 from __future__ import annotations
 
+from .layout import BOX     # the one zone that belongs to no family
+
 #: builtins that read more of the state than the contents of the zones passed to them:
 #: where a component is (``zone_of``), what a seat was shown (``known``)
 STATE_READERS = frozenset({"zone_of", "known"})
 
-#: the one zone that belongs to no family (layout.BOX)
-BOX = "box"
 
 
 def plan(game) -> None:
@@ -37,17 +37,18 @@ def plan(game) -> None:
     funcs = game.functions
     memo: dict = {}
 
-    def reads(name: str, stack: tuple = ()):
+    def reads(name: str):
         """(the zone families and variables ``name`` reads, directly or through the
-        functions it calls; may it read any zone?)"""
+        functions it calls — never itself: the compiler rejects recursion; may it
+        read any zone?)"""
         if name in memo:
             return memo[name]
         f = funcs[name]
         names = set()
-        any_zone = f.reads_any or bool(f.reads & STATE_READERS) or f.compiled is None
+        any_zone = f.reads_any or bool(f.reads & STATE_READERS)
         for n in f.reads:
-            if n in funcs and n != name and n not in stack:
-                sub, sub_any = reads(n, stack + (name,))
+            if n in funcs:
+                sub, sub_any = reads(n)
                 names |= sub
                 any_zone = any_zone or sub_any
             elif n in game.zones or n in game.variables or n == BOX:

@@ -363,7 +363,7 @@ class State:
         variable makes stale: ``GameDef.memo_drop``), or all (None) — and check
         condition triggers."""
         if drop is None:
-            self.memo = [None] * self.game.memo_size
+            self.forget_all()
         else:
             memo = self.memo
             for slot in drop:
