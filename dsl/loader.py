@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import schema
 from .diagnostics import Pos, Report
-from .yamlload import LDict, LList, load_yaml_file
+from .yamlload import LDict, LList, load_yaml_text, read_source_file
 
 ENTRY_FILE = "game.yaml"
 MAPPING_SECTIONS = (
@@ -36,6 +36,8 @@ def display_path(path: Path) -> str:
 class RulebookSource:
     root: Path
     files: list[str] = field(default_factory=list)
+    #: the text read of each file of ``files`` (None: it could not be read)
+    texts: list = field(default_factory=list)
     sections: dict = field(default_factory=dict)
     #: position of each section key, for "defined here" messages
     section_pos: dict = field(default_factory=dict)
@@ -93,8 +95,10 @@ def load_rulebook(path, report: Report) -> RulebookSource:
             continue
         seen.add(real)
         shown = display_path(file)
-        data = load_yaml_file(file, report, shown)
+        text = read_source_file(file, report, shown)
+        data = None if text is None else load_yaml_text(text, shown, report)
         src.files.append(shown)
+        src.texts.append(text)
         if data is None:
             unreadable = True
             continue

@@ -280,20 +280,26 @@ def _reader_problem(exc) -> str:
     return f"the character {shown} is not allowed in YAML ({exc.reason})"
 
 
-def load_yaml_file(path: Path, report: Report, display: str | None = None):
+def read_source_file(path: Path, report: Report, display: str | None = None) -> str | None:
+    """The text of a regular UTF-8 file, or None (the problem reported, located at the file)."""
     display = display or str(path)
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or device would block or never end
             report.error(Pos(display), "not a regular file", "RW004")
             return None
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         report.error(Pos(display), "file not found", "RW004")
         return None
     except (OSError, UnicodeDecodeError) as exc:
         report.error(Pos(display), f"cannot read file: {exc}", "RW004")
         return None
-    return load_yaml_text(text, display, report)
 
 
-__all__ = ["LDict", "LList", "LStr", "load_yaml_file", "load_yaml_text", "located_str", "pos_of", "Diagnostic"]
+def load_yaml_file(path: Path, report: Report, display: str | None = None):
+    display = display or str(path)
+    text = read_source_file(path, report, display)
+    return None if text is None else load_yaml_text(text, display, report)
+
+
+__all__ = ["LDict", "LList", "LStr", "load_yaml_file", "read_source_file", "load_yaml_text", "located_str", "pos_of", "Diagnostic"]

@@ -64,14 +64,7 @@ def _check_rulebook(path, semantic: bool, coverage) -> tuple[Report, object]:
     if source.files and not report.has_errors:
         game = compile_source(source, report, coverage)
         if semantic and not report.has_errors:
-            from .checks import run_checks
-            try:
-                report.extend(run_checks(source, game))
-            except Exception as exc:  # noqa: BLE001 - a fault in a check must not hide the rulebook's state
-                from dsl.diagnostics import Pos
-                report.error(Pos(source.files[0]), f"a semantic check failed inside Regelwerk, so this "
-                                                   f"rulebook could not be fully checked: "
-                                                   f"{type(exc).__name__}: {exc}", "RW299")
+            report.extend(_semantic_findings(source, game))
     elif source.files and not any(d.code in ("RW001", "RW006") for d in report.items):
         # structure errors: still compile to report name and type errors too
         # (not after a YAML syntax error: a file is missing, names would cascade)
@@ -80,6 +73,25 @@ def _check_rulebook(path, semantic: bool, coverage) -> tuple[Report, object]:
         except Exception:  # noqa: BLE001 - a broken structure may confuse the compiler; schema errors stand
             pass
     return report, (None if report.has_errors else game)
+
+
+def _semantic_findings(source, game) -> list:
+    """What the semantic checks find: remembered for this very text and engine
+    (interpreter/checkcache.py), else found and remembered."""
+    from . import checkcache
+    found = checkcache.lookup(source)
+    if found is not None:
+        return found
+    from .checks import run_checks
+    try:
+        found = run_checks(source, game)
+    except Exception as exc:  # noqa: BLE001 - a fault in a check must not hide the rulebook's state
+        from dsl.diagnostics import ERROR, Diagnostic, Pos
+        return [Diagnostic(Pos(source.files[0]), f"a semantic check failed inside Regelwerk, so this "
+                                                 f"rulebook could not be fully checked: "
+                                                 f"{type(exc).__name__}: {exc}", ERROR, "RW299")]
+    checkcache.store(source, found)
+    return found
 
 
 class Rulebook:

@@ -1,10 +1,15 @@
 """Shared helpers: write small rulebooks into a temporary folder."""
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
 import pytest
+
+# the remembered findings of the semantic checks (interpreter/checkcache.py) stay off in the
+# tests, which patch checks and count what runs; tests/test_checkcache.py turns them on
+os.environ["REGELWERK_CACHE"] = "0"
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"
