@@ -20,6 +20,7 @@ from . import types as T
 from .exprs import E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, guard, suggest
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
+from .flowcode import lazy_entries
 from .steps import StepCompiler
 from .stdlib import BUILTINS
 
@@ -184,6 +185,9 @@ class Compiler:
         g.all_procs = dict(self.all_procs())
         if g.coverage is not None and not self.report.has_errors:
             g.coverage.instrument(g, s)  # wraps instructions to record what runs (never in normal play)
+        elif not self.report.has_errors and __import__("os").environ.get("RW_FLOW", "1") == "1":
+            for proc in g.all_procs.values():   # generated step code, made where play first gets
+                proc.entries = lazy_entries(proc)
         return g
 
     def check_turn_ends(self):

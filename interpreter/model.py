@@ -39,6 +39,11 @@ class Procedure:
     #: for each decide step taken in a turn of these steps: the pc after it -> a holder whose
     #: "end" is one past the turn's last instruction (an action's `end_turn` goes there)
     turn_exits: dict = field(default_factory=dict)
+    #: the structure of the steps (interpreter/flowcode.py: leaves, branches, loops, scopes)
+    tree: list = field(default_factory=list)
+    #: what the run loop calls at each pc: generated step code from there on
+    #: (interpreter/flowcode.py); None: the instructions themselves, one at a time
+    entries: list | None = None
 
     def pos_at(self, pc: int) -> Pos:
         if 0 <= pc < len(self.positions):

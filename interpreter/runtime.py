@@ -18,6 +18,7 @@ from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import rng as rngmod
 from .codegen import option_enumerator
+from .flowcode import pc_of_failure
 from .limits import LIMITS
 from .observe import observation
 from .values import Component, Record, encode, decode, format_value
@@ -33,7 +34,7 @@ class Frame:
 
     def __init__(self, proc, L, pc=0, trigger=None):
         self.proc = proc
-        self.code = proc.code
+        self.code = proc.entries or proc.code
         self.pc = pc
         self.L = L
         self.trigger = trigger
@@ -147,7 +148,7 @@ class State:
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo",
-                 "short_draws", "known")
+                 "short_draws", "known", "step_limit")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -700,6 +701,7 @@ def run(st: State, limit: int | None = None) -> None:
     """Run until a decision is pending or the game is over (at most ``limit`` steps: LIMITS.steps)."""
     if limit is None:
         limit = LIMITS.steps
+    st.step_limit = limit           # for the loops of generated step code (interpreter/flowcode.py)
     frames = st.frames
     steps = 0
     fr = None
@@ -747,7 +749,11 @@ def run(st: State, limit: int | None = None) -> None:
         st.status = "error"
         raise
     except Exception as exc:  # noqa: BLE001 - an interpreter fault, still located at the rule
-        pos = fr.proc.pos_at(pc) if fr is not None else Pos("<runtime>")
+        if fr is not None:
+            at = pc_of_failure(exc, fr.proc)
+            pos = fr.proc.pos_at(pc if at is None else at)
+        else:
+            pos = Pos("<runtime>")
         err = RuleRuntimeError(f"internal error while running this step: {type(exc).__name__}: {exc}", pos)
         st.error = err
         st.status = "error"

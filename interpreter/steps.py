@@ -17,6 +17,7 @@ from dsl.yamlload import LDict, LList
 
 from . import types as T
 from .exprs import Cx, Scope, as_list, bind, compile_cond, compile_expr, guard, suggest, E_NAME, E_TYPE
+from . import flowcode as F
 from .limits import LIMITS
 from .model import Label, LoopInfo, Procedure, ScopeInfo
 from .runtime import Decision, Frame
@@ -35,16 +36,32 @@ class StepCompiler:
         self.proc = proc
         self.scope = scope
         self.loops: list = []  # LoopInfo / ScopeInfo stack for labels
+        self.cur: list = proc.tree  # the structure of the steps being compiled (interpreter/flowcode.py)
 
     # --- helpers ---------------------------------------------------------------
     @property
     def code(self):
         return self.proc.code
 
-    def emit(self, ins, pos: Pos) -> int:
+    def emit(self, ins, pos: Pos, flow: str | None = F.EFFECT) -> int:
+        """Append an instruction; ``flow`` is what it is to the generated step code (a
+        flowcode leaf kind), None for a part of a branch or loop, whose node says it."""
         self.proc.code.append(ins)
         self.proc.positions.append(pos)
-        return len(self.proc.code) - 1
+        pc = len(self.proc.code) - 1
+        if flow is not None:
+            self.cur.append(F.Leaf(pc, flow))
+        return pc
+
+    def block(self, steps, pos: Pos) -> list:
+        """Compile ``steps`` as a block of their own; return the block's structure."""
+        saved = self.cur
+        self.cur = []
+        try:
+            self.steps(steps, pos)
+            return self.cur
+        finally:
+            self.cur = saved
 
     def here(self) -> int:
         return len(self.proc.code)
@@ -126,7 +143,7 @@ class StepCompiler:
 
             def let(st, fr, slot=slot, vf=vf):
                 fr.L[slot] = vf(st, fr.L)
-            self.emit(let, node.pos)
+            self.emit(let, node.pos, F.QUIET)
             return
         name = node.name
         local = self.scope.lookup(name)
@@ -139,7 +156,7 @@ class StepCompiler:
 
             def set_local(st, fr, slot=slot):
                 fr.L[slot] = combine(fr.L[slot], vf(st, fr.L))
-            self.emit(guard_ins(set_local, node.pos, f"set {name}"), node.pos)
+            self.emit(guard_ins(set_local, node.pos, f"set {name}"), node.pos, F.QUIET)
             return
         var = self.g.variables.get(name)
         if var is None:
@@ -301,19 +318,21 @@ class StepCompiler:
         def branch(st, fr):
             if not cf(st, fr.L):
                 fr.pc = holder["else"]
-        self.emit(branch, pos)
-        self.steps(step.get("then"), step.pos_of("then"))
+        at = self.emit(branch, pos, None)
+        then = self.block(step.get("then"), step.pos_of("then"))
+        orelse = jump = None
         if "else" in step:
             holder_end = {}
 
             def jump_end(st, fr):
                 fr.pc = holder_end["end"]
-            self.emit(jump_end, pos)
+            jump = self.emit(jump_end, pos, None)
             holder["else"] = self.here()
-            self.steps(step.get("else"), step.pos_of("else"))
+            orelse = self.block(step.get("else"), step.pos_of("else"))
             holder_end["end"] = self.here()
         else:
             holder["else"] = self.here()
+        self.cur.append(F.If(at, then, orelse, jump, self.here()))
 
     def step_for(self, step: LDict, pos: Pos):
         parsed = self.loop_head(step, "for", "what a 'for' runs over")
@@ -346,7 +365,7 @@ class StepCompiler:
         def init(st, fr):
             fr.L[it_slot] = tuple(itf(st, fr.L))
             fr.L[ix_slot] = 0
-        self.emit(init, pos)
+        init_pc = self.emit(init, pos, None)
         head_pc = self.here()
         holder = {}
         if var_global is not None:
@@ -370,22 +389,25 @@ class StepCompiler:
                     return
                 L[ix_slot] = i + 1
                 bind(L, slots, items[i])
-        self.emit(loop_head, pos)
-        self.loop_body(step, pos, info, head_pc, holder)
+        self.emit(loop_head, pos, None)
+        self.loop_body(step, pos, info, head_pc, holder, init_pc=init_pc)
         self.scope.pop()
 
-    def loop_body(self, step: LDict, pos: Pos, info, head_pc: int, holder: dict, tail=None) -> None:
-        """The body of a loop, then the jump back to its head; ``holder["end"]``
-        becomes the first instruction after the loop."""
+    def loop_body(self, step: LDict, pos: Pos, info, head_pc: int, holder: dict, tail=None,
+                  init_pc: int | None = None) -> None:
+        """The body of a loop, then the jump back to its head (or ``tail``, which goes
+        there itself); ``holder["end"]`` becomes the first instruction after the loop."""
         info.extra["exit"] = holder          # a `break` in the body jumps to holder["end"]
         self.loops.append(info)
-        self.steps(step.get("do"), step.pos_of("do"))
+        body = self.block(step.get("do"), step.pos_of("do"))
         self.loops.pop()
+        tail_runs = tail is not None
         if tail is None:
             def tail(st, fr):
                 fr.pc = head_pc
-        self.emit(tail, pos)
+        tail_pc = self.emit(tail, pos, None)
         holder["end"] = self.here()
+        self.cur.append(F.Loop(init_pc, head_pc, body, tail_pc, tail_runs))
 
     def loop_head(self, step: LDict, key: str, what: str):
         """Parse ``x in xs`` of a for/random step: (head, iterable fn, element type) or None."""
@@ -445,7 +467,7 @@ class StepCompiler:
         def test(st, fr):
             if not cf(st, fr.L):
                 fr.pc = holder["end"]
-        self.emit(test, pos)
+        self.emit(test, pos, None)
         self.loop_body(step, pos, LoopInfo("while"), head_pc, holder)
 
     def step_repeat(self, step: LDict, pos: Pos):
@@ -459,7 +481,7 @@ class StepCompiler:
 
         def init(st, fr):
             fr.L[cnt] = nf(st, fr.L)
-        self.emit(init, pos)
+        init_pc = self.emit(init, pos, None)
         head_pc = self.here()
         holder = {}
 
@@ -469,8 +491,8 @@ class StepCompiler:
                 fr.pc = holder["end"]
                 return
             L[cnt] -= 1
-        self.emit(test, pos)
-        self.loop_body(step, pos, LoopInfo("repeat", index_slot=cnt), head_pc, holder)
+        self.emit(test, pos, None)
+        self.loop_body(step, pos, LoopInfo("repeat", index_slot=cnt), head_pc, holder, init_pc=init_pc)
         self.scope.pop()
 
     def step_turns(self, step: LDict, pos: Pos):
@@ -497,7 +519,7 @@ class StepCompiler:
             L[cur] = sf(st, L)
             L[skipped] = 0
             L[taken] = 0
-        self.emit(init, pos)
+        init_pc = self.emit(init, pos, None)
         head_pc = self.here()
         holder = {}
 
@@ -525,7 +547,7 @@ class StepCompiler:
                 L[skipped] = 0
                 st.scope_start("turn", "turn")
                 return
-        self.emit(head, pos)
+        self.emit(head, pos, None)
 
         def tail(st, fr):
             L = fr.L
@@ -534,7 +556,7 @@ class StepCompiler:
             L[taken] += 1
             fr.pc = head_pc
         info = LoopInfo("turns", var_slot=pslot, index_slot=cur, extra={"taken": taken, "skipped": skipped})
-        self.loop_body(step, pos, info, head_pc, holder, tail)
+        self.loop_body(step, pos, info, head_pc, holder, tail, init_pc=init_pc)
         self.scope.pop()
 
     def step_scope(self, step: LDict, pos: Pos):
@@ -548,7 +570,7 @@ class StepCompiler:
 
         def start(st, fr):
             st.scope_start(kind, name)
-        label_pc = self.emit(start, pos)
+        label_pc = self.emit(start, pos, None)
         label = Label(name, label_pc, list(self.loops))
         if name in self.proc.labels:
             self.report.warning(pos, f"label '{name}' is used twice in {self.proc.name}; scenarios start at the first",
@@ -556,12 +578,13 @@ class StepCompiler:
         else:
             self.proc.labels[name] = label
         self.loops.append(ScopeInfo(kind, name))
-        self.steps(step.get("do"), step.pos_of("do"))
+        body = self.block(step.get("do"), step.pos_of("do"))
         self.loops.pop()
 
         def end(st, fr):
             st.scope_end(kind, name)
-        self.emit(end, pos)
+        end_pc = self.emit(end, pos, None)
+        self.cur.append(F.Scope(label_pc, body, end_pc))
 
     def step_decide(self, step: LDict, pos: Pos):
         refs = step.get("decide") or []
@@ -604,11 +627,11 @@ class StepCompiler:
             st.pending = Decision(who, opts, as_slot, decide_pos, group)
             fr.pc = holder["after"]
             return True
-        self.emit(decide, pos)
+        at = self.emit(decide, pos, None)
         holder["has_otherwise"] = "otherwise" in step
-        if "otherwise" in step:
-            self.steps(step.get("otherwise"), step.pos_of("otherwise"))
+        otherwise = self.block(step.get("otherwise"), step.pos_of("otherwise")) if "otherwise" in step else []
         holder["after"] = self.here()
+        self.cur.append(F.Decide(at, otherwise, self.here()))
         turn = self._enclosing_turn()
         if turn is not None:                   # an action's end_turn jumps from here to the turn's end
             self.proc.turn_exits[holder["after"]] = turn.extra["exit"]
@@ -627,7 +650,7 @@ class StepCompiler:
 
         def call(st, fr):
             st.frames.append(Frame(proc_decl, binder(st, fr.L)))
-        self.emit(call, pos)
+        self.emit(call, pos, F.CALL)
 
     def _bind_args(self, proc: Procedure, args, step, what):
         params = {n: (slot, t) for n, slot, t in proc.params}
@@ -709,7 +732,7 @@ class StepCompiler:
                 st.log.append("game ends: " + "".join(p if isinstance(p, str) else format_value(p(st, L))
                                                       for p in parts))
             st.end_game()
-        self.emit(end, pos)
+        self.emit(end, pos, F.END_GAME)
 
     def step_log(self, step: LDict, pos: Pos):
         parts = self.template(step["log"], step.pos_of("log"))
@@ -721,7 +744,7 @@ class StepCompiler:
                 if len(line) > LIMITS.log_chars:
                     line = line[:LIMITS.log_chars] + f"… ({len(line):,} characters, cut)"
                 st.log.append(line)
-        self.emit(log, pos)
+        self.emit(log, pos, F.QUIET)
 
     def template(self, text, pos: Pos) -> list:
         parts = []
@@ -753,7 +776,7 @@ class StepCompiler:
 
         def leave(st, fr):
             fr.pc = exit_to["end"]
-        self.emit(leave, pos)
+        self.emit(leave, pos, F.BREAK)
 
     def step_reveal(self, step: LDict, pos: Pos):
         """``reveal: ZONE(S), to: SEAT(S)``: the seats know what the zones hold
@@ -813,7 +836,7 @@ class StepCompiler:
 
             def end_turn(st, fr):
                 fr.pc = exit_to["end"] - 1       # the turn's last instruction: end the turn, next seat
-            self.emit(end_turn, pos)
+            self.emit(end_turn, pos, F.JUMP)
             return
         action = self.c.game.action_by_proc.get(self.proc.name) if self.proc.kind == "action" else None
         inside_scope = any(isinstance(info, ScopeInfo) for info in self.loops)
@@ -833,7 +856,7 @@ class StepCompiler:
                                        pos)
             fr.pc = len(fr.code) - 1            # the action's last instruction: the action ends
             below.pc = exit_to["end"] - 1       # then the turn's: the turn ends
-        self.emit(end_action_and_turn, pos)
+        self.emit(end_action_and_turn, pos, F.JUMP)
 
     def _in_turns_loop(self) -> bool:
         return any(isinstance(info, LoopInfo) and info.kind == "turns" for info in self.loops)
@@ -843,7 +866,7 @@ class StepCompiler:
 
         def fail(st, fr):
             raise RuleRuntimeError(message, pos)
-        self.emit(fail, pos)
+        self.emit(fail, pos, F.QUIET)
 
 
 def _sub(text, start, end):

@@ -1,0 +1,144 @@
+"""Step runs as generated code (interpreter/flowcode.py): the same games as one instruction at a time."""
+from __future__ import annotations
+
+import pytest
+
+from dsl.diagnostics import RuleRuntimeError
+from interpreter import flowcode
+from interpreter.bots import RandomBot
+from interpreter.game import Rulebook
+
+from conftest import MINIMAL_HEADER, RULES, SHIPPED
+
+
+def one_at_a_time(rb: Rulebook) -> Rulebook:
+    """The rulebook run as before generated step code: the run loop calls each instruction."""
+    for proc in rb.game.all_procs.values():
+        proc.entries = None
+    return rb
+
+
+def play(rb, players, seed, round_trip=False):
+    """A random game; with ``round_trip`` the state goes through to_json/from_json before every
+    decision (frames then resume at whatever pc they stood)."""
+    st = rb.new_game(players, seed)
+    bots = [RandomBot(seed, s) for s in range(st.lay.num_seats)]
+    while not st.is_terminal():
+        if round_trip:
+            st = rb.state_from_json(st.to_json())
+        st.apply_index(bots[st.current_player()].choose_index(st))
+    return st.history, st.scores(), st.log
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_generated_step_code_plays_the_same_games(game):
+    fast = Rulebook.load(RULES / game)
+    slow = one_at_a_time(Rulebook.load(RULES / game))
+    for players in sorted({fast.game.min_players, fast.game.max_players}):
+        for seed in (1, 2):
+            expected = play(slow, players, seed)
+            assert play(fast, players, seed) == expected
+            assert play(fast, players, seed, round_trip=True)[:2] == expected[:2]
+    ran = [e for p in fast.game.all_procs.values() for e in p.entries if e.__name__ == "_rw_entry"]
+    assert ran and not any(p.entries for p in slow.game.all_procs.values())
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_every_pc_has_generated_code(game):
+    rb = Rulebook.load(RULES / game)
+    made = 0
+    for proc in rb.game.all_procs.values():
+        for pc in range(len(proc.code)):
+            entry = flowcode.make_entry(proc, pc)
+            assert entry is not proc.code[pc], f"{proc.name} at {pc}: fell back to the instruction"
+            assert entry.__doc__.startswith("def _rw_entry")
+            made += 1
+    assert made > 50
+
+
+def _load(rulebook, body) -> Rulebook:
+    return Rulebook.load(rulebook(MINIMAL_HEADER + body))
+
+
+def test_a_fault_inside_generated_code_is_located_at_its_step(rulebook):
+    rb = _load(rulebook, """\
+variables: {x: 0}
+flow:
+  - set: "x = 1"
+  - repeat: 2
+    do:
+      - set: "x += 1"
+      - log: "x is {x}"
+end: {score: "x"}
+""")
+    flow = rb.game.flow
+    [log_pc] = [pc for pc, pos in enumerate(flow.positions) if pos.line == 9]
+
+    def broken(st, fr):
+        raise ValueError("boom")
+    flow.code[log_pc] = broken          # before the flow's code is generated (on first use)
+    with pytest.raises(RuleRuntimeError) as info:
+        rb.new_game(2, 1)
+    assert "internal error while running this step: ValueError: boom" in info.value.message
+    assert info.value.pos.line == 9 and flow.positions[0].line == 5   # the log step, not the first
+
+
+def test_a_generated_loop_keeps_to_the_steps_limit_of_its_run(rulebook):
+    rb = _load(rulebook, """\
+variables: {x: 0}
+setup:
+  - while: "true"
+    do: [{set: "x += 1"}]
+flow: []
+end: {score: "x"}
+""")
+    state, error = rb.try_setup(2, 1, limit=1000)
+    assert error is not None and error.code == "RW910"
+    assert "ran 1,000 steps" in error.message and error.pos.line == 5   # the while step
+    assert state.v[0] < 1000                    # it stopped near the limit, not at LIMITS.steps
+
+
+def test_loops_nested_deeper_than_python_allows_still_run(rulebook):
+    depth = 25                                  # Python compiles at most 20 nested loops
+    steps = "flow:\n"
+    indent = "  "
+    for _ in range(depth):
+        steps += f"{indent}- repeat: 1\n{indent}  do:\n"
+        indent += "    "
+    steps += f"{indent}- set: \"x += 1\"\n"
+    rb = _load(rulebook, "variables: {x: 0}\n" + steps + "end: {score: \"x\"}\n")
+    st = rb.new_game(2, 1)
+    assert st.is_terminal() and st.scores() == [1, 1]
+    flow = rb.game.flow
+    assert flowcode.make_entry(flow, 0) is flow.code[0]     # the instruction itself
+
+
+BREAK_AFTER_A_DECISION = """\
+variables: {x: 0, y: 0}
+actions:
+  go: {do: []}
+flow:
+  - for: "i in 1..5"
+    do:
+      - set: "x += 1"
+      - decide: [go]
+        who: 0
+      - if: "i == 2"
+        then: [{break: true}]
+  - set: "y = 10"
+end: {score: "x + y"}
+"""
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_a_break_in_the_rest_of_a_resumed_loop_leaves_it(rulebook, generated):
+    # each decision stops the flow inside the loop; resumed there in round 2, the rest of
+    # the round breaks out: two rounds (x = 2), then y = 10 once
+    rb = _load(rulebook, BREAK_AFTER_A_DECISION)
+    if not generated:
+        one_at_a_time(rb)
+    st = rb.new_game(2, 1)
+    st.apply_action("go")
+    assert not st.is_terminal()
+    st.apply_action("go")
+    assert st.is_terminal() and st.scores() == [12, 12]
