@@ -185,7 +185,7 @@ class Compiler:
         g.all_procs = dict(self.all_procs())
         if g.coverage is not None and not self.report.has_errors:
             g.coverage.instrument(g, s)  # wraps instructions to record what runs (never in normal play)
-        elif not self.report.has_errors and __import__("os").environ.get("RW_FLOW", "1") == "1":
+        elif not self.report.has_errors:
             for proc in g.all_procs.values():   # generated step code, made where play first gets
                 proc.entries = lazy_entries(proc)
         return g

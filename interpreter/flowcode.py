@@ -242,10 +242,15 @@ class _Writer:
                     self.tail(n, d + 1)
                 if len(self.lines) == before:
                     self.put(d + 1, "pass")
-                if not ends:
+                if not ends:        # the next round: the entry at the head has the loop
                     self.put(d, "else:", n.head)
-                    self.loop(n, d + 1)
-            return False
+                    self.put(d + 1, f"fr.pc = {n.head}", n.head)
+                    self.put(d + 1, "return", n.head)
+            # after the loop, go on with the entry there: writing the loop and the loops
+            # around it out again in every entry inside them would make the code quadratic
+            self.put(d, f"fr.pc = {n.stop}", n.tail)
+            self.put(d, "return", n.tail)
+            return True
         raise TypeError(f"not a step node: {n!r}")  # pragma: no cover
 
 
