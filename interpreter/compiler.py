@@ -17,7 +17,8 @@ from dsl.yamlload import LDict, LList
 
 from . import dependencies
 from . import types as T
-from .exprs import E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, guard, suggest
+from .exprs import (E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, guard,
+                    inlinable, suggest)
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
 from .flowcode import lazy_entries
@@ -628,9 +629,12 @@ class Compiler:
         if node is None:
             f.compiled, f.type = (lambda st, *args: None), T.ANY
         else:
+            errors = len(self.report.errors)
             fn, typ = compile_function(node, Cx(self.game, self.report, scope, False, {}, self), f.slot,
                                        len(f.params))
             f.compiled, f.type = fn, typ
+            if len(self.report.errors) == errors and inlinable(node):
+                f.inline_body = node
         f.reads = {n for n, c in self.game.uses.items() if c > before.get(n, 0)}
         f.reads_any = (self.game.dynamic_reads > dynamic_before
                        or any(T.may_hold_zone(t) for _, t in f.params))

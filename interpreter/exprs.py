@@ -16,6 +16,7 @@ type ``ANY``, so that one run of the validator reports every problem.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 from dsl import ast
@@ -999,7 +1000,53 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
         cx.compiler.compile_function(fdecl, node.pos, static=cx.static)
     if fdecl.type is None or fdecl.compiled is None:
         return cx.error(node.pos, f"{fdecl.name}() calls itself; functions may not be recursive")
+    if fdecl.inline_body is not None and parts and not cx.static and all(_PLAIN_ARG.match(p) for p in parts):
+        src = _inline(fdecl, parts, cx)
+        if src is not None:
+            return src, fdecl.type
     return f"{cx.gen.bind(fdecl.compiled, 'u')}({', '.join(['st'] + parts)})", fdecl.type
+
+
+#: an argument that costs nothing to evaluate twice and cannot fail: a local, a slot, a variable, a number
+_PLAIN_ARG = re.compile(r"(?:[A-Za-z_]\w*|L\[\d+\]|st\.v\[\d+\]|-?\d+)\Z")
+#: the most nodes a function's body may have to be written out where it is called
+INLINE_NODES = 24
+
+
+def inlinable(node: ast.Node) -> bool:
+    """A body small enough to write out at each call, and without a scope of its own
+    (no lambda, no comprehension), so its parameters can simply stand for the arguments."""
+    count = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Lambda, ast.ListComp)):
+            return False
+        count += 1
+        if count > INLINE_NODES:
+            return False
+        for value in vars(n).values():
+            if isinstance(value, ast.Node):
+                stack.append(value)
+            elif isinstance(value, (list, tuple)):
+                stack.extend(v for v in value if isinstance(v, ast.Node))
+    return True
+
+
+def _inline(fdecl, parts: list, cx: Cx) -> str | None:
+    """The body of ``fdecl`` written out with its parameters standing for ``parts``
+    (plain arguments), in the caller's generated function: no call, nothing
+    remembered (the function is pure, so its value is the same; remembering a
+    small body's result by its arguments costs more than computing it).  Only
+    functions with parameters: a function of none is remembered under one key,
+    which is cheap.  A failure in it is located in the function's body, as when
+    it is called."""
+    scope = Scope(fdecl.params)
+    for i, p in enumerate(parts):
+        scope.py[i] = p
+    report = Report()
+    src, _ = gen_expr(fdecl.inline_body, Cx(cx.game, report, scope, False, {}, cx.compiler, cx.gen))
+    return None if report.has_errors else f"({src})"
 
 
 _DISPATCH = {

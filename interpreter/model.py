@@ -202,6 +202,9 @@ class FuncDecl:
     #: the body may read zones it does not name (a zone held by a variable or passed as an
     #: argument, or where a component is: dependencies.STATE_READERS): any move may matter
     reads_any: bool = False
+    #: the parsed body when it is small and plain enough to be written out where it is
+    #: called (exprs.inlinable), else None
+    inline_body: object = None
 
 
 @dataclass

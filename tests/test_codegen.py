@@ -172,3 +172,47 @@ end: {score: "a * 1000000 + b * 1000 + c * 10 + d"}
 """)
     st = Rulebook.load(book).new_game(2, 1)
     assert st.scores() == [2 * 1000000 + 60 * 1000 + 14 * 10 + 13] * 2
+
+
+# --- small functions written out where they are called ------------------------------------------
+
+INLINE_BOOK = """\
+tables:
+  worth: {1: 10, 2: 20}
+variables: {x: 0, y: 0}
+functions:
+  value_of: {params: {k: int}, value: "worth[k] + 1"}
+  bigger: {params: {a: int, b: int}, value: "a if a > b else b"}
+flow:
+  - for: "k in 1..2"
+    do:
+      - set: "x += value_of(k)"
+      - set: "y = bigger(x, k)"
+end: {score: "x + y"}
+"""
+
+
+def test_a_small_function_with_plain_arguments_is_written_out_where_it_is_called(rulebook):
+    rb = Rulebook.load(rulebook(HEAD + INLINE_BOOK))
+    st = rb.new_game(2, 1)
+    # by hand: x = (10 + 1) + (20 + 1) = 32, y = bigger(32, 2) = 32
+    assert st.scores() == [64, 64]
+    for name in ("value_of", "bigger"):
+        assert st.memo[rb.game.functions[name].slot] is None      # never called: nothing remembered
+        assert rb.game.functions[name].inline_body is not None
+
+
+def test_a_function_is_called_when_an_argument_is_not_plain(rulebook):
+    rb = Rulebook.load(rulebook(HEAD + INLINE_BOOK.replace("value_of(k)", "value_of(k * 1)")))
+    st = rb.new_game(2, 1)
+    assert st.scores() == [64, 64]
+    assert st.memo[rb.game.functions["value_of"].slot] == {1: 11, 2: 21}
+
+
+@pytest.mark.parametrize("call", ["value_of(k)", "value_of(k * 1)"])
+def test_a_failure_in_a_written_out_function_is_located_in_its_body(rulebook, call):
+    # 1..3 reaches k = 3, which the table has no row for: the same error, inlined or called
+    book = INLINE_BOOK.replace("k in 1..2", "k in 1..3").replace("value_of(k)", call)
+    err, (line, col) = fail(rulebook, book, "worth[k]")
+    assert "table 'worth' has no row for 3" in err.message
+    assert (err.pos.line, err.pos.col) == (line, col)
