@@ -193,10 +193,7 @@ class State:
         self.forget_results((zone.id,))
         if self.known:
             self.known.pop(zone.id, None)
-        items = self.z[zone.id]
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
+        self.rng = rngmod.shuffle(self.rng, self.z[zone.id])
 
     # --- moving components -----------------------------------------------
     def move(self, comps, dst, bottom: bool, pos: Pos) -> None:

@@ -1,0 +1,41 @@
+"""The game's random numbers (interpreter/rng.py): the written-out fast paths draw exactly
+the numbers of SplitMix64's next_u64 with rejection sampling."""
+from interpreter import rng
+
+
+def reference_below(state, n):
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        value, state = rng.next_u64(state)
+        if value < limit:
+            return value % n, state
+
+
+def test_splitmix64_known_values():
+    # SplitMix64 from state 0: the first outputs of the reference implementation (Vigna)
+    state, out = 0, []
+    for _ in range(3):
+        value, state = rng.next_u64(state)
+        out.append(value)
+    assert out == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+
+
+def test_below_draws_what_next_u64_gives():
+    for seed in range(30):
+        a = b = rng.seed_state(seed)
+        for n in (1, 2, 3, 7, 10, 1000, (1 << 63) + 5):
+            va, a = rng.below(a, n)
+            vb, b = reference_below(b, n)
+            assert (va, a) == (vb, b) and 0 <= va < n
+
+
+def test_shuffle_is_fisher_yates_with_below():
+    for seed in range(30):
+        for size in (0, 1, 2, 5, 40):
+            items = list(range(size))
+            state = rng.shuffle(rng.seed_state(seed), items)
+            expected, ref = list(range(size)), rng.seed_state(seed)
+            for i in range(size - 1, 0, -1):
+                j, ref = reference_below(ref, i + 1)
+                expected[i], expected[j] = expected[j], expected[i]
+            assert items == expected and state == ref
