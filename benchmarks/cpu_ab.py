@@ -5,7 +5,7 @@
 Each checkout needs its own virtual environment in ``.venv``.  Every round runs
 one process per checkout (alternating, in pure Python: ``REGELWERK_PURE=1``)
 that loads the rulebook, then plays ``--games`` seeded games with random bots
-and reports games per second of its own CPU time — which, unlike the wall
+(after one unmeasured game, as ``regelwerk bench`` does) and reports games per second of its own CPU time — which, unlike the wall
 time, hardly moves when other processes take turns on the cores.  Prints
 every round's rates and their medians.
 """
@@ -25,6 +25,8 @@ from interpreter.game import Rulebook
 from interpreter.bots import RandomBot, play_out
 game, players, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rb = Rulebook.load('rules/' + game)
+st = rb.new_game(players, n, logging=False)      # unmeasured, as in `regelwerk bench`: code made on first use
+play_out(st, [RandomBot(n, s) for s in range(st.lay.num_seats)])
 t = time.process_time()
 for seed in range(n):
     st = rb.new_game(players, seed, logging=False)

@@ -1013,15 +1013,34 @@ _PLAIN_ARG = re.compile(r"(?:[A-Za-z_]\w*|L\[\d+\]|st\.v\[\d+\]|-?\d+)\Z")
 INLINE_NODES = 24
 
 
-def inlinable(node: ast.Node) -> bool:
-    """A body small enough to write out at each call, and without a scope of its own
-    (no lambda, no comprehension), so its parameters can simply stand for the arguments."""
+#: builtins that take a fixed, small time (no scan of a list or a zone family): a body that
+#: calls only these costs less than looking its remembered result up
+CHEAP_BUILTINS = frozenset({"abs", "automaton", "bottom", "capacity", "empty", "first", "full", "last",
+                            "next", "prev", "owner", "room", "seat_name", "top", "zone_index", "zone_of",
+                            "str"})
+
+
+def inlinable(node: ast.Node, functions) -> bool:
+    """A body cheap enough to compute at each call rather than to remember: small, without
+    a scope of its own (no lambda, no comprehension: its parameters can simply stand for
+    the arguments), calling only builtins of fixed cost (``count`` of one thing, ``min`` and
+    ``max`` of several values too) and at most one rulebook function (``functions``)."""
     count = 0
+    user_calls = 0
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, (ast.Lambda, ast.ListComp)):
             return False
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            name = n.func.id
+            if name in functions:
+                user_calls += 1
+                if user_calls > 1:
+                    return False
+            elif not (name in CHEAP_BUILTINS or (name == "count" and len(n.args) == 1)
+                      or (name in ("min", "max") and len(n.args) > 1)):
+                return False
         count += 1
         if count > INLINE_NODES:
             return False
