@@ -832,6 +832,12 @@ class _Lambda(str):
 #: builtins whose lambda is written inline, as the body of a comprehension
 #: (the same result as the standard-library function, without a call per element;
 #: any and all still stop at the first element that decides)
+#: builtins of one list (or zone) written out as the Python they stand for (stdlib has the same)
+_DIRECT = {
+    "empty": "(not {xs})",
+    "count": "len({xs})",
+}
+
 _INLINE = {
     "count": "len([None for {v} in {xs} if {body}])",
     "filter": "tuple([{v} for {v} in {xs} if {body}])",
@@ -918,6 +924,9 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
         types[p.name] = t
         parts.append(s)
     result = b.result(types, fn_types)
+    direct = _DIRECT.get(b.name)
+    if direct is not None and len(parts) == 1 and not isinstance(parts[0], _Lambda):
+        return gen.guard(direct.format(xs=parts[0]), node.pos, f"{b.name}()"), result
     inline = _INLINE.get(b.name)
     if inline is not None and len(parts) == 2 and isinstance(parts[1], _Lambda):
         text = inline.format(v=parts[1].param, xs=parts[0], body=parts[1].body,
