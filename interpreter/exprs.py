@@ -1029,17 +1029,19 @@ CHEAP_BUILTINS = frozenset({"abs", "automaton", "bottom", "capacity", "empty", "
                             "str"})
 
 
-def inlinable(node: ast.Node, functions) -> bool:
+def inlinable(node: ast.Node, functions, zones) -> bool:
     """A body cheap enough to compute at each call rather than to remember: small, without
     a scope of its own (no lambda, no comprehension: its parameters can simply stand for
-    the arguments), calling only builtins of fixed cost (``count`` of one thing, ``min`` and
-    ``max`` of several values too) and at most one rulebook function (``functions``)."""
+    the arguments), reading no zone (``zones``: looking a zone up costs about what looking
+    the result up does, and a remembered result is shared by all who ask), calling only
+    builtins of fixed cost (``count`` of one thing, ``min`` and ``max`` of several values
+    too) and at most one rulebook function (``functions``), which keeps its own memory."""
     count = 0
     user_calls = 0
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, (ast.Lambda, ast.ListComp)):
+        if isinstance(n, (ast.Lambda, ast.ListComp)) or (isinstance(n, ast.Name) and n.id in zones):
             return False
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
             name = n.func.id
