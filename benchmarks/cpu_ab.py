@@ -5,9 +5,10 @@
 Each checkout needs its own virtual environment in ``.venv``.  Every round runs
 one process per checkout (alternating, in pure Python: ``REGELWERK_PURE=1``)
 that loads the rulebook, then plays ``--games`` seeded games with random bots
-(after one unmeasured game, as ``regelwerk bench`` does) and reports games per second of its own CPU time — which, unlike the wall
-time, hardly moves when other processes take turns on the cores.  Prints
-every round's rates and their medians.
+(after one unmeasured game, as ``regelwerk bench`` does) and reports games
+per second of its own CPU time — which, unlike the wall time, hardly moves
+when other processes take turns on the cores.  Prints every round's rates
+and their medians.
 """
 from __future__ import annotations
 
