@@ -45,24 +45,6 @@ def below(state: int, n: int) -> tuple[int, int]:
             return value % n, state
 
 
-def shuffle(state: int, items: list) -> int:
-    """Fisher-Yates shuffle of ``items`` in place, ``j = below(i + 1)`` from the last
-    index down; return the new state (the numbers ``below`` would draw, one call)."""
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        limit = _SPAN - (_SPAN % n)
-        while True:
-            state = (state + GOLDEN) & MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-            value = z ^ (z >> 31)
-            if value < limit:
-                break
-        j = value % n
-        items[i], items[j] = items[j], items[i]
-    return state
-
-
 class Rng:
     """A small mutable wrapper, used where a state is not at hand (bots)."""
 

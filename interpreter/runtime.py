@@ -193,7 +193,10 @@ class State:
         self.forget_results((zone.id,))
         if self.known:
             self.known.pop(zone.id, None)
-        self.rng = rngmod.shuffle(self.rng, self.z[zone.id])
+        items = self.z[zone.id]
+        for i in range(len(items) - 1, 0, -1):     # through self.below: a chance state answers it
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
 
     # --- moving components -----------------------------------------------
     def move(self, comps, dst, bottom: bool, pos: Pos) -> None:
