@@ -96,10 +96,9 @@ class Scope:
 
 
 class _Writer:
-    def __init__(self, ncode: int):
+    def __init__(self):
         self.lines: list[str] = []
         self.pcs: list[int] = []      # the pc each line runs (for locating a fault)
-        self.ncode = ncode
 
     def put(self, depth: int, text: str, pc: int = -1) -> None:
         self.lines.append("    " * depth + text)
@@ -256,7 +255,7 @@ class _Writer:
 
 def entry_source(tree: list, pc: int, ncode: int) -> tuple[str, list[int]]:
     """The source of ``entry(st, fr)``, the rest of the procedure from ``pc``, and its line → pc map."""
-    w = _Writer(ncode)
+    w = _Writer()
     w.put(1, "frames = st.frames")
     w.put(1, "_n = 0")
     w.seq_from(tree, pc, 1)
