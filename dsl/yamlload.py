@@ -302,4 +302,5 @@ def load_yaml_file(path: Path, report: Report, display: str | None = None):
     return None if text is None else load_yaml_text(text, display, report)
 
 
-__all__ = ["LDict", "LList", "LStr", "load_yaml_file", "read_source_file", "load_yaml_text", "located_str", "pos_of", "Diagnostic"]
+__all__ = ["LDict", "LList", "LStr", "load_yaml_file", "read_source_file", "load_yaml_text", "located_str", "pos_of",
+           "Diagnostic"]

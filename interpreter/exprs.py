@@ -829,15 +829,15 @@ class _Lambda(str):
         return self
 
 
-#: builtins whose lambda is written inline, as the body of a comprehension
-#: (the same result as the standard-library function, without a call per element;
-#: any and all still stop at the first element that decides)
 #: builtins of one list (or zone) written out as the Python they stand for (stdlib has the same)
 _DIRECT = {
     "empty": "(not {xs})",
     "count": "len({xs})",
 }
 
+#: builtins whose lambda is written inline, as the body of a comprehension
+#: (the same result as the standard-library function, without a call per element;
+#: any and all still stop at the first element that decides)
 _INLINE = {
     "count": "len([None for {v} in {xs} if {body}])",
     "filter": "tuple([{v} for {v} in {xs} if {body}])",

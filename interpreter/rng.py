@@ -27,20 +27,13 @@ def next_u64(state: int) -> tuple[int, int]:
     return z ^ (z >> 31), state
 
 
-_SPAN = 1 << 64
-
-
 def below(state: int, n: int) -> tuple[int, int]:
     """A uniform integer in ``range(n)`` (rejection sampling, no bias)."""
     if n <= 0:
         raise ValueError("below() needs n > 0")
-    limit = _SPAN - (_SPAN % n)
+    limit = (1 << 64) - ((1 << 64) % n)
     while True:
-        # next_u64, written out: this is the engine's most frequent call
-        state = (state + GOLDEN) & MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        value = z ^ (z >> 31)
+        value, state = next_u64(state)
         if value < limit:
             return value % n, state
 

@@ -1,5 +1,5 @@
-"""The game's random numbers (interpreter/rng.py): below, with the generator written
-out, draws exactly the numbers of SplitMix64's next_u64 with rejection sampling."""
+"""The game's random numbers (interpreter/rng.py): SplitMix64's reference values, and
+below drawing exactly next_u64's numbers with rejection sampling."""
 from interpreter import rng
 
 
