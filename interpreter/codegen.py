@@ -23,6 +23,7 @@ from functools import partial
 
 from dsl.diagnostics import Pos, RuleRuntimeError
 
+from . import types as T
 from .limits import LimitError
 from .values import format_value
 
@@ -118,7 +119,8 @@ def option_enumerator(action, option_class, id_part):
     """``enum(st, L, seen, out)``: append to ``out`` an ``option_class(action, values)``
     for every combination of the action's parameter values (nested loops, each
     domain evaluated with the values before it bound) that passes its ``where``
-    filter, once per action id (``seen`` holds ``(name, *id parts)``)."""
+    filter, once per action id (``seen`` holds ``(name, *id parts)``; not kept for an
+    action whose ids cannot repeat: ``ActionDecl.distinct_options``)."""
     params = action.params
     ns = {"__builtins__": _BUILTINS, "_Option": option_class, "_id": id_part, "_action": action,
           "_name": action.name, "_where": action.where}
@@ -133,14 +135,25 @@ def option_enumerator(action, option_class, id_part):
         lines.append(f"{indent}if not _where(st, L):")
         lines.append(f"{indent}    continue")
     xs = ", ".join(f"_x{i}" for i in range(len(params)))
-    ids = ", ".join(f"_id(_x{i})" for i in range(len(params)))
-    lines.append(f"{indent}key = (_name, {ids})")
-    lines.append(f"{indent}if key not in seen:")
-    lines.append(f"{indent}    seen.add(key)")
-    lines.append(f"{indent}    out.append(_Option(_action, ({xs},)))")
+    ids = ", ".join(f"_x{i}" if id_is_value(spec.type) else f"_id(_x{i})" for i, spec in enumerate(params))
+    if action.distinct_options:           # no id can come twice: nothing to check
+        lines.append(f"{indent}out.append(_Option(_action, ({xs},)))")
+    else:
+        lines.append(f"{indent}key = (_name, {ids})")
+        lines.append(f"{indent}if key not in seen:")
+        lines.append(f"{indent}    seen.add(key)")
+        lines.append(f"{indent}    out.append(_Option(_action, ({xs},)))")
     _counter[0] += 1
     exec(compile("\n".join(lines) + "\n", f"<options of {action.name} #{_counter[0]}>", "exec"), ns)  # noqa: S102
     return ns["_rw_enum"]
+
+
+def id_is_value(typ) -> bool:
+    """Do two values of ``typ`` have the same id part exactly when they are equal?  Then
+    the value itself keys the options (no call to ``id_part``).  Numbers, seats, booleans
+    and symbols (the type checker keeps them apart: no ``true`` among numbers); not
+    strings (``none`` and ``"none"`` write alike) nor components (their label is the id)."""
+    return typ in (T.INT, T.PLAYER, T.BOOL) or isinstance(typ, T.Sym)
 
 
 def with_outer(fn, pos: Pos, what: str):

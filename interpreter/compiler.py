@@ -18,7 +18,8 @@ from dsl.yamlload import LDict, LList
 from . import dependencies
 from . import types as T
 from .exprs import (E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, guard,
-                    inlinable, suggest)
+                    inlinable, suggest, yields_distinct)
+from .codegen import id_is_value
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
 from .flowcode import lazy_entries
@@ -183,6 +184,8 @@ class Compiler:
         self.check_turn_ends()
         g.display = s.sections.get("display") if isinstance(s.sections.get("display"), dict) else {}
         self.compile_redaction()
+        if not self.report.has_errors:
+            self.mark_distinct_options()
         g.all_procs = dict(self.all_procs())
         if g.coverage is not None and not self.report.has_errors:
             g.coverage.instrument(g, s)  # wraps instructions to record what runs (never in normal play)
@@ -625,7 +628,7 @@ class Compiler:
         scope = Scope(f.params)
         before = dict(self.game.uses)
         dynamic_before = self.game.dynamic_reads
-        node = self.parse(f.body, f.value_pos)
+        node = f.tree = self.parse(f.body, f.value_pos)
         if node is None:
             f.compiled, f.type = (lambda st, *args: None), T.ANY
         else:
@@ -818,6 +821,36 @@ class Compiler:
             hidden = frozenset(names) if action.name in display_secret else action.secret_params
             if hidden and action.name not in g.redact:
                 g.redact[action.name] = (names, hidden)
+
+    def mark_distinct_options(self):
+        """ActionDecl.distinct_options: which actions' options cannot repeat an id
+        (exprs.yields_distinct for every domain, values that are their own id part)."""
+        g = self.game
+        actions = list(g.actions.values()) + list(g.inline_actions.values())
+        names = [a.name for a in actions]
+        trees = {name: f.tree for name, f in g.functions.items() if f.tree is not None}
+        for action in actions:
+            if names.count(action.name) > 1 or not action.params:
+                continue
+            ok = True
+            for spec in action.params:
+                local = frozenset(action.proc.slot_names[:spec.slot])   # what the domain sees: not itself
+                if not id_is_value(spec.type):
+                    ok = False
+                elif isinstance(spec.source, list):
+                    try:
+                        ok = len(set(spec.source)) == len(spec.source)
+                    except TypeError:       # a list of records
+                        ok = False
+                else:
+                    try:
+                        node = parse_expression(spec.source, spec.pos)
+                    except ParseError:
+                        node = None
+                    ok = node is not None and yields_distinct(node, g, local, trees)
+                if not ok:
+                    break
+            action.distinct_options = ok
 
     def _compile_bounds(self, action: ActionDecl, spec: LDict, scope: Scope):
         """`bounds: {param: "lo..hi"}`: every value a parameter can ever take (for the action space)."""

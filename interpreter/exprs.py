@@ -611,7 +611,15 @@ def _ifexp(node: ast.IfExp, cx: Cx):
         typ = T.ANY
     if isinstance(bt, T.ZoneT) and isinstance(ot, T.ZoneT):
         typ = T.ZoneT(bt.holds | ot.holds)
+    elif _is_empty_list(node.orelse) and isinstance(bt, T.ListT):
+        typ = bt                # `[0] if c else []`: a list of int, not of anything
+    elif _is_empty_list(node.body) and isinstance(ot, T.ListT):
+        typ = ot
     return f"({bs} if {ts} else {os_})", typ
+
+
+def _is_empty_list(node) -> bool:
+    return isinstance(node, ast.ListExpr) and not node.items
 
 
 def _make_range(lo, hi, _made={}):   # noqa: B006 - a cache of short ranges, shared on purpose
@@ -1027,6 +1035,59 @@ INLINE_NODES = 24
 CHEAP_BUILTINS = frozenset({"abs", "automaton", "bottom", "capacity", "empty", "first", "full", "last",
                             "next", "prev", "owner", "room", "seat_name", "top", "zone_index", "zone_of",
                             "str"})
+
+
+#: builtins whose result holds no value twice when their first argument holds none twice
+_KEEPS_DISTINCT = frozenset({"filter", "sorted", "reversed"})
+
+
+def yields_distinct(node: ast.Node, game, local: frozenset, trees: dict, depth: int = 0) -> bool:
+    """Is the list ``node`` evaluates to certainly without repeats, in every state?  (A range,
+    an enum, ``players``, a list of at most one item, ``distinct(...)``, a fixed constant
+    list without repeats, a comprehension that keeps its loop value from such a list, and
+    ``filter``, ``sorted``, ``reversed``, ``if``/``else`` and rulebook functions of these.)
+    ``local``: names bound in the scope, which hide the game's names; ``trees``: the
+    rulebook functions' parsed bodies.  A false "no" costs only speed; a "yes" must hold."""
+    if depth > 8:
+        return False
+    if isinstance(node, ast.Range):
+        return True
+    if isinstance(node, ast.ListExpr):
+        return len(node.items) <= 1
+    if isinstance(node, ast.IfExp):
+        return (yields_distinct(node.body, game, local, trees, depth + 1)
+                and yields_distinct(node.orelse, game, local, trees, depth + 1))
+    if isinstance(node, ast.Name):
+        n = node.id
+        if n in local:
+            return False
+        if n == "players" or n in game.enums:
+            return True
+        const = game.constants.get(n)
+        if const is not None and const.compute is None and isinstance(const.value, tuple):
+            try:
+                return len(set(const.value)) == len(const.value)
+            except TypeError:           # unhashable items
+                return False
+        return False
+    if isinstance(node, ast.ListComp):
+        if len(node.fors) != 1 or len(node.fors[0].names) != 1:
+            return False
+        var = node.fors[0].names[0]
+        return (isinstance(node.elt, ast.Name) and node.elt.id == var
+                and yields_distinct(node.fors[0].iter, game, local, trees, depth + 1))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in local:
+        name = node.func.id
+        if name in game.functions:
+            f = game.functions[name]
+            tree = trees.get(name)
+            return tree is not None and yields_distinct(tree, game, frozenset(p for p, _ in f.params),
+                                                        trees, depth + 1)
+        if name == "distinct":
+            return True
+        if name in _KEEPS_DISTINCT and node.args:
+            return yields_distinct(node.args[0], game, local, trees, depth + 1)
+    return False
 
 
 def inlinable(node: ast.Node, functions, zones) -> bool:

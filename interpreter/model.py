@@ -205,6 +205,8 @@ class FuncDecl:
     #: the parsed body when it is small and plain enough to be written out where it is
     #: called (exprs.inlinable), else None
     inline_body: object = None
+    #: the parsed body (None until compiled, or when it does not parse)
+    tree: object = None
 
 
 @dataclass
@@ -242,6 +244,10 @@ class ActionDecl:
     ends_turn: list = field(default_factory=list)
     #: generated code that lists the legal options (codegen.option_enumerator; made when first needed)
     enumerate: Callable | None = None
+    #: no two combinations of parameter values can write the same action id (every value is
+    #: its own id part, every domain is without repeats, no other action has this name):
+    #: the options need no check for repeats (Compiler.mark_distinct_options)
+    distinct_options: bool = False
 
 
 @dataclass

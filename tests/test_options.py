@@ -1,0 +1,187 @@
+"""Listing the legal options (codegen.option_enumerator): every combination of
+parameter values once per action id.  An action whose ids cannot repeat skips
+the check for repeats (exprs.yields_distinct, ActionDecl.distinct_options);
+these tests hold that claim against the check itself."""
+import random
+
+import pytest
+
+from dsl.parser import parse_expression
+from interpreter.codegen import option_enumerator
+from interpreter.exprs import yields_distinct
+from interpreter.game import Rulebook
+from interpreter.runtime import Option, id_part
+
+from conftest import game_folders
+
+HEAD = """\
+regelwerk: 1
+game: {name: T, players: {min: 2, max: 2}}
+"""
+
+BODY = """
+enums:
+  colour: [red, blue, green]
+constants:
+  odd: [1, 3, 5]
+  twice: [1, 3, 1]
+components:
+  chip:
+    items: [{count: 4}]
+    home: pile
+zones:
+  pile: {holds: chip}
+variables: {n: 0}
+functions:
+  upto: {params: {k: int}, value: "1..k"}
+  ones: {params: {k: int}, value: "[1 for i in 1..k]"}
+  maybe: {params: {k: int}, value: "[k] if k > 1 else []"}
+flow:
+  - decide: [pick]
+    who: 0
+actions:
+  pick:
+    params:
+      x: "upto(3)"
+      y: "[1, 1]"
+    do: []
+end: {score: "n"}
+"""
+
+
+@pytest.fixture
+def game(rulebook):
+    return Rulebook.load(rulebook(HEAD + BODY)).game
+
+
+@pytest.mark.parametrize("text, distinct", [
+    ("1..n", True),
+    ("colour", True),
+    ("players", True),
+    ("odd", True),                          # a fixed constant without repeats
+    ("twice", False),                       # ... with one
+    ("[n]", True),
+    ("[]", True),
+    ("[n, n]", False),
+    ("[k for k in 1..6 if k != n]", True),
+    ("[k + 1 for k in 1..6]", False),        # the item is not the loop value: could repeat
+    ("[k for k in [n, n]]", False),
+    ("[a for a in 1..2 for b in 1..2]", False),
+    ("filter(colour, c -> c != red)", True),
+    ("sorted(odd)", True),
+    ("reversed(1..n)", True),
+    ("distinct([n, n, 1])", True),
+    ("1..3 if n > 0 else colour", True),
+    ("1..3 if n > 0 else [n, 1]", False),
+    ("upto(n)", True),                       # a rulebook function: its body decides
+    ("ones(n)", False),
+    ("maybe(n)", True),
+    ("pile", False),                         # components: their labels repeat
+    ("map(odd, x -> x // 2)", False),
+])
+def test_which_lists_are_known_to_hold_no_value_twice(game, text, distinct):
+    trees = {name: f.tree for name, f in game.functions.items()}
+    assert yields_distinct(parse_expression(text), game, frozenset(), trees) is distinct
+
+
+def test_a_local_name_hides_the_game_name_of_the_same_spelling(game):
+    trees = {name: f.tree for name, f in game.functions.items()}
+    assert yields_distinct(parse_expression("colour"), game, frozenset(), trees)
+    assert not yields_distinct(parse_expression("colour"), game, frozenset({"colour"}), trees)
+    assert not yields_distinct(parse_expression("upto(2)"), game, frozenset({"upto"}), trees)
+
+
+def test_an_action_with_a_repeating_domain_keeps_the_check_and_offers_each_id_once(rulebook):
+    rb = Rulebook.load(rulebook(HEAD + BODY))
+    assert not rb.game.actions["pick"].distinct_options      # y: [1, 1]
+    st = rb.new_game(2, 1)
+    assert st.legal_actions() == ["pick(x=1,y=1)", "pick(x=2,y=1)", "pick(x=3,y=1)"]
+
+
+def test_an_action_whose_domains_cannot_repeat_skips_the_check(rulebook):
+    rb = Rulebook.load(rulebook(HEAD + BODY.replace('y: "[1, 1]"', 'y: "colour"')))
+    assert rb.game.actions["pick"].distinct_options
+    st = rb.new_game(2, 1)
+    assert len(st.legal_actions()) == len(set(st.legal_actions())) == 9
+
+
+def test_two_actions_of_one_name_keep_the_check(rulebook):
+    text = HEAD + """
+variables: {n: 0}
+flow:
+  - who: 0
+    decide:
+      - {name: go, params: {x: "1..2"}, do: []}
+      - {name: go, params: {x: "2..3"}, do: []}
+end: {score: "n"}
+"""
+    rb = Rulebook.load(rulebook(text))
+    assert not any(a.distinct_options for a in rb.game.inline_actions.values())
+    assert rb.new_game(2, 1).legal_actions() == ["go(x=1)", "go(x=2)", "go(x=3)"]
+
+
+def _checked_options(st):
+    """The pending decision's options listed again with the check for repeats on, for
+    every action (as if no action were known to be without repeats)."""
+    dec = st.pending
+    frame = st.frames[-1]
+    out, seen = [], set()
+    actions = []
+    for o in dec.options:           # the actions that offer something, in their order
+        if not any(a is o.action for a in actions):
+            actions.append(o.action)
+    for opt_action in actions:
+        L = [None] * opt_action.proc.nslots
+        if opt_action.inherit:
+            L[:opt_action.inherit] = frame.L[:opt_action.inherit]
+        L[opt_action.player_slot] = dec.who
+        if not opt_action.params:
+            out.append(Option(opt_action, (), opt_action.name))
+            continue
+        saved = opt_action.distinct_options
+        opt_action.distinct_options = False
+        try:
+            option_enumerator(opt_action, Option, id_part)(st, L, seen, out)
+        finally:
+            opt_action.distinct_options = saved
+    return [o.id for o in out]
+
+
+@pytest.mark.parametrize("folder", game_folders(), ids=lambda p: p.name)
+def test_the_shipped_games_offer_the_same_options_with_the_check_on(folder):
+    """In random games of every shipped rulebook, wherever an action skips the check, the
+    options are exactly those the check would have let through, in the same order."""
+    rb = Rulebook.load(folder)
+    skipping = [a for a in list(rb.game.actions.values()) + list(rb.game.inline_actions.values())
+                if a.distinct_options]
+    lo, hi = rb.game.min_players, rb.game.max_players
+    checked = 0
+    for seed in range(3):
+        st = rb.new_game(lo if seed % 2 else hi, seed, logging=False)
+        rng = random.Random(seed)
+        while st.pending is not None:
+            ids = st.legal_actions()
+            if any(o.action.distinct_options for o in st.pending.options):
+                assert ids == _checked_options(st)
+                checked += 1
+            st.apply_index(rng.randrange(len(ids)))
+    assert not skipping or checked > 0
+
+
+def test_an_empty_list_in_a_conditional_takes_the_other_branch_type(rulebook):
+    """`[1] if c else []` is a list of numbers (before: a list of anything), so a wrong
+    use is a compile error rather than a run-time surprise."""
+    from dsl.diagnostics import RulebookError
+    text = HEAD + """
+variables: {n: 0}
+functions:
+  maybe: {params: {k: int}, value: "[k] if k > 1 else []"}
+flow:
+  - set: "n = count(maybe(2))"
+  - if: "'a' in maybe(3)"
+    then: []
+end: {score: "n"}
+"""
+    with pytest.raises(RulebookError) as info:
+        Rulebook.load(rulebook(text))
+    assert str(info.value).endswith("game.yaml:9:10: error: a string is never in a list (list of int) [RW102]")
