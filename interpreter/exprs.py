@@ -872,6 +872,10 @@ def _call(node: ast.Call, cx: Cx):
     return _call_builtin(node, b, cx)
 
 
+#: max(a, b, ...) and min(a, b, ...) of numbers mean Python's (stdlib._extreme)
+_NUMERIC_PICK = {"max": max, "min": min}
+
+
 def _call_builtin(node: ast.Call, b, cx: Cx):
     args = node.args
     gen = cx.gen
@@ -886,6 +890,9 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
                 if not T.is_numeric(t):
                     cx.error(a.pos, f"{b.name}(a, b, ...) compares numbers, not {T.describe(t)}")
                 parts.append(s)
+            if len(parts) > 1:      # max(a, b): the library's meaning is Python's max of the numbers
+                return gen.guard(f"{gen.bind(_NUMERIC_PICK[b.name], 'f')}({', '.join(parts)})", node.pos,
+                                 f"{b.name}()"), T.INT
             return gen.guard(f"{impl}(st, {', '.join(parts)})", node.pos, f"{b.name}()"), T.INT
     if b.params and b.params[0].kind == "family":
         return _call_family(node, b, cx)

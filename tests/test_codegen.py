@@ -216,3 +216,27 @@ def test_a_failure_in_a_written_out_function_is_located_in_its_body(rulebook, ca
     err, (line, col) = fail(rulebook, book, "worth[k]")
     assert "table 'worth' has no row for 3" in err.message
     assert (err.pos.line, err.pos.col) == (line, col)
+
+
+def test_max_and_min_of_several_numbers_keep_their_meaning_and_their_position(rulebook):
+    """max(a, b, ...) and min(a, b, ...) of numbers are written as Python's; one number
+    alone is still the library's (max(5) is 5), and a failure is located at the call."""
+    book = rulebook(HEAD + """
+variables: {a: 0, b: 0, n: 3}
+flow:
+  - set: "a = max(2, n, 1) * 100 + min(n, 7, 4) * 10 + max(5)"    # 3 * 100 + 3 * 10 + 5 = 335
+  - set: "b = min(max(0, n - 5), 9)"                                # min(max(0, -2), 9) = 0
+end: {score: "a + b"}
+""")
+    st = Rulebook.load(book).new_game(2, 1)
+    assert st.scores() == [335, 335]
+    err, (line, col) = fail(rulebook, """
+variables: {x: 0}
+functions:
+  nothing: {value: "first([1], k -> k > 1)"}
+flow:
+  - set: "x = 1 + max(nothing(), 2)"
+end: {score: "x"}
+""", "max(nothing(), 2)")
+    assert (err.pos.line, err.pos.col) == (line, col)
+    assert err.message.startswith("max(): ")
