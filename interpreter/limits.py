@@ -43,9 +43,10 @@ class Limits:
     components: int = 100_000
     log_chars: int = 2_000
 
-    @property
-    def bits(self) -> int:
-        return int(self.digits * 3.33) + 1
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if name == "digits":            # the bound check_number compares with, kept beside digits
+            object.__setattr__(self, "bits", int(value * 3.33) + 1)
 
 
 LIMITS = Limits()

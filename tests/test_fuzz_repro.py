@@ -80,6 +80,25 @@ def test_limits_can_be_raised_for_research_runs():
         limits.configure(elements=before)
 
 
+def test_the_digits_limit_follows_every_change_of_it(monkeypatch):
+    """check_number compares with a bound kept beside ``digits``: configure() and a plain
+    assignment (as monkeypatch makes) both move it.  10**30 has 31 digits."""
+    from interpreter import limits
+    assert limits.check_number(10 ** 30) == 10 ** 30
+    monkeypatch.setattr(limits.LIMITS, "digits", 20)
+    with pytest.raises(limits.LimitError, match="more than 20 digits"):
+        limits.check_number(10 ** 30)
+    before = limits.LIMITS.digits
+    try:
+        limits.configure(digits=40)
+        assert limits.check_number(10 ** 30) == 10 ** 30
+        assert limits.check_number(-10 ** 30) == -10 ** 30
+        with pytest.raises(limits.LimitError):
+            limits.check_number(10 ** 200)
+    finally:
+        limits.configure(digits=before)
+
+
 CLI = HERE / "cli"
 LOGS = sorted(p.name for p in CLI.glob("*.jsonl"))
 
