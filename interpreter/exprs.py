@@ -881,8 +881,8 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
     gen = cx.gen
     impl = gen.bind(b.impl, "b")
     if b.variadic_numeric and args and not isinstance(args[0], ast.Lambda):
-        probe_report = Report()
-        first_t = compile_expr(args[0], Cx(cx.game, probe_report, cx.scope, cx.static, cx.notes, cx.compiler))[1]
+        probe = Cx(cx.game, Report(), cx.scope, cx.static, cx.notes, cx.compiler, Gen())
+        first_t = gen_expr(args[0], probe)[1]      # only its type: nothing is compiled
         if T.is_numeric(first_t) and not T.is_any(first_t):
             parts = []
             for a in args:
