@@ -151,8 +151,9 @@ def option_enumerator(action, option_class, id_part):
 def id_is_value(typ) -> bool:
     """Do two values of ``typ`` have the same id part exactly when they are equal?  Then
     the value itself keys the options (no call to ``id_part``).  Numbers, seats, booleans
-    and symbols (the type checker keeps them apart: no ``true`` among numbers); not
-    strings (``none`` and ``"none"`` write alike) nor components (their label is the id)."""
+    and symbols (the type checker keeps them apart: no ``true`` among numbers; no symbol is
+    spelled ``none``, RW120); not strings (``none`` and ``"none"`` write alike) nor
+    components (their label is the id)."""
     return typ in (T.INT, T.PLAYER, T.BOOL) or isinstance(typ, T.Sym)
 
 

@@ -26,6 +26,8 @@ from .flowcode import lazy_entries
 from .steps import StepCompiler
 from .stdlib import BUILTINS
 
+#: the expression language's own words (dsl/grammar.lark): no name can be spelled like them
+KEYWORDS = frozenset({"true", "false", "none", "and", "or", "not", "in", "if", "else", "for"})
 RESERVED = {"player", "players", "num_players", "num_seats", "option", "variant", "event", "viewer", "box",
             "true", "false", "none", "kind", "and", "or", "not", "in", "if", "else", "for"}
 
@@ -229,6 +231,10 @@ class Compiler:
                     continue
                 if sym in g.symbol_enum:
                     self.report.error(spos, f"symbol '{sym}' is already in enum '{g.symbol_enum[sym]}'", "RW120")
+                    continue
+                if sym in KEYWORDS:
+                    self.report.error(spos, f"symbol '{sym}' is a word of the expression language: an expression "
+                                            f"could never name it (rename it)", "RW120")
                     continue
                 if sym in self.kind_names:
                     self.report.error(spos, f"symbol '{sym}' is also a component kind", "RW120")
