@@ -8,6 +8,7 @@ All problems are reported; a rulebook with errors gives no GameDef.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from dsl import ast
 from dsl.diagnostics import Pos, Report
@@ -88,7 +89,7 @@ class Compiler:
         if isinstance(value, list) and not cond:
             v, t = self.literal(value, pos)
             return (lambda st, L: v), t
-        node = self.parse(value, pos)
+        node = value if isinstance(value, ast.Node) else self.parse(value, pos)
         if node is None:
             return None, T.ANY
         cx = Cx(self.game, self.report, scope or Scope(), False, {}, self)
@@ -736,7 +737,11 @@ class Compiler:
                 self.report.error(spec["params"].key_pos.get(pname, dpos), "'player' is the seat that decides; "
                                                                            "name the parameter differently", E_NAME)
                 continue
-            fn, typ = self.dyn_expr(domain, dpos, scope, f"parameter {pname}")
+            tree = None if isinstance(domain, list) else self.parse(domain, dpos)
+            if tree is None and not isinstance(domain, list):
+                fn, typ = None, T.ANY               # a syntax error, reported
+            else:
+                fn, typ = self.dyn_expr(domain if tree is None else tree, dpos, scope, f"parameter {pname}")
             if fn is not None and not T.is_listlike(typ):
                 self.report.error(dpos, f"parameter '{pname}' must range over a list (its choices), "
                                         f"not {T.describe(typ)}", E_TYPE)
@@ -745,7 +750,7 @@ class Compiler:
                 f0 = fn
                 fn = lambda st, L, f0=f0: st.z[f0(st, L).id]  # noqa: E731
             slot = scope.declare(pname, elem)
-            action.params.append(ParamSpec(pname, fn or (lambda st, L: ()), elem, slot, dpos, domain))
+            action.params.append(ParamSpec(pname, fn or (lambda st, L: ()), elem, slot, dpos, domain, tree))
         if "where" in spec:
             fn, _ = self.dyn_expr(spec["where"], spec.pos_of("where"), scope, "where", cond=True)
             action.where = fn
@@ -833,10 +838,10 @@ class Compiler:
         (exprs.yields_distinct for every domain, values that are their own id part)."""
         g = self.game
         actions = list(g.actions.values()) + list(g.inline_actions.values())
-        names = [a.name for a in actions]
+        names = Counter(a.name for a in actions)
         trees = {name: f.tree for name, f in g.functions.items() if f.tree is not None}
         for action in actions:
-            if names.count(action.name) > 1 or not action.params:
+            if names[action.name] > 1 or not action.params:
                 continue
             ok = True
             for spec in action.params:
@@ -849,11 +854,7 @@ class Compiler:
                     except TypeError:       # a list of records
                         ok = False
                 else:
-                    try:
-                        node = parse_expression(spec.source, spec.pos)
-                    except ParseError:
-                        node = None
-                    ok = node is not None and yields_distinct(node, g, local, trees)
+                    ok = spec.tree is not None and yields_distinct(spec.tree, g, local, trees)
                 if not ok:
                     break
             action.distinct_options = ok

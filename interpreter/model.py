@@ -218,6 +218,8 @@ class ParamSpec:
     pos: Pos
     #: the domain as written (an expression or a YAML list), for interpreter/spaces.py
     source: object = None
+    #: the domain's parsed expression (None for a YAML list)
+    tree: object = None
 
 
 @dataclass
