@@ -202,6 +202,9 @@ class State:
     def move(self, comps, dst, bottom: bool, pos: Pos) -> None:
         if not comps:
             return
+        if len(comps) == 1:             # most moves: the same as below, without the lists
+            self.move_component(comps[0], dst, bottom, pos)
+            return
         lst = self.z[dst.id]
         incoming = [c for c in comps if self.where[c.id] != dst.id]
         if dst.capacity is not None and len(lst) + len(incoming) > dst.capacity:
@@ -229,6 +232,35 @@ class State:
         if "moved" in self.game.event_triggers:
             self.emit("moved", Record({"components": tuple(incoming), "to": dst,
                                        "from": self.lay.zones[moved_from[0]] if moved_from else dst}), pos)
+        self.changed(())
+
+    def move_component(self, c, dst, bottom: bool, pos: Pos) -> None:
+        """Move the one component ``c``: ``move((c,), dst, bottom, pos)``."""
+        did = dst.id
+        where = self.where
+        src = where[c.id]
+        if src != did:
+            lst = self.z[did]
+            if dst.capacity is not None and len(lst) >= dst.capacity:
+                raise RuleRuntimeError(
+                    f"{dst.name} is full: it holds {len(lst)} of {dst.capacity} and cannot take 1 more", pos)
+            if dst.holds and c.kind not in dst.holds:
+                raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+            self.z[src].remove(c)
+            if bottom:
+                lst.insert(0, c)
+            else:
+                lst.append(c)
+            where[c.id] = did
+            if self.known:
+                self.forget((did, src))
+            self.forget_results((did, src))
+            if "moved" in self.game.event_triggers:
+                self.emit("moved", Record({"components": (c,), "to": dst, "from": self.lay.zones[src]}), pos)
+        else:
+            self.forget_results((did,))
+            if "moved" in self.game.event_triggers:
+                self.emit("moved", Record({"components": (), "to": dst, "from": dst}), pos)
         self.changed(())
 
     def draw(self, src, n: int, dst, pos: Pos) -> tuple:

@@ -240,3 +240,43 @@ end: {score: "x"}
 """, "max(nothing(), 2)")
     assert (err.pos.line, err.pos.col) == (line, col)
     assert err.message.startswith("max(): ")
+
+
+def test_a_call_binds_its_arguments_in_order_for_a_procedure_compiled_later(rulebook):
+    """A call's arguments (codegen.arg_binder) fill the callee's locals: the seat unless
+    `player:` names another, every parameter, the callee's own locals left empty — also
+    for a procedure written after its caller, whose number of locals is known only then;
+    of two failing arguments the first written is the one reported."""
+    book = rulebook(HEAD + """
+variables: {got: {index: {p: players}, init: 0}}
+procedures:
+  outer:
+    - call: inner
+      with: {b: 7, a: 2}
+    - call: inner
+      with: {player: 1, a: 3, b: 1}
+  inner:
+    params: {a: int, b: int}
+    do:
+      - let: "c = a * 10 + b"
+      - set: "got[player] += c"
+flow:
+  - call: outer
+    with: {player: 0}
+end: {score: "got[p]"}
+""")
+    st = Rulebook.load(book).new_game(2, 1)
+    assert st.scores() == [27, 31]          # seat 0: 2 * 10 + 7; seat 1: 3 * 10 + 1
+    err, (line, col) = fail(rulebook, """
+tables:
+  worth: {1: 5}
+procedures:
+  show:
+    params: {a: int, b: int}
+    do: [{log: "{a} {b}"}]
+flow:
+  - call: show
+    with: {b: "worth[2]", a: "worth[3]"}
+end: {score: "0"}
+""", "worth[2]")
+    assert "no row for 2" in err.message and (err.pos.line, err.pos.col) == (line, col)

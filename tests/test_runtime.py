@@ -452,3 +452,45 @@ end: {score: "count(hand[p], c -> c.color == red)"}
         with pytest.raises(IllegalAction):
             fresh.apply_index(bad)
     assert fresh.to_json() == before
+
+
+
+def test_moving_one_component_checks_and_reports_like_moving_many(rulebook):
+    # one component at a time (State.move_component): bottom puts it first; a component
+    # already in the zone stays where it is, and the `moved` event names no component
+    rb = load(rulebook, CHIPS.replace("out: {}", "out: {capacity: 2}") + """
+variables: {events: 0, moved: 0, last_from_out: false}
+triggers:
+  seen:
+    on: moved
+    do:
+      - set: "events += 1"
+      - set: "moved += count(event.components)"
+      - set: "last_from_out = event.from == out"
+flow:
+  - move: "first(bag, c -> c.color == red)"
+    to: out
+  - move: "first(bag, c -> c.color == blue)"
+    to: out
+    bottom: true
+  - move: "top(out)"
+    to: out
+end: {score: "0"}
+""")
+    st = rb.new_game(2, 1)
+    assert [c.label for c in st.z[st.lay.zone_by_name("out").id]] == ["blue", "red"]
+    # three moves, three events; two components moved; the last moved nothing, from out itself
+    assert [rb.evaluate(st, e) for e in ("events", "moved", "last_from_out")] == [3, 2, True]
+    full = load(rulebook, CHIPS.replace("out: {}", "out: {capacity: 2}") + """
+flow:
+  - move: "take(bag, 2)"
+    to: out
+  - move: "first(bag)"
+    to: out
+end: {score: "0"}
+""")
+    with pytest.raises(RuleRuntimeError) as info:
+        full.new_game(2, 1)
+    assert info.value.message == "out is full: it holds 2 of 2 and cannot take 1 more"
+    # the body opens with an empty line, then flow:, the first move (2 lines), the second move
+    assert info.value.pos.line == HEAD.count("\n") + CHIPS.count("\n") + 5
