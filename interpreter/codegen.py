@@ -148,24 +148,6 @@ def option_enumerator(action, option_class, id_part):
     return ns["_rw_enum"]
 
 
-def arg_binder(proc, fns: list):
-    """``binder(st, L)``: the locals of a call of ``proc`` — ``proc.nslots`` slots (read
-    at the call: a procedure may be compiled after its callers), the seat ``L[0]`` in
-    slot 0 (``fns`` may set it again), and each ``(slot, f)`` of ``fns`` set to
-    ``f(st, L)``, in the order given — as one generated function."""
-    ns = {"__builtins__": _BUILTINS, "_proc": proc}
-    lines = ["def _rw_bind(st, L):",
-             "    new = [None] * _proc.nslots",
-             "    new[0] = L[0]"]
-    for i, (slot, f) in enumerate(fns):
-        ns[f"_f{i}"] = f
-        lines.append(f"    new[{int(slot)}] = _f{i}(st, L)")
-    lines.append("    return new")
-    _counter[0] += 1
-    exec(compile("\n".join(lines) + "\n", f"<arguments of {proc.name} #{_counter[0]}>", "exec"), ns)  # noqa: S102
-    return ns["_rw_bind"]
-
-
 def id_is_value(typ) -> bool:
     """Do two values of ``typ`` have the same id part exactly when they are equal?  Then
     the value itself keys the options (no call to ``id_part``).  Numbers, seats, booleans

@@ -18,7 +18,6 @@ from dsl.yamlload import LDict, LList
 from . import types as T
 from .exprs import Cx, Scope, as_list, bind, compile_cond, compile_expr, guard, suggest, E_NAME, E_TYPE
 from . import flowcode as F
-from .codegen import arg_binder
 from .limits import LIMITS
 from .model import Label, LoopInfo, Procedure, ScopeInfo
 from .runtime import Decision, Frame
@@ -683,7 +682,13 @@ class StepCompiler:
         if missing:
             self.report.error(step.pos, f"{what} needs {', '.join(missing)} (with: ...)", E_NAME)
             return None
-        return arg_binder(proc, fns)
+        def binder(st, L):
+            new = [None] * proc.nslots
+            new[0] = L[0]
+            for slot, f in fns:
+                new[slot] = f(st, L)
+            return new
+        return binder
 
     def step_emit(self, step: LDict, pos: Pos):
         name = step["emit"]

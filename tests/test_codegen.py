@@ -243,7 +243,7 @@ end: {score: "x"}
 
 
 def test_a_call_binds_its_arguments_in_order_for_a_procedure_compiled_later(rulebook):
-    """A call's arguments (codegen.arg_binder) fill the callee's locals: the seat unless
+    """A call's arguments fill the callee's locals: the seat unless
     `player:` names another, every parameter, the callee's own locals left empty — also
     for a procedure written after its caller, whose number of locals is known only then;
     of two failing arguments the first written is the one reported."""
