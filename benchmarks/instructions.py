@@ -1,0 +1,76 @@
+"""Instructions per random-playout game of two checkouts: an A/B that noise cannot move.
+
+    python benchmarks/instructions.py OLD_CHECKOUT NEW_CHECKOUT --game moonlight_market --players 3
+
+On a shared machine the time of a run spreads by 5–15 %, more than most single
+changes to the engine gain.  The number of machine instructions Python executes
+for the same games is the same in every run (with ``PYTHONHASHSEED`` fixed), so a
+change of 1 % shows as 1 %.  Each checkout (with its own ``.venv``) plays the
+seeded random games of ``cpu_ab.py`` (seeds 0, 1, …) — in pure Python
+(``REGELWERK_PURE=1``), after one unmeasured game — under valgrind's cachegrind,
+twice: with ``--short`` games and with ``--games``; the difference divided by the
+number of extra games is the cost of one game without the start-up.
+
+Instructions are not time (a cache miss costs more than an addition), so a
+change worth keeping is also measured by time (``cpu_ab.py``, ``compare.py``);
+but they tell which of two versions does less, reliably and in a minute.
+Needs ``valgrind`` on PATH.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from cpu_ab import CHILD
+
+# the same games as cpu_ab.py, with the unmeasured first game the same in both runs
+CHILD = CHILD.replace("rb.new_game(players, n, logging=False)", "rb.new_game(players, 999, logging=False)")
+CHILD = CHILD.replace("RandomBot(n, s)", "RandomBot(999, s)")
+assert CHILD.count("999") == 2
+
+IREFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def instructions(checkout: Path, game: str, players: int, games: int) -> int:
+    env = dict(os.environ, REGELWERK_PURE="1", PYTHONHASHSEED="0")
+    run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          str(checkout / ".venv/bin/python"), "-c", CHILD, game, str(players), str(games)],
+                         cwd=checkout, capture_output=True, text=True, env=env)
+    found = IREFS.search(run.stderr)
+    if run.returncode != 0 or found is None:
+        raise SystemExit(f"{checkout}: the run failed:\n{run.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def per_game(checkout: Path, game: str, players: int, short: int, games: int) -> float:
+    return (instructions(checkout, game, players, games) - instructions(checkout, game, players, short)) / (games - short)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("old", type=Path)
+    ap.add_argument("new", type=Path)
+    ap.add_argument("--game", action="append", required=True)
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--short", type=int, default=5, help="games of the shorter run (default 5)")
+    ap.add_argument("--games", type=int, default=25, help="games of the longer run (default 25)")
+    args = ap.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        ap.error("valgrind is not on PATH")
+    if args.games <= args.short:
+        ap.error("--games must be more than --short")
+    for game in args.game:
+        old = per_game(args.old, game, args.players, args.short, args.games)
+        new = per_game(args.new, game, args.players, args.short, args.games)
+        print(f"{game} {args.players}p: {old / 1e6:.2f} -> {new / 1e6:.2f} M instructions per game "
+              f"({old / new:.3f}x)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
