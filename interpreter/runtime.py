@@ -232,7 +232,8 @@ class State:
         if "moved" in self.game.event_triggers:
             self.emit("moved", Record({"components": tuple(incoming), "to": dst,
                                        "from": self.lay.zones[moved_from[0]] if moved_from else dst}), pos)
-        self.changed(())
+        if self.game.condition_triggers:     # no function reads what moved: only they may care
+            self.changed(())
 
     def move_component(self, c, dst, bottom: bool, pos: Pos) -> None:
         """Move the one component ``c``: ``move((c,), dst, bottom, pos)``."""
@@ -254,14 +255,25 @@ class State:
             where[c.id] = did
             if self.known:
                 self.forget((did, src))
-            self.forget_results((did, src))
+            stale_results = self.lay.stale_results
+            a = stale_results[did]
+            b = stale_results[src]
+            if a is None or b is None:
+                self.forget_all()
+            else:
+                memo = self.memo
+                for slot in a:
+                    memo[slot] = None
+                for slot in b:
+                    memo[slot] = None
             if "moved" in self.game.event_triggers:
                 self.emit("moved", Record({"components": (c,), "to": dst, "from": self.lay.zones[src]}), pos)
         else:
             self.forget_results((did,))
             if "moved" in self.game.event_triggers:
                 self.emit("moved", Record({"components": (), "to": dst, "from": dst}), pos)
-        self.changed(())
+        if self.game.condition_triggers:     # no function reads what moved: only they may care
+            self.changed(())
 
     def draw(self, src, n: int, dst, pos: Pos) -> tuple:
         lst = self.z[src.id]
@@ -296,7 +308,8 @@ class State:
         if "drawn" in self.game.event_triggers:
             self.emit("drawn", Record({"components": got, "from": src, "to": dst, "count": n,
                                        "short": len(got) < n}), pos)
-        self.changed(())
+        if self.game.condition_triggers:     # no function reads what moved: only they may care
+            self.changed(())
         return got
 
     def _move_one(self, c, dst, pos, at: int):
@@ -419,17 +432,20 @@ class State:
 
     def scope_start(self, kind: str, name: str) -> None:
         self.scopes.append(ScopeRec(kind, name))
-        ev = kind + "_start"
-        if ev in self.game.event_triggers:
-            self.emit(ev, Record({"name": name}), Pos("<scope>"))
+        if self.game.event_triggers:
+            ev = kind + "_start"
+            if ev in self.game.event_triggers:
+                self.emit(ev, Record({"name": name}), Pos("<scope>"))
 
     def scope_end(self, kind: str, name: str) -> None:
         rec = self.scopes.pop()
-        ev = kind + "_end"
-        if ev in self.game.event_triggers:
-            self.emit(ev, Record({"name": name}), Pos("<scope>"))
-        for proc, L, trig in reversed(rec.deferred):
-            self.frames.append(Frame(proc, L, 0, trig))
+        if self.game.event_triggers:
+            ev = kind + "_end"
+            if ev in self.game.event_triggers:
+                self.emit(ev, Record({"name": name}), Pos("<scope>"))
+        if rec.deferred:
+            for proc, L, trig in reversed(rec.deferred):
+                self.frames.append(Frame(proc, L, 0, trig))
 
     def defer(self, until: str, proc, L, once: bool, pos: Pos, trigger=None) -> None:
         for rec in reversed(self.scopes):
