@@ -1,5 +1,12 @@
 """regelwerk bench: one line per player count, --json, median of --repeat, the backend."""
 import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 
 from interpreter.bench import backend
 from interpreter.bots import make_bots, play_out
@@ -7,6 +14,7 @@ from interpreter.cli import main
 from interpreter.game import Rulebook
 
 YAK = "rules/yak"
+ROOT = Path(__file__).parent.parent
 
 
 def test_bench_prints_one_line_per_player_count(capsys):
@@ -29,3 +37,19 @@ def test_bench_json_counts_the_decisions_of_the_seeded_games(capsys):
     assert row["decisions"] == expected
     assert row["games_per_s"] > 0 and row["decisions_per_s"] > row["games_per_s"]
     assert row["backend"] == backend() and row["backend"].startswith(("pure Python", "native"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None or not (ROOT / ".venv/bin/python").exists(),
+                    reason="needs valgrind and the checkout's .venv")
+def test_instruction_counts_of_the_same_games_do_not_vary():
+    """benchmarks/instructions.py rests on this: the same checkout, the same seeded games,
+    the same number of instructions in every run (so one checkout against itself is 1.000x)."""
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "instructions.py"), str(ROOT), str(ROOT),
+                          "--game", "moonlight_market", "--players", "2", "--short", "1", "--games", "3"],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    line = out.stdout.strip()
+    assert line.startswith("moonlight_market 2p: ") and line.endswith("(1.000x)"), line
+    old, new = re.findall(r"([\d.]+) (?:->|M)", line)[:2]
+    assert old == new and float(old) > 1
