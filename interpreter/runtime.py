@@ -255,7 +255,7 @@ class State:
             where[c.id] = did
             if self.known:
                 self.forget((did, src))
-            stale_results = self.lay.stale_results
+            stale_results = self.lay.stale_results      # forget_results((did, src)), written out
             a = stale_results[did]
             b = stale_results[src]
             if a is None or b is None:
@@ -407,7 +407,9 @@ class State:
         """Called after every change of state: forget remembered function
         results — those at the slots in ``drop`` (the ones a change of one
         variable makes stale: ``GameDef.memo_drop``), or all (None) — and check
-        condition triggers."""
+        condition triggers.  A move or a draw forgets its zones' results itself
+        (``forget_results``) and calls ``changed(())`` only for the condition
+        triggers, so not at all in a game without them."""
         if drop is None:
             self.forget_all()
         else:
