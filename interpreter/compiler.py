@@ -30,7 +30,7 @@ from .stdlib import BUILTINS
 #: the expression language's own words (dsl/grammar.lark): no name can be spelled like them
 KEYWORDS = frozenset({"true", "false", "none", "and", "or", "not", "in", "if", "else", "for"})
 RESERVED = {"player", "players", "num_players", "num_seats", "option", "variant", "event", "viewer", "box",
-            "true", "false", "none", "kind", "and", "or", "not", "in", "if", "else", "for"}
+            "kind"} | KEYWORDS
 
 EVENT_TYPES = {
     "drawn": T.RecordT((("components", T.ListT(T.Comp())), ("from", T.ZoneT()), ("to", T.ZoneT()),
