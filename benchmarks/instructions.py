@@ -4,7 +4,8 @@
 
 On a shared machine the time of a run spreads by 5–15 %, more than most single
 changes to the engine gain.  The number of machine instructions Python executes
-for the same games is the same in every run (with ``PYTHONHASHSEED`` fixed), so a
+for the same games is nearly the same in every run (with ``PYTHONHASHSEED`` fixed; within
+~0.05 %: objects hashed by address iterate in an order that moves with memory layout), so a
 change of 1 % shows as 1 %.  Each checkout (with its own ``.venv``) plays the
 seeded random games of ``cpu_ab.py`` (seeds 0, 1, …) — in pure Python
 (``REGELWERK_PURE=1``), after one unmeasured game — under valgrind's cachegrind,

@@ -44,12 +44,15 @@ def test_bench_json_counts_the_decisions_of_the_seeded_games(capsys):
                     reason="needs valgrind and the checkout's .venv")
 def test_instruction_counts_of_the_same_games_do_not_vary():
     """benchmarks/instructions.py rests on this: the same checkout, the same seeded games,
-    the same number of instructions in every run (so one checkout against itself is 1.000x)."""
+    nearly the same number of instructions in every run.  Not exactly the same: objects
+    hashed by their address (sets of components, id()-keyed maps) iterate in an order that
+    moves with the process's memory layout; CI saw 23.10 against 23.11 M.  Within 0.2 %,
+    a change of 1 % still shows."""
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "instructions.py"), str(ROOT), str(ROOT),
                           "--game", "moonlight_market", "--players", "2", "--short", "1", "--games", "3"],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     line = out.stdout.strip()
-    assert line.startswith("moonlight_market 2p: ") and line.endswith("(1.000x)"), line
-    old, new = re.findall(r"([\d.]+) (?:->|M)", line)[:2]
-    assert old == new and float(old) > 1
+    assert line.startswith("moonlight_market 2p: "), line
+    old, new = (float(x) for x in re.findall(r"([\d.]+) (?:->|M)", line)[:2])
+    assert old > 1 and abs(old / new - 1) < 0.002, line
