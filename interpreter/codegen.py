@@ -90,9 +90,9 @@ class Gen:
         return self._compile(head, _MEMO_PREFIX, src, pos, None, "        return _v\n")
 
     def _compile(self, head, prefix, src, pos, outer, after=""):
-        text, spans = _strip(src, self.guards, len(prefix))
         _counter[0] += 1
         filename = f"<rulebook {pos.file}:{pos.line}:{pos.col} #{_counter[0]}>"
+        text, spans = strip(src, self.guards, head.count("\n") + 1, len(prefix))
         code = (head +
                 f"{prefix}{text}\n"
                 + after +
@@ -100,9 +100,9 @@ class Gen:
                 "        raise\n"
                 "    except Exception as _e:\n"
                 "        raise _rw_fail(_e) from None\n")
-        info = _Info(filename, spans)
+        info = Info(filename, spans)
         ns = dict(self.ns)
-        ns["__builtins__"] = _BUILTINS
+        ns["__builtins__"] = BUILTINS
         ns["_rw_RuleRuntimeError"] = RuleRuntimeError
         ns["_rw_fail"] = partial(_fail, info, outer)
         with warnings.catch_warnings():
@@ -122,7 +122,7 @@ def option_enumerator(action, option_class, id_part):
     filter, once per action id (``seen`` holds ``(name, *id parts)``; not kept for an
     action whose ids cannot repeat: ``ActionDecl.distinct_options``)."""
     params = action.params
-    ns = {"__builtins__": _BUILTINS, "_Option": option_class, "_id": id_part, "_action": action,
+    ns = {"__builtins__": BUILTINS, "_Option": option_class, "_id": id_part, "_action": action,
           "_name": action.name, "_where": action.where}
     lines = ["def _rw_enum(st, L, seen, out):"]
     indent = "    "
@@ -173,17 +173,42 @@ def is_generated(fn) -> bool:
     return hasattr(fn, "_rw_info")
 
 
-class _Info:
+class Info:
+    """Where the failing parts of one generated function's text are: its file name and
+    the spans ``(line, start col, end col, pos, what, custom)``, inner spans after outer ones."""
+
     __slots__ = ("filename", "spans")
 
     def __init__(self, filename, spans):
         self.filename = filename
-        self.spans = spans        # (start col, end col, pos, what, custom), inner spans after outer ones
+        self.spans = spans
+
+    def locate(self, exc: BaseException, tb):
+        """The rule error of the innermost span around the operation ``tb`` (a traceback
+        entry of this function's code) failed at, or None when no span holds it."""
+        code = tb.tb_frame.f_code
+        positions = list(code.co_positions())
+        k = tb.tb_lasti // 2
+        if not 0 <= k < len(positions):
+            return None
+        line, _, col, end = positions[k]
+        if col is None or end is None:
+            return None
+        around = [s for s in self.spans if s[0] == line and s[1] <= col and end <= s[2]]
+        for _, start, stop, pos, what, custom in sorted(around, key=lambda s: s[2] - s[1]):
+            if custom is not None:
+                err = custom(exc)
+                if err is not None:
+                    return err
+                continue
+            return as_rule_error(exc, pos, what)
+        return None
 
 
-def _strip(src: str, guards: list, col: int):
-    """Remove the span markers from ``src``; return the text and the spans' columns
-    (counted from ``col``, where the text starts on its line)."""
+def strip(src: str, guards: list, line: int = 1, col: int = 0):
+    """Remove the span markers from ``src``; return the text and the spans as
+    ``(line, start col, end col, pos, what, custom)`` (``src`` starts at ``line``, ``col``;
+    lines count from 1, columns from 0)."""
     out = []
     spans = []
     stack = []
@@ -193,52 +218,50 @@ def _strip(src: str, guards: list, col: int):
         ch = src[i]
         if ch == _START:
             j = src.index(_MID, i)
-            stack.append((int(src[i + 1:j]), col))
+            stack.append((int(src[i + 1:j]), line, col))
             i = j + 1
             continue
         if ch == _END:
-            gid, start = stack.pop()
+            gid, sline, start = stack.pop()
             pos, what, custom = guards[gid]
-            spans.append((start, col, pos, what, custom))
+            if sline == line:
+                spans.append((line, start, col, pos, what, custom))
+            i += 1
+            continue
+        if ch == "\n":
+            out.append(ch)
+            line += 1
+            col = 0
             i += 1
             continue
         j = i
-        while j < n and src[j] not in (_START, _END):
+        while j < n and src[j] not in (_START, _END, "\n"):
             j += 1
         out.append(src[i:j])
         col += j - i
         i = j
-    spans.sort(key=lambda s: (s[0], -s[1]))
+    spans.sort(key=lambda s: (s[0], s[1], -s[2]))
     return "".join(out), spans
 
 
-def _fail(info: _Info, outer, exc: BaseException):
+def _fail(info: Info, outer, exc: BaseException):
     """The rule error for ``exc`` raised in generated code (see the module docstring)."""
-    col = end = None
+    found = None
     tb = exc.__traceback__
     while tb is not None:
-        code = tb.tb_frame.f_code
-        if code.co_filename == info.filename:
-            positions = list(code.co_positions())
-            k = tb.tb_lasti // 2
-            if 0 <= k < len(positions):
-                _, _, col, end = positions[k]
+        if tb.tb_frame.f_code.co_filename == info.filename:
+            found = tb
         tb = tb.tb_next
-    if col is not None:
-        around = [s for s in info.spans if s[0] <= col and end is not None and end <= s[1]]
-        for start, stop, pos, what, custom in sorted(around, key=lambda s: s[1] - s[0]):
-            if custom is not None:
-                err = custom(exc)
-                if err is not None:
-                    return err
-                continue
-            return _as_rule_error(exc, pos, what)
+    if found is not None:
+        err = info.locate(exc, found)
+        if err is not None:
+            return err
     if outer is not None:
-        return _as_rule_error(exc, *outer)
+        return as_rule_error(exc, *outer)
     return exc
 
 
-def _as_rule_error(exc, pos, what) -> RuleRuntimeError:
+def as_rule_error(exc, pos, what) -> RuleRuntimeError:
     """What a failure inside a guarded span says (one rule for all of them)."""
     if isinstance(exc, ZeroDivisionError):
         return RuleRuntimeError(f"{what}: division by zero", pos)
@@ -253,5 +276,9 @@ def _as_rule_error(exc, pos, what) -> RuleRuntimeError:
     return RuleRuntimeError(f"{what}: {exc}", pos)
 
 
+_as_rule_error = as_rule_error
+
+
 #: the Python builtins generated code may use (and nothing else: no open, no import)
-_BUILTINS = {"tuple": tuple, "len": len, "isinstance": isinstance, "Exception": Exception}
+BUILTINS = {"tuple": tuple, "len": len, "isinstance": isinstance, "Exception": Exception}
+_BUILTINS = BUILTINS

@@ -23,7 +23,8 @@ from .exprs import (E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_e
 from .codegen import id_is_value
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
-from .flowcode import lazy_entries
+from . import flowcode
+from .flowcode import lazy_entries, lazy_instructions
 from .steps import StepCompiler
 from .stdlib import BUILTINS
 
@@ -190,6 +191,9 @@ class Compiler:
         if not self.report.has_errors:
             self.mark_distinct_options()
         g.all_procs = dict(self.all_procs())
+        for proc in g.all_procs.values():
+            proc.live = g.live
+            proc.code = lazy_instructions(proc)     # each compiled alone when first called
         if g.coverage is not None and not self.report.has_errors:
             g.coverage.instrument(g, s)  # wraps instructions to record what runs (never in normal play)
         elif not self.report.has_errors:
@@ -758,15 +762,10 @@ class Compiler:
         self._compile_bounds(action, spec, scope)
         self._compile_secret(action, spec)
         sc = StepCompiler(self, proc, scope)
-
-        def start(st, fr, name=action.name):
-            st.scope_start("action", name)
-
-        def end(st, fr, name=action.name):
-            st.scope_end("action", name)
-        sc.emit(start, proc.pos)
+        name = sc.bind(action.name, "s")
+        sc.emit(flowcode.STMT, [f"st.scope_start('action', {name})"], proc.pos, ("action_start",))
         sc.steps(spec.get("do"), spec.pos_of("do"))
-        sc.emit(end, proc.pos)
+        sc.emit(flowcode.STMT, [f"st.scope_end('action', {name})"], proc.pos, ("action_end", flowcode.DEFERRED))
         proc.nslots = scope.nslots
         proc.slot_names = list(scope.names)
 
@@ -877,6 +876,7 @@ class Compiler:
 
     def declare_triggers(self, triggers: LDict):
         g = self.game
+        g.live = self.live_events(triggers)
         for name, spec in triggers.items():
             if not isinstance(spec, dict):
                 continue
@@ -885,6 +885,32 @@ class Compiler:
             trig = TriggerDecl(name, triggers.key_pos[name], str(event) if event else None, None,
                                str(spec["at"]) if spec.get("at") else None, proc, 1)
             g.triggers.append(trig)
+
+    def live_events(self, triggers: LDict) -> frozenset:
+        """GameDef.live, before any step is compiled: the events the triggers listen for,
+        CHANGED when one is a condition trigger, DEFERRED when a trigger waits for a scope's
+        end (`at:`) or any step is a `defer`."""
+        live = set()
+        for spec in triggers.values():
+            if not isinstance(spec, dict):
+                continue
+            if spec.get("on"):
+                live.add(str(spec["on"]))
+            else:
+                live.add(flowcode.CHANGED)
+            if spec.get("at"):
+                live.add(flowcode.DEFERRED)
+        s = self.src
+        stack = [s.sections.get(k) for k in ("setup", "flow", "procedures", "actions", "triggers", "end")]
+        while stack and flowcode.DEFERRED not in live:
+            item = stack.pop()
+            if isinstance(item, dict):
+                if "defer" in item:
+                    live.add(flowcode.DEFERRED)
+                stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
+            elif isinstance(item, list):
+                stack.extend(v for v in item if isinstance(v, (dict, list)))
+        return frozenset(live)
 
     def compile_triggers(self, triggers: LDict):
         g = self.game

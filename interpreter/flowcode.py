@@ -1,59 +1,103 @@
-"""Step runs as generated code: the order in which a procedure's instructions run, as Python.
+"""Procedures as generated code: what each step does and the order the steps run in, as Python.
 
-:mod:`interpreter.steps` compiles every step into instructions — closures
-``ins(state, frame)`` at a program counter (pc) of the procedure, which say
-what a step *means* — and records the steps' structure as a small tree
-(:class:`Leaf`, :class:`If`, :class:`Loop`, :class:`Scope`, :class:`Decide`).
-This module turns that tree into Python source that calls the same closures
-in the same order, with the rulebook's loops and branches as Python
-``while`` and ``if``: the run loop (:func:`interpreter.runtime.run`) then
-calls one generated function per stretch of steps instead of one closure per
-step.  Nothing here decides what a step does; it only replaces the jumps
-between instructions.
+:mod:`interpreter.steps` compiles every step into one or more *instructions*,
+each an :class:`Ins` at a program counter (pc) of the procedure: the Python
+statements of what it does (the rulebook's expressions written in, as
+:mod:`interpreter.exprs` writes them) and what it is to the flow — a plain
+statement, a branch, a loop's head or tail, a scope's start or end, a
+decision, a call.  Beside them it records the steps' structure as a small
+tree (:class:`Leaf`, :class:`If`, :class:`Loop`, :class:`Scope`,
+:class:`Decide`).  This module writes them out as Python functions; nothing
+here decides what a step means.
 
 A frame can stop anywhere a game may suspend or another frame must run first:
-a decision, a ``call``, a trigger or a deferred effect pushed by a move, a set
-or the end of a scope.  The generated code then stores the pc where the frame
-goes on and returns; the frame resumes there later (after the other frame, the
-decision, a ``clone``, ``to_json``/``from_json``).  Every pc of a procedure
-therefore has an *entry*: a function generated, on first use, for the rest of
-the procedure from that pc — the rest of the steps around it, then each
+a decision, a ``call`` of a procedure that may suspend, a trigger or a
+deferred effect pushed by a move, a set or the end of a scope.  The generated
+code then stores the pc where the frame goes on and returns; the frame resumes
+there later (after the other frame, the decision, a ``clone``,
+``to_json``/``from_json``).  Every pc of a procedure therefore has an *entry*:
+a function ``entry(st, fr)``, generated on first use, for the rest of the
+procedure from that pc — the rest of the steps around it, then each
 enclosing loop from its head, out to the end of the procedure.
 ``Procedure.entries[pc]`` holds it; the run loop calls ``entries[fr.pc]``.
 
-The closures keep their protocol: a branch or a loop head says where to go on
-by setting ``frame.pc`` (the generated code sets ``frame.pc = pc + 1`` first,
-as the run loop did, and compares after); a decision returns True.  The only
-instructions not called are a loop's jump back to its head and an ``if``'s
-jump over the ``else``, which do nothing else.  When coverage is measured
-(``interpreter.coverage``) every entry is the instruction itself, one per pc,
-as before.
+Which effects can start another frame is known when the code is written
+(``GameDef.live``): a move only where some trigger listens for ``moved`` or a
+condition trigger exists, a scope's end only where something is deferred.
+A game without triggers never looks.  A procedure that can neither suspend
+nor start a frame (no decision, no such effect, no ``end_game``, and only
+calls of procedures like it) is also written as a plain function
+``proc(st, L)`` (:func:`direct_function`): a ``call`` of it is a Python call
+with the new locals, not a frame for the run loop.
+
+Every pc also has its instruction alone, ``ins(st, fr)`` (:func:`instruction`):
+the same text as a function of its own, following the run loop's protocol —
+the loop sets ``fr.pc = pc + 1`` first; a branch or a loop head goes elsewhere
+by setting ``fr.pc``; a decision returns True.  The run loop calls these when
+coverage is measured (``interpreter.coverage`` counts each one), and an entry
+Python cannot compile (loops nested deeper than Python nests blocks) falls
+back to them.
 
 A loop counts its iterations against the steps limit (``LIMITS.steps``, or
 the limit given to ``run``): an endless loop is the same located RW910 error.
-A fault inside the generated code is located at the step it ran, from the
-line it failed on (:func:`pc_of_failure`).
+A failure inside generated code is a rule error at the rulebook position of
+the innermost expression part around the failing operation (the columns of
+every part that can fail are recorded, see ``interpreter/codegen.py``), else
+at the step the failing line belongs to (:func:`rule_error`).
 """
 from __future__ import annotations
 
 from dsl.diagnostics import RuleRuntimeError
 
-#: leaf kinds: what the generated code does after the instruction
-QUIET = "quiet"        # never starts another frame (let, log, a local set, fail)
-EFFECT = "effect"      # may start a trigger's or a deferred effect's frame: look, and stop if so
-CALL = "call"          # starts a frame: stop
-DECIDE = "decide"      # True: a decision is pending, stop
-JUMP = "jump"          # sets the frame's pc itself (end_turn): stop
-END_GAME = "end_game"  # the game's frames are gone: stop
-BREAK = "break"        # leave the innermost loop
+from .codegen import BUILTINS, Gen, Info, as_rule_error, strip
+
+# --- what an instruction is to the flow --------------------------------------------
+STMT = "stmt"              # statements; may start a frame when its `pushes` are live
+BRANCH = "branch"          # lines[0] is the condition; false: go to `target` (the else, or past the if)
+JUMP = "jump"              # the end of an if's then-block: go to `target` (past the else)
+LOOP_INIT = "loop_init"    # statements before a loop's first round
+LOOP_HEAD = "loop_head"    # statements; LEAVE leaves the loop (to `target`)
+LOOP_TAIL = "loop_tail"    # statements at the end of a round; then back to the head (`target`)
+SCOPE_BEGIN = "scope_begin"
+SCOPE_END = "scope_end"
+DECIDE = "decide"          # `call` is the name of the decide function: True when a decision is pending
+CALL = "call"              # `call` is (procedure, [(slot, text)]): a frame, or a direct call
+BREAK = "break"            # leave the innermost loop (to `target`)
+END_TURN = "end_turn"      # statements that set the pcs themselves: stop
+END_GAME = "end_game"      # statements that end the game (the frames are gone): stop
+
+#: the statement that leaves a loop from its head's text
+LEAVE = "\x00LEAVE"
+
+#: tokens of what an instruction may set off (``Ins.pushes``), live when the game has a listener
+#: (``GameDef.live``): event names, CHANGED (condition triggers), DEFERRED (effects at a scope's end)
+CHANGED = "\x00changed"
+DEFERRED = "\x00deferred"
 
 
-class Leaf:
-    __slots__ = ("pc", "kind", "start", "stop")
+class Ins:
+    """The instruction at ``pc``: ``kind`` (above), the Python ``lines`` of what it does
+    (statements over ``st``, ``fr``, ``L``; a leading four spaces per level of nesting; the
+    expressions' failure spans still marked, see codegen), what it may set off (``pushes``),
+    where it goes (``target``), and for a call or decision what it calls (``call``)."""
 
-    def __init__(self, pc: int, kind: str):
+    __slots__ = ("pc", "kind", "lines", "pushes", "target", "call")
+
+    def __init__(self, pc: int, kind: str, lines=(), pushes=(), call=None):
         self.pc = pc
         self.kind = kind
+        self.lines = list(lines)
+        self.pushes = tuple(pushes)
+        self.target = None
+        self.call = call
+
+
+# --- the structure of the steps --------------------------------------------------------
+class Leaf:
+    __slots__ = ("pc", "start", "stop")
+
+    def __init__(self, pc: int):
+        self.pc = pc
         self.start = pc
         self.stop = pc + 1
 
@@ -67,7 +111,7 @@ class Decide:
 
 
 class If:
-    """The branch at ``pc`` goes to ``then`` (pc + 1 …) or, having set the pc, to ``orelse``;
+    """The branch at ``pc`` goes to ``then`` (pc + 1 …) or to ``orelse``;
     ``jump`` is the pc of the jump over the else (None without one)."""
     __slots__ = ("pc", "then", "orelse", "jump", "start", "stop")
 
@@ -76,9 +120,9 @@ class If:
 
 
 class Loop:
-    """``init`` (or None) once; then the ``head``, which leaves the loop by setting the pc,
-    then the ``body``, then the ``tail`` at ``tail`` (called only when ``tail_runs``: a
-    turn's end; else it only jumps back to the head)."""
+    """``init`` (or None) once; then the ``head``, which may leave the loop, then the
+    ``body``, then the ``tail`` at ``tail`` (statements of its own only when ``tail_runs``:
+    a turn's end; else it only goes back to the head)."""
     __slots__ = ("init", "head", "body", "tail", "tail_runs", "start", "stop")
 
     def __init__(self, init: int | None, head: int, body: list, tail: int, tail_runs: bool):
@@ -88,25 +132,95 @@ class Loop:
 
 
 class Scope:
-    """A phase, round or scope: its start at ``begin``, the body, its end at ``end``."""
+    """A phase, round, scope or action: its start at ``begin``, the body, its end at ``end``."""
     __slots__ = ("begin", "body", "end", "start", "stop")
 
     def __init__(self, begin: int, body: list, end: int):
         self.begin, self.body, self.end, self.start, self.stop = begin, body, end, begin, end + 1
 
 
-class _Writer:
-    def __init__(self):
+# --- the context code is written in ----------------------------------------------------
+class Unit:
+    """One generated function being written: its lines, the pc each line runs (for
+    locating a failure), and the procedure's shared names."""
+
+    def __init__(self, proc, live: frozenset, direct_ok: bool):
+        self.proc = proc
+        self.live = live
+        self.direct_ok = direct_ok      # may a call of a direct procedure be a Python call?
         self.lines: list[str] = []
-        self.pcs: list[int] = []      # the pc each line runs (for locating a fault)
+        self.pcs: list[int] = []
 
     def put(self, depth: int, text: str, pc: int = -1) -> None:
         self.lines.append("    " * depth + text)
         self.pcs.append(pc)
 
-    # --- a node from its start ------------------------------------------------
+    def ins(self, pc: int) -> Ins:
+        return self.proc.ops[pc]
+
+    def pushes(self, ins: Ins) -> bool:
+        """May ``ins`` start another frame in this game?"""
+        live = self.live
+        return any(p in live for p in ins.pushes)
+
+    def text(self, ins: Ins, d: int, leave=None) -> None:
+        """``ins``'s own lines at depth ``d`` (LEAVE written as ``leave``'s lines)."""
+        for line in ins.lines:
+            body = line.lstrip(" ")
+            extra = (len(line) - len(body)) // 4
+            if body == LEAVE:
+                for text in leave:
+                    self.put(d + extra, text, ins.pc)
+            else:
+                self.put(d + extra, body, ins.pc)
+
+
+def call_lines(unit: Unit, ins: Ins, d: int, direct: bool) -> None:
+    """A call: the new locals in the order the arguments are written (of two failing
+    arguments the first one written is reported), then a Python call of a direct
+    procedure, or a frame pushed for the run loop."""
+    callee, args = ins.call
+    slots = ["None"] * max(callee.nslots, 1)
+    for i, (slot, text) in enumerate(args):
+        if text in ("L[0]",) or text.isidentifier():
+            slots[slot] = text
+        else:
+            unit.put(d, f"_a{i} = {text}", ins.pc)
+            slots[slot] = f"_a{i}"
+    new = "[" + ", ".join(slots) + "]"
+    if direct:
+        unit.put(d, f"_rw_d{ins.pc}(st, {new})", ins.pc)
+    else:
+        unit.put(d, f"frames.append(_rw_Frame(_rw_p{ins.pc}, {new}))", ins.pc)
+
+
+# --- an entry: the rest of the procedure from a pc -----------------------------------
+class _Writer:
+    """Writes the steps from a pc on as the body of ``entry(st, fr)`` or, for a direct
+    procedure, of ``proc(st, L)`` (nothing in it ever stops)."""
+
+    def __init__(self, unit: Unit, direct: bool):
+        self.u = unit
+        self.direct = direct
+
+    def put(self, d, text, pc=-1):
+        self.u.put(d, text, pc)
+
+    def stop(self, d: int, pc: int) -> None:
+        """Go on at ``pc`` later: store it and return to the run loop."""
+        assert not self.direct, "a direct procedure never stops"
+        self.put(d, f"fr.pc = {pc}", pc)
+        self.put(d, "return", pc)
+
+    def after(self, ins: Ins, d: int, resume: int | None = None) -> None:
+        """After an instruction that may have started another frame: run that one first,
+        then go on at ``resume`` (the next pc)."""
+        if self.u.pushes(ins):
+            self.put(d, "if frames[-1] is not fr:", ins.pc)
+            self.stop(d + 1, ins.pc + 1 if resume is None else resume)
+
     # Each method returns True when control never goes on to the next statement
-    # (a call, a jump, the game's end, a break): the rest is not written.
+    # (a stop, a jump, the game's end, a break): the rest is not written.
     def seq(self, nodes: list, d: int) -> bool:
         for node in nodes:
             if self.node(node, d):
@@ -114,12 +228,12 @@ class _Writer:
         return False
 
     def node(self, n, d: int) -> bool:
+        u = self.u
         if isinstance(n, Leaf):
-            return self.leaf(n, d)
+            return self.leaf(u.ins(n.pc), d)
         if isinstance(n, If):
-            self.put(d, f"fr.pc = {n.pc + 1}", n.pc)
-            self.put(d, f"_i{n.pc}(st, fr)", n.pc)
-            self.put(d, f"if fr.pc == {n.pc + 1}:", n.pc)
+            ins = u.ins(n.pc)
+            self.put(d, f"if {ins.lines[0]}:", n.pc)
             ends = self.block(n.then, d + 1)
             if not n.orelse:
                 return False
@@ -127,79 +241,79 @@ class _Writer:
             return self.block(n.orelse, d + 1) and ends
         if isinstance(n, Loop):
             if n.init is not None:
-                self.put(d, f"_i{n.init}(st, fr)", n.init)
+                u.text(u.ins(n.init), d)
             self.loop(n, d)
             return False
         if isinstance(n, Scope):
-            self.effect(n.begin, d)
+            begin = u.ins(n.begin)
+            u.text(begin, d)
+            self.after(begin, d)
             if self.seq(n.body, d):
                 return True
-            self.effect(n.end, d)
+            end = u.ins(n.end)
+            u.text(end, d)
+            self.after(end, d)
             return False
         if isinstance(n, Decide):
+            ins = u.ins(n.pc)
             self.put(d, f"fr.pc = {n.pc + 1}", n.pc)
-            self.put(d, f"if _i{n.pc}(st, fr):", n.pc)
+            self.put(d, f"if {ins.call}(st, fr):", n.pc)
             self.put(d + 1, "return True", n.pc)
             return self.seq(n.otherwise, d)
         raise TypeError(f"not a step node: {n!r}")  # pragma: no cover
 
     def block(self, nodes: list, d: int) -> bool:
-        before = len(self.lines)
+        before = len(self.u.lines)
         ends = self.seq(nodes, d)
-        if len(self.lines) == before:
+        if len(self.u.lines) == before:
             self.put(d, "pass")
         return ends
 
-    def leaf(self, n: Leaf, d: int) -> bool:
-        pc, kind = n.pc, n.kind
+    def leaf(self, ins: Ins, d: int) -> bool:
+        u = self.u
+        kind = ins.kind
+        pc = ins.pc
         if kind == BREAK:
             self.put(d, "break", pc)
             return True
-        if kind == QUIET:
-            self.put(d, f"_i{pc}(st, fr)", pc)
-            return False
-        if kind == EFFECT:
-            self.effect(pc, d)
+        if kind == STMT:
+            u.text(ins, d)
+            self.after(ins, d)
             return False
         if kind == CALL:
-            self.put(d, f"_i{pc}(st, fr)", pc)
-            self.put(d, f"fr.pc = {pc + 1}", pc)
-        elif kind == JUMP:
-            self.put(d, f"fr.pc = {pc + 1}", pc)
-            self.put(d, f"_i{pc}(st, fr)", pc)
-        elif kind == END_GAME:
-            self.put(d, f"_i{pc}(st, fr)", pc)
-        else:  # pragma: no cover - the step compiler makes no other kind
-            raise ValueError(f"unknown leaf kind {kind!r}")
-        self.put(d, "return", pc)
-        return True
-
-    def effect(self, pc: int, d: int) -> None:
-        self.put(d, f"_i{pc}(st, fr)", pc)
-        self.put(d, "if frames[-1] is not fr:", pc)
-        self.put(d + 1, f"fr.pc = {pc + 1}", pc)
-        self.put(d + 1, "return", pc)
+            if u.direct_ok and direct_function(ins.call[0], u.live) is not None:
+                call_lines(u, ins, d, True)
+                return False
+            call_lines(u, ins, d, False)
+            self.stop(d, pc + 1)
+            return True
+        if kind in (END_TURN, END_GAME):
+            assert not self.direct
+            if ins.target is not None:          # end_turn in a turn: to the turn's end
+                self.put(d, f"fr.pc = {ins.target}", pc)
+            u.text(ins, d)
+            self.put(d, "return", pc)
+            return True
+        raise ValueError(f"unknown instruction kind {kind!r}")  # pragma: no cover
 
     def loop(self, n: Loop, d: int) -> None:
         """The loop from its head (its state is in the frame's locals)."""
+        u = self.u
         h = n.head
+        head = u.ins(h)
         self.put(d, "while True:", h)
-        self.put(d + 1, f"fr.pc = {h + 1}", h)
-        self.put(d + 1, f"_i{h}(st, fr)", h)
-        self.put(d + 1, f"if fr.pc != {h + 1}:", h)
-        self.put(d + 2, "break", h)
-        self.put(d + 1, "if frames[-1] is not fr:", h)
-        self.put(d + 2, "return", h)
+        u.text(head, d + 1, leave=("break",))
+        self.after(head, d + 1)
         self.put(d + 1, f"_n += {n.stop - h}", h)
         self.put(d + 1, "if _n > st.step_limit:", h)
-        self.put(d + 2, f"_rw_endless(fr, {h}, st.step_limit)", h)
+        self.put(d + 2, f"_rw_endless(_rw_proc, {h}, st.step_limit)", h)
         if not self.seq(n.body, d + 1) and n.tail_runs:
             self.tail(n, d + 1)
 
     def tail(self, n: Loop, d: int) -> None:
-        self.put(d, f"_i{n.tail}(st, fr)", n.tail)       # sets the pc to the head
-        self.put(d, "if frames[-1] is not fr:", n.tail)
-        self.put(d + 1, "return", n.tail)
+        tail = self.u.ins(n.tail)
+        self.u.text(tail, d)
+        self.after(tail, d, n.head)         # the next round
 
     # --- the rest of a node from a pc inside it ------------------------------------
     def seq_from(self, nodes: list, pc: int, d: int) -> bool:
@@ -211,6 +325,7 @@ class _Writer:
         return False
 
     def resume(self, n, pc: int, d: int) -> bool:
+        u = self.u
         if isinstance(n, If):
             if pc < (n.jump if n.jump is not None else n.stop):
                 return self.seq_from(n.then, pc, d)
@@ -222,7 +337,9 @@ class _Writer:
         if isinstance(n, Scope):
             if pc < n.end and self.seq_from(n.body, pc, d):
                 return True
-            self.effect(n.end, d)
+            end = u.ins(n.end)
+            u.text(end, d)
+            self.after(end, d)
             return False
         if isinstance(n, Loop):
             if pc == n.head:
@@ -235,84 +352,195 @@ class _Writer:
                 # the rest of this round of the loop, then the loop; a `break` in the rest
                 # leaves the one-round loop and skips its else
                 self.put(d, "for _ in _rw_once:", n.head)
-                before = len(self.lines)
+                before = len(u.lines)
                 ends = self.seq_from(n.body, pc, d + 1)
                 if not ends and n.tail_runs:
                     self.tail(n, d + 1)
-                if len(self.lines) == before:
+                if len(u.lines) == before:
                     self.put(d + 1, "pass")
                 if not ends:        # the next round: the entry at the head has the loop
                     self.put(d, "else:", n.head)
-                    self.put(d + 1, f"fr.pc = {n.head}", n.head)
-                    self.put(d + 1, "return", n.head)
+                    self.stop(d + 1, n.head)
             # after the loop, go on with the entry there: writing the loop and the loops
             # around it out again in every entry inside them would make the code quadratic
-            self.put(d, f"fr.pc = {n.stop}", n.tail)
-            self.put(d, "return", n.tail)
+            self.stop(d, n.stop)
             return True
         raise TypeError(f"not a step node: {n!r}")  # pragma: no cover
 
 
-def entry_source(tree: list, pc: int, ncode: int) -> tuple[str, list[int]]:
-    """The source of ``entry(st, fr)``, the rest of the procedure from ``pc``, and its line → pc map."""
-    w = _Writer()
-    w.put(1, "frames = st.frames")
-    w.put(1, "_n = 0")
-    w.seq_from(tree, pc, 1)
-    w.put(1, f"fr.pc = {ncode}")
-    return "def _rw_entry(st, fr):\n" + "\n".join(w.lines) + "\n", [-1] + w.pcs
-
-
-def _endless(fr, pc: int, limit: int):
-    raise RuleRuntimeError(f"the rules ran {limit:,} steps without reaching a decision (an endless loop? "
-                           f"limit 'steps')", fr.proc.pos_at(pc), "RW910")
-
-
-_BUILTINS: dict = {}
+# --- compiling -------------------------------------------------------------------------
 _counter = [0]
 
 
-def make_entry(proc, pc: int):
-    """Generate and compile the entry of ``proc`` at ``pc``; the instruction itself where
-    Python cannot compile the text (a rulebook nesting loops deeper than Python nests blocks)."""
-    src, pcs = entry_source(proc.tree, pc, len(proc.code))
-    ns = {f"_i{i}": ins for i, ins in enumerate(proc.code)}
-    ns.update(__builtins__=_BUILTINS, _rw_once=(None,), _rw_endless=_endless, _rw_pcs=pcs, _rw_proc=proc)
+def _endless(proc, pc: int, limit: int):
+    raise RuleRuntimeError(f"the rules ran {limit:,} steps without reaching a decision (an endless loop? "
+                           f"limit 'steps')", proc.pos_at(pc), "RW910")
+
+
+def _compile(unit: Unit, head: str, name: str, kind: str):
+    """Compile ``head`` + the unit's lines; the function, or None when Python cannot
+    (a rulebook nesting loops deeper than Python nests blocks)."""
+    proc = unit.proc
+    gen: Gen = proc.gen
+    marked = head + "\n".join(unit.lines) + "\n"
+    text, spans = strip(marked, gen.guards)
     _counter[0] += 1
+    filename = f"<{kind} of {proc.name} #{_counter[0]}>"
+    ns = dict(gen.ns)
+    from .runtime import Frame
+    ns.update(__builtins__=BUILTINS, _rw_once=(None,), _rw_endless=_endless, _rw_proc=proc, _rw_Frame=Frame,
+              _rw_pcs=[-1] * head.count("\n") + unit.pcs, _rw_info=Info(filename, spans))
+    for ins in proc.ops:
+        if ins.kind == CALL:
+            callee = ins.call[0]
+            ns[f"_rw_p{ins.pc}"] = callee
+            if unit.direct_ok:
+                fn = direct_function(callee, unit.live)
+                if fn is not None:
+                    ns[f"_rw_d{ins.pc}"] = fn
     try:
-        code = compile(src, f"<steps of {proc.name} from {pc} #{_counter[0]}>", "exec")
+        code = compile(text, filename, "exec")
     except (SyntaxError, RecursionError, MemoryError):
-        return proc.code[pc]
+        return None
     exec(code, ns)  # noqa: S102 - our own generated text, no user data
-    fn = ns["_rw_entry"]
-    fn.__doc__ = src
+    fn = ns[name]
+    fn.__doc__ = text
     return fn
 
 
-def pc_of_failure(exc: BaseException, proc):
-    """The pc of ``proc`` whose instruction raised ``exc`` inside generated step code, or None."""
-    found = None
-    tb = exc.__traceback__
-    while tb is not None:
-        g = tb.tb_frame.f_globals
-        if g.get("_rw_proc") is proc:
-            pcs = g["_rw_pcs"]
-            line = tb.tb_lineno - 1
-            if 0 <= line < len(pcs) and pcs[line] >= 0:
-                found = pcs[line]
-        tb = tb.tb_next
-    return found
+def make_entry(proc, pc: int, live: frozenset | None = None):
+    """Generate and compile the entry of ``proc`` at ``pc``; the instruction itself where
+    Python cannot compile the text."""
+    live = proc.live if live is None else live
+    unit = Unit(proc, live, True)
+    w = _Writer(unit, direct=False)
+    unit.put(1, "L = fr.L")
+    unit.put(1, "frames = st.frames")
+    unit.put(1, "_n = 0")
+    w.seq_from(proc.tree, pc, 1)
+    unit.put(1, f"fr.pc = {len(proc.ops)}")
+    fn = _compile(unit, "def _rw_entry(st, fr):\n", "_rw_entry", "steps")
+    return fn if fn is not None else proc.code[pc]
+
+
+def direct_function(proc, live: frozenset, _seen=None):
+    """``proc`` as ``f(st, L)`` that runs it to its end, when nothing in it can stop (no
+    decision, no effect that may start a frame in this game, no ``end_game`` or
+    ``end_turn``, only calls of such procedures); else None.  Made once per procedure."""
+    cached = proc.direct
+    if cached is not None:
+        return cached or None
+    seen = _seen if _seen is not None else set()
+    if id(proc) in seen:                 # a procedure that calls itself: the run loop's frames
+        return None
+    seen.add(id(proc))
+    unit = Unit(proc, live, True)
+    ok = True
+    for ins in proc.ops:
+        kind = ins.kind
+        if kind in (DECIDE, END_TURN, END_GAME) or any(p in live for p in ins.pushes):
+            ok = False
+        elif kind == CALL and direct_function(ins.call[0], live, seen) is None:
+            ok = False
+        if not ok:
+            break
+    seen.discard(id(proc))
+    fn = None
+    if ok:
+        unit.put(1, "_n = 0")
+        _Writer(unit, direct=True).seq(proc.tree, 1)
+        fn = _compile(unit, "def _rw_direct(st, L):\n", "_rw_direct", "procedure")
+    proc.direct = fn or False
+    return fn
+
+
+def instruction(proc, pc: int):
+    """The instruction at ``pc`` alone, as the run loop calls it one at a time (its
+    protocol: the pc is already ``pc + 1``; go elsewhere by setting it; True: a decision)."""
+    ins = proc.ops[pc]
+    unit = Unit(proc, proc.live, False)
+    unit.put(1, "L = fr.L")
+    unit.put(1, "frames = st.frames")
+    kind = ins.kind
+    if kind == BRANCH:
+        unit.put(1, f"if not {ins.lines[0]}:", pc)
+        unit.put(2, f"fr.pc = {ins.target}", pc)
+    elif kind in (JUMP, BREAK) or (kind == END_TURN and ins.target is not None):
+        unit.put(1, f"fr.pc = {ins.target}", pc)
+    elif kind == LOOP_HEAD:
+        unit.text(ins, 1, leave=(f"fr.pc = {ins.target}", "return"))
+    elif kind == LOOP_TAIL:
+        unit.text(ins, 1)
+        unit.put(1, f"fr.pc = {ins.target}", pc)
+    elif kind == DECIDE:
+        unit.put(1, f"return {ins.call}(st, fr)", pc)
+    elif kind == CALL:
+        call_lines(unit, ins, 1, False)
+    else:
+        unit.text(ins, 1)
+    unit.put(1, "pass")
+    fn = _compile(unit, "def _rw_ins(st, fr):\n", "_rw_ins", "step")
+    if fn is None:  # pragma: no cover - one instruction nests only a few blocks
+        raise RuntimeError(f"cannot compile the instruction at {pc} of {proc.name}")
+    return fn
+
+
+def _lazy(make, size: int) -> list:
+    """A list of ``size`` functions, each made by ``make(i)`` on its first call."""
+    made = []
+
+    def stub_for(i):
+        fn = None
+
+        def stub(st, fr):
+            nonlocal fn
+            if fn is None:
+                fn = make(i)
+                if made[i] is stub:     # not when a wrapper (coverage) holds the stub
+                    made[i] = fn
+            return fn(st, fr)
+        return stub
+    made.extend(stub_for(i) for i in range(size))
+    return made
+
+
+def lazy_instructions(proc) -> list:
+    """``proc``'s instructions, each compiled on its first call."""
+    return _lazy(lambda pc: instruction(proc, pc), len(proc.ops))
 
 
 def lazy_entries(proc) -> list:
     """``proc``'s entries, each generated on its first call."""
-    entries = []
+    return _lazy(lambda pc: make_entry(proc, pc), len(proc.ops))
 
-    def stub_for(pc):
-        def stub(st, fr):
-            fn = make_entry(proc, pc)
-            entries[pc] = fn
-            return fn(st, fr)
-        return stub
-    entries.extend(stub_for(pc) for pc in range(len(proc.code)))
-    return entries
+
+# --- failures --------------------------------------------------------------------------
+def rule_error(exc: BaseException, fr, pc: int):
+    """The rule error for ``exc``, raised while the run loop ran ``fr`` at ``pc``: at the
+    innermost part of a rulebook expression around the failing operation in generated
+    step code, else at the step of the failing line ("internal error"), else at ``pc``."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        g = tb.tb_frame.f_globals
+        if "_rw_info" in g and "_rw_proc" in g:
+            found = tb
+        tb = tb.tb_next
+    proc, at = fr.proc, pc
+    if found is not None:
+        g = found.tb_frame.f_globals
+        info: Info = g["_rw_info"]
+        err = info.locate(exc, found)
+        if err is not None:
+            return err
+        proc = g["_rw_proc"]
+        pcs = g["_rw_pcs"]
+        line = found.tb_lineno - 1
+        if 0 <= line < len(pcs) and pcs[line] >= 0:
+            at = pcs[line]
+    return RuleRuntimeError(f"internal error while running this step: {type(exc).__name__}: {exc}",
+                            proc.pos_at(at))
+
+
+__all__ = ["Ins", "Leaf", "If", "Loop", "Scope", "Decide", "make_entry", "instruction", "direct_function",
+           "lazy_entries", "lazy_instructions", "rule_error", "as_rule_error"]

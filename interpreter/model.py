@@ -5,9 +5,10 @@ and never changes.  Everything that depends on the number of players or on
 options (zone families, component counts, variable layout) is computed per
 game into a :class:`Layout` by :mod:`interpreter.layout`.
 
-Compiled expressions are closures ``f(state, locals) -> value``; compiled
-step lists are :class:`Procedure` objects whose ``code`` is a list of
-instruction closures run by :mod:`interpreter.runtime`.
+Compiled expressions are functions ``f(state, locals) -> value``; compiled
+step lists are :class:`Procedure` objects whose ``ops`` are instructions as
+Python text, written out as functions by :mod:`interpreter.flowcode` and run
+by :mod:`interpreter.runtime`.
 """
 from __future__ import annotations
 
@@ -44,6 +45,15 @@ class Procedure:
     #: what the run loop calls at each pc: generated step code from there on
     #: (interpreter/flowcode.py); None: the instructions themselves, one at a time
     entries: list | None = None
+    #: the instructions as Python text (flowcode.Ins), one per pc
+    ops: list = field(default_factory=list)
+    #: the names the text refers to (codegen.Gen), shared by all its generated code
+    gen: object = None
+    #: what may set off a trigger or a deferred effect in this game (GameDef.live)
+    live: frozenset = frozenset()
+    #: the procedure as one plain function ``f(st, L)`` when nothing in it can stop
+    #: (flowcode.direct_function): None until asked, False when it cannot be one
+    direct: object = None
 
     def pos_at(self, pc: int) -> Pos:
         if 0 <= pc < len(self.positions):
@@ -342,3 +352,6 @@ class GameDef:
     #: a coverage recorder (interpreter/coverage.py) when the rulebook was loaded to measure its
     #: scenarios, else None: only then are instructions and lookups compiled to record what runs
     coverage: object = None
+    #: what may start a frame while steps run: the events some trigger listens for, and
+    #: flowcode.CHANGED (a condition trigger exists), flowcode.DEFERRED (something is deferred)
+    live: frozenset = frozenset()

@@ -18,7 +18,7 @@ from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import rng as rngmod
 from .codegen import option_enumerator
-from .flowcode import pc_of_failure
+from .flowcode import rule_error
 from .limits import LIMITS
 from .observe import observation
 from .values import Component, Record, encode, decode, format_value
@@ -798,13 +798,12 @@ def run(st: State, limit: int | None = None) -> None:
         st.error = exc
         st.status = "error"
         raise
-    except Exception as exc:  # noqa: BLE001 - an interpreter fault, still located at the rule
+    except Exception as exc:  # noqa: BLE001 - a failure of generated code or a fault, located at the rule
         if fr is not None:
-            at = pc_of_failure(exc, fr.proc)
-            pos = fr.proc.pos_at(pc if at is None else at)
+            err = rule_error(exc, fr, pc)
         else:
-            pos = Pos("<runtime>")
-        err = RuleRuntimeError(f"internal error while running this step: {type(exc).__name__}: {exc}", pos)
+            err = RuleRuntimeError(f"internal error while running this step: {type(exc).__name__}: {exc}",
+                                   Pos("<runtime>"))
         st.error = err
         st.status = "error"
         raise err from exc

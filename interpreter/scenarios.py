@@ -24,6 +24,7 @@ from .game import Rulebook
 from .layout import GameSetupError
 from .model import Procedure
 from .runtime import Frame, IllegalAction
+from .flowcode import instruction
 from .steps import StepCompiler
 from .values import Zone, format_value, plain
 
@@ -292,9 +293,10 @@ class ScenarioRunner:
         if report.has_errors:
             d = report.sorted()[0]
             raise ScenarioFailure(d.pos, d.message)
+        proc.live = self.game.live
         frame = Frame(proc, [None] * max(scope.nslots, 1))
-        for ins in proc.code:
-            ins(st, frame)
+        for pc in range(len(proc.ops)):
+            instruction(proc, pc)(st, frame)
 
     # --- steps ------------------------------------------------------------------------
     def _step(self, st, step: LDict, pos: Pos):

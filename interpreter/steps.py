@@ -1,14 +1,22 @@
-"""Compile step lists (effects, flow) into instruction lists.
+"""Compile step lists (effects, flow) into instructions written as Python text.
 
-Each step of the YAML becomes one or more instructions: closures
-``ins(state, frame)`` appended to a :class:`model.Procedure`.  Loops and
-branches become jumps.  Where a rule's step *means* something — what a
-``turns`` loop does, when a deferred effect runs — is decided here (the
-compile side) and in :mod:`interpreter.runtime` (the run side).
+Each step of the YAML becomes one or more instructions (:class:`flowcode.Ins`)
+of a :class:`model.Procedure`: the Python statements of what the step does,
+with the rulebook's expressions written in (``interpreter/exprs.py``, one
+:class:`codegen.Gen` per procedure holding the names they refer to), and
+what the instruction is to the flow (a branch, a loop's head, a call, a
+decision…).  Loops and branches become jumps between program counters, and
+the steps' structure is recorded beside them (``Procedure.tree``);
+``interpreter/flowcode.py`` writes the statements out as the functions the
+run loop calls.  Where a rule's step *means* something — what a ``turns``
+loop does, when a deferred effect runs — is decided here (the compile side)
+and in :mod:`interpreter.runtime` (the run side: ``State.move``,
+``State.draw``, ``State.scope_end``, …, which the statements call).
 """
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from dsl import ast
 from dsl.diagnostics import Pos, RuleRuntimeError
@@ -16,7 +24,9 @@ from dsl.parser import ParseError, parse_assignment, parse_for_head
 from dsl.yamlload import LDict, LList
 
 from . import types as T
-from .exprs import Cx, Scope, as_list, bind, compile_cond, compile_expr, guard, suggest, E_NAME, E_TYPE
+from .codegen import Gen
+from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, gen_as_list, gen_cond, gen_expr, guard,
+                    note_range, suggest, E_NAME, E_TYPE)
 from . import flowcode as F
 from .limits import LIMITS
 from .model import Label, LoopInfo, Procedure, ScopeInfo
@@ -24,6 +34,21 @@ from .runtime import Decision, Frame
 from .values import Record, Zone, format_value
 
 SCOPE_KINDS = ("phase", "round", "scope")
+
+
+class LazyExpr:
+    """An expression written as text for the generated step code, compiled into
+    ``f(st, L)`` only when something calls it alone (a scenario starting inside a loop)."""
+
+    __slots__ = ("gen", "text", "pos", "fn")
+
+    def __init__(self, gen: Gen, text: str, pos: Pos):
+        self.gen, self.text, self.pos, self.fn = gen, text, pos, None
+
+    def __call__(self, st, L):
+        if self.fn is None:
+            self.fn = self.gen.function(self.text, self.pos)
+        return self.fn(st, L)
 
 
 class StepCompiler:
@@ -35,23 +60,23 @@ class StepCompiler:
         self.report = compiler.report
         self.proc = proc
         self.scope = scope
+        if proc.gen is None:
+            proc.gen = Gen()
+        self.gen: Gen = proc.gen
         self.loops: list = []  # LoopInfo / ScopeInfo stack for labels
         self.cur: list = proc.tree  # the structure of the steps being compiled (interpreter/flowcode.py)
 
     # --- helpers ---------------------------------------------------------------
-    @property
-    def code(self):
-        return self.proc.code
-
-    def emit(self, ins, pos: Pos, flow: str | None = F.EFFECT) -> int:
-        """Append an instruction; ``flow`` is what it is to the generated step code (a
-        flowcode leaf kind), None for a part of a branch or loop, whose node says it."""
-        self.proc.code.append(ins)
+    def emit(self, kind: str, lines, pos: Pos, pushes=(), call=None, leaf: bool = True) -> F.Ins:
+        """Append an instruction; ``leaf``: a node of its own in the steps' structure
+        (else a part of a branch, loop or scope, whose node records it)."""
+        pc = len(self.proc.ops)
+        ins = F.Ins(pc, kind, lines, pushes, call)
+        self.proc.ops.append(ins)
         self.proc.positions.append(pos)
-        pc = len(self.proc.code) - 1
-        if flow is not None:
-            self.cur.append(F.Leaf(pc, flow))
-        return pc
+        if leaf:
+            self.cur.append(F.Leaf(pc))
+        return ins
 
     def block(self, steps, pos: Pos) -> list:
         """Compile ``steps`` as a block of their own; return the block's structure."""
@@ -64,10 +89,18 @@ class StepCompiler:
             self.cur = saved
 
     def here(self) -> int:
-        return len(self.proc.code)
+        return len(self.proc.ops)
 
-    def cx(self) -> Cx:
-        return Cx(self.g, self.report, self.scope, False, {}, self.c)
+    def cx(self, gen=None) -> Cx:
+        return Cx(self.g, self.report, self.scope, False, {}, self.c, gen)
+
+    def bind(self, obj, hint: str = "k") -> str:
+        """A name in the procedure's generated code that stands for ``obj`` (never user data in the text)."""
+        return self.gen.bind(obj, hint)
+
+    def error(self, message: str, pos: Pos) -> str:
+        """The name of a function that makes the rule error ``message`` at ``pos`` (raised by the text)."""
+        return self.bind(partial(RuleRuntimeError, message, pos), "err")
 
     def memo_drop(self, variable: str):
         """The remembered function results a change of ``variable`` makes stale
@@ -75,27 +108,54 @@ class StepCompiler:
         drop = self.g.memo_drop
         return None if drop is None else drop.get(variable)
 
+    def changed_lines(self, variable: str) -> list:
+        """What follows a change of ``variable``: forget the results it makes stale
+        (``State.changed(drop)`` written out), then look at the condition triggers (if any)."""
+        drop = self.memo_drop(variable)
+        if drop is None:
+            lines = ["st.forget_all()"]
+        elif drop:
+            lines = ["_w_m = st.memo"] + [f"_w_m[{int(slot)}] = None" for slot in drop]
+        else:
+            lines = []
+        if F.CHANGED in self.g.live:
+            lines.append("st.changed(())")
+        return lines
+
+    def text_of(self, node, what: str, cond: bool = False, cond_what: str = "a condition"):
+        """``node`` written as Python text in this procedure's code, a failure anywhere in
+        it a rule error at its position ("``what``: …"); ``(text, type)``."""
+        cx = self.cx(self.gen)
+        src, typ = gen_cond(node, cx, cond_what) if cond else gen_expr(node, cx)
+        return self.gen.guard(src, node.pos, what), typ
+
+    def text(self, value, pos: Pos, what: str = "expression"):
+        """Parse ``value`` and write it as text: ``(text, type)`` or ``(None, ANY)``."""
+        node = self.c.parse(value, pos)
+        if node is None:
+            return None, T.ANY
+        return self.text_of(node, what)
+
+    def cond_text(self, value, pos: Pos, what="a condition"):
+        node = self.c.parse(value, pos)
+        if node is None:
+            return None
+        return self.text_of(node, what, cond=True, cond_what=what)[0]
+
+    def zone_text(self, value, pos: Pos, what: str):
+        src, typ = self.text(value, pos, what)
+        if src is not None and not isinstance(typ, T.ZoneT) and not T.is_any(typ):
+            self.report.error(getattr(value, "pos", pos), f"{what} must be a zone, but this is {T.describe(typ)}",
+                              E_TYPE)
+        return src, typ
+
     def expr(self, value, pos: Pos, what: str = "expression"):
-        """Parse and compile an expression; ``(fn, type)`` or ``(None, ANY)``."""
+        """Parse and compile an expression into a function of its own; ``(fn, type)`` or ``(None, ANY)``."""
         node = self.c.parse(value, pos)
         if node is None:
             return None, T.ANY
         fn, typ = compile_expr(node, self.cx())
         return guard(fn, node.pos, what), typ
-
-    def cond(self, value, pos: Pos, what="a condition"):
-        node = self.c.parse(value, pos)
-        if node is None:
-            return None
-        fn, _ = compile_cond(node, self.cx(), what)
-        return guard(fn, node.pos, what)
-
-    def zone_expr(self, value, pos: Pos, what: str):
-        fn, typ = self.expr(value, pos, what)
-        if fn is not None and not isinstance(typ, T.ZoneT) and not T.is_any(typ):
-            self.report.error(getattr(value, "pos", pos), f"{what} must be a zone, but this is {T.describe(typ)}",
-                              E_TYPE)
-        return fn, typ
 
     # --- step lists --------------------------------------------------------------
     def steps(self, steps, pos: Pos) -> None:
@@ -130,8 +190,7 @@ class StepCompiler:
         except ParseError as exc:
             self.report.error(exc.pos, exc.message, "RW100")
             return
-        vf, vt = compile_expr(node.value, self.cx())
-        vf = guard(vf, node.value.pos, "value")
+        vs, vt = self.text_of(node.value, "value")
         op = node.op
         if declare:
             if node.index is not None or op != "=":
@@ -140,10 +199,7 @@ class StepCompiler:
             if node.name in self.g.variables:
                 self.report.error(node.pos, f"'{node.name}' is a game variable; use set:, or another name", E_NAME)
             slot = self.scope.declare(node.name, vt)
-
-            def let(st, fr, slot=slot, vf=vf):
-                fr.L[slot] = vf(st, fr.L)
-            self.emit(let, node.pos, F.QUIET)
+            self.emit(F.STMT, [f"L[{int(slot)}] = {vs}"], node.pos)
             return
         name = node.name
         local = self.scope.lookup(name)
@@ -152,11 +208,8 @@ class StepCompiler:
             if not T.compatible(vt, typ):
                 self.report.error(node.value.pos, f"'{name}' holds {T.describe(typ)}, not {T.describe(vt)}", E_TYPE)
             self._check_op(op, typ, node)
-            combine = _combiner(op)
-
-            def set_local(st, fr, slot=slot):
-                fr.L[slot] = combine(fr.L[slot], vf(st, fr.L))
-            self.emit(guard_ins(set_local, node.pos, f"set {name}"), node.pos, F.QUIET)
+            value = self._combined(op, f"L[{int(slot)}]", vs, node.pos, name)
+            self.emit(F.STMT, [f"L[{int(slot)}] = {value}"], node.pos)
             return
         var = self.g.variables.get(name)
         if var is None:
@@ -167,47 +220,38 @@ class StepCompiler:
             self.report.error(node.value.pos, f"variable '{name}' holds {T.describe(var.type)}, "
                                               f"not {T.describe(vt)}", E_TYPE)
         self._check_op(op, var.type, node)
-        combine = _combiner(op)
         if var.index:
             if node.index is None:
                 self.report.error(node.pos, f"variable '{name}' needs an index", E_NAME)
                 return
             idx = ast.Index(ast.Name(name, pos=node.pos), node.index, pos=node.pos)
-            # reuse the expression compiler for the key (checks arity and types)
-            from .exprs import compile_family_key
-            key = compile_family_key(idx, var.index, f"variable '{name}'", self.cx())
-            vid = var.family_id
-            drop = self.memo_drop(name)
+            # the expression compiler writes the key (and checks arity and types)
+            key = _family_key(idx, var.index, f"variable '{name}'", self.cx(self.gen))
+            at = self.gen.guard(f"st.lay.vkeys[{int(var.family_id)}][_w_k]", node.pos, "variable",
+                                _no_entry(name, node.pos))
+            lines = [f"_w_k = {key}", f"_w_at = {at}",
+                     f"_w_x = {self._combined(op, 'st.v[_w_at]', vs, node.pos, name)}"]
+            target = "st.v[_w_at]"
+        else:
+            if node.index is not None:
+                self.report.error(node.pos, f"variable '{name}' has no index", E_NAME)
+                return
+            target = f"st.v[{int(var.offset)}]"
+            lines = [f"_w_x = {self._combined(op, target, vs, node.pos, name)}"]
+        if var.min is not None or var.max is not None:      # the layout's bounds (lay.clamp)
+            clamped = self.gen.guard(f"{self.bind(_clamp, 'f')}(_w_x, st.lay.clamp[{self.bind(name, 's')}])",
+                                     node.pos, f"set {name}")
+            lines.append(f"_w_x = {clamped}")
+        lines.append(f"{target} = _w_x")
+        lines.extend(self.changed_lines(name))
+        self.emit(F.STMT, lines, node.pos, (F.CHANGED,))
 
-            def set_family(st, fr):
-                L = fr.L
-                k = key(st, L)
-                try:
-                    at = st.lay.vkeys[vid][k]
-                except KeyError:
-                    raise RuleRuntimeError(f"there is no {name}[{format_value(k)}]", node.pos) from None
-                value = combine(st.v[at], vf(st, L))
-                bounds = st.lay.clamp.get(name)
-                if bounds is not None:
-                    value = _clamp(value, bounds)
-                st.v[at] = value
-                st.changed(drop)
-            self.emit(guard_ins(set_family, node.pos, f"set {name}"), node.pos)
-            return
-        if node.index is not None:
-            self.report.error(node.pos, f"variable '{name}' has no index", E_NAME)
-            return
-        off = var.offset
-        drop = self.memo_drop(name)
-
-        def set_scalar(st, fr):
-            value = combine(st.v[off], vf(st, fr.L))
-            bounds = st.lay.clamp.get(name)
-            if bounds is not None:
-                value = _clamp(value, bounds)
-            st.v[off] = value
-            st.changed(drop)
-        self.emit(guard_ins(set_scalar, node.pos, f"set {name}"), node.pos)
+    def _combined(self, op: str, old: str, new: str, pos: Pos, name: str) -> str:
+        """``old op= new`` as text; a failure of the operation is "set NAME: …" at ``pos``."""
+        if op == "=":
+            return new
+        sign = {"+=": "+", "-=": "-"}.get(op, "*")
+        return self.gen.guard(f"{old} {sign} {new}", pos, f"set {name}")
 
     def _check_op(self, op, typ, node):
         if op != "=" and not T.is_numeric(typ):
@@ -216,9 +260,9 @@ class StepCompiler:
             self.report.error(node.pos, f"'{op}' needs a number, but '{node.name}' holds {T.describe(typ)}", E_TYPE)
 
     def step_move(self, step: LDict, pos: Pos):
-        wf, wt = self.expr(step["move"], step.pos_of("move"), "what to move")
-        df, _ = self.zone_expr(step.get("to"), step.pos_of("to"), "'to'")
-        if wf is None or df is None:
+        ws, wt = self.text(step["move"], step.pos_of("move"), "what to move")
+        ds, _ = self.zone_text(step.get("to"), step.pos_of("to"), "'to'")
+        if ws is None or ds is None:
             return
         if not (isinstance(wt, (T.Comp, T.ZoneT)) or T.is_any(wt) or
                 (T.is_listlike(wt) and isinstance(T.elem_of(wt), T.Comp)) or
@@ -227,47 +271,36 @@ class StepCompiler:
                               E_TYPE)
         self._check_fits(wt, step.get("to"), step.pos_of("to"))
         bottom = bool(step.get("bottom", False))
+        where = self.bind(pos, "pos")
         if isinstance(wt, T.ZoneT):
-            def move(st, fr):
-                st.move(tuple(st.z[wf(st, fr.L).id]), df(st, fr.L), bottom, pos)
+            lines = [f"st.move(tuple(st.z[{ws}.id]), {ds}, {bottom}, {where})"]
         elif isinstance(wt, T.Comp):
-            def move(st, fr):
-                c = wf(st, fr.L)
-                if c is None:
-                    raise RuleRuntimeError("nothing to move (none)", step.pos_of("move"))
-                st.move_component(c, df(st, fr.L), bottom, pos)
+            none = self.error("nothing to move (none)", step.pos_of("move"))
+            lines = [f"_w_c = {ws}",
+                     "if _w_c is None:",
+                     f"    raise {none}()",
+                     f"st.move_component(_w_c, {ds}, {bottom}, {where})"]
         else:
-            def move(st, fr):
-                w = wf(st, fr.L)
-                if isinstance(w, Zone):
-                    w = tuple(st.z[w.id])
-                elif w is None:
-                    raise RuleRuntimeError("nothing to move (none)", step.pos_of("move"))
-                elif not isinstance(w, (tuple, list)):
-                    w = (w,)
-                st.move(tuple(w), df(st, fr.L), bottom, pos)
-        self.emit(move, pos)
+            lines = [f"st.move({self.bind(_components, 'f')}(st, {ws}, {self.bind(step.pos_of('move'), 'pos')}), "
+                     f"{ds}, {bottom}, {where})"]
+        self.emit(F.STMT, lines, pos, ("moved", F.CHANGED))
 
     def step_draw(self, step: LDict, pos: Pos):
-        nf, nt = self.expr(step.get("draw", 1) if step.get("draw") is not None else 1, step.pos_of("draw"), "count")
-        if nf is not None and not T.is_numeric(nt):
+        count = step.get("draw", 1) if step.get("draw") is not None else 1
+        ns, nt = self.text(count, step.pos_of("draw"), "count")
+        if ns is not None and not T.is_numeric(nt):
             self.report.error(step.pos_of("draw"), f"how many to draw must be a number, not {T.describe(nt)}", E_TYPE)
-        sf, stype = self.zone_expr(step.get("from"), step.pos_of("from"), "'from'")
-        df, _ = self.zone_expr(step.get("to"), step.pos_of("to"), "'to'")
-        if nf is None or sf is None or df is None:
+        ss, stype = self.zone_text(step.get("from"), step.pos_of("from"), "'from'")
+        ds, _ = self.zone_text(step.get("to"), step.pos_of("to"), "'to'")
+        if ns is None or ss is None or ds is None:
             return
         self._check_fits(stype, step.get("to"), step.pos_of("to"), count=step.get("draw", 1))
-        slot = None
+        call = f"st.draw({ss}, {ns}, {ds}, {self.bind(pos, 'pos')})"
         if step.get("as"):
             holds = stype.holds if isinstance(stype, T.ZoneT) else frozenset()
             slot = self.scope.declare(step["as"], T.ListT(T.Comp(holds)))
-
-        def draw(st, fr):
-            L = fr.L
-            got = st.draw(sf(st, L), nf(st, L), df(st, L), pos)
-            if slot is not None:
-                L[slot] = got
-        self.emit(draw, pos)
+            call = f"L[{int(slot)}] = {call}"
+        self.emit(F.STMT, [call], pos, ("moved", "drawn", F.CHANGED))
 
     def _check_fits(self, what_type, dest, pos: Pos, count=None):
         """RW204: a move whose components can never go where it sends them.
@@ -300,50 +333,38 @@ class StepCompiler:
         return self.g.zones.get(m.group(1))
 
     def step_shuffle(self, step: LDict, pos: Pos):
-        zf, zt = self.zone_expr(step["shuffle"], step.pos_of("shuffle"), "what to shuffle")
-        if zf is None:
+        zs, zt = self.zone_text(step["shuffle"], step.pos_of("shuffle"), "what to shuffle")
+        if zs is None:
             return
         self.proc.moved_kinds.append(frozenset(zt.holds) if isinstance(zt, T.ZoneT) and zt.holds else None)
-
-        def shuffle(st, fr):
-            st.shuffle(zf(st, fr.L))
-        self.emit(shuffle, pos)
+        self.emit(F.STMT, [f"st.shuffle({zs})"], pos)       # forgets, sets nothing off
 
     def step_if(self, step: LDict, pos: Pos):
-        cf = self.cond(step["if"], step.pos_of("if"))
-        if cf is None:
+        cs = self.cond_text(step["if"], step.pos_of("if"))
+        if cs is None:
             return
-        holder = {}
-
-        def branch(st, fr):
-            if not cf(st, fr.L):
-                fr.pc = holder["else"]
-        at = self.emit(branch, pos, None)
+        branch = self.emit(F.BRANCH, [cs], pos, leaf=False)
         then = self.block(step.get("then"), step.pos_of("then"))
         orelse = jump = None
         if "else" in step:
-            holder_end = {}
-
-            def jump_end(st, fr):
-                fr.pc = holder_end["end"]
-            jump = self.emit(jump_end, pos, None)
-            holder["else"] = self.here()
+            jump = self.emit(F.JUMP, [], pos, leaf=False)
+            branch.target = self.here()
             orelse = self.block(step.get("else"), step.pos_of("else"))
-            holder_end["end"] = self.here()
+            jump.target = self.here()
+            jump = jump.pc
         else:
-            holder["else"] = self.here()
-        self.cur.append(F.If(at, then, orelse, jump, self.here()))
+            branch.target = self.here()
+        self.cur.append(F.If(branch.pc, then, orelse, jump, self.here()))
 
     def step_for(self, step: LDict, pos: Pos):
         parsed = self.loop_head(step, "for", "what a 'for' runs over")
         if parsed is None:
             return
-        head, itf, elem = parsed
+        head, its, elem = parsed
         self.scope.push()
         it_slot = self.scope.declare(f".it{self.here()}", T.ANY)
         ix_slot = self.scope.declare(f".ix{self.here()}", T.INT)
         var_global = None
-        drop = None
         slots = []
         if len(head.names) == 1 and head.names[0] in self.g.variables and self.scope.lookup(head.names[0]) is None:
             var = self.g.variables[head.names[0]]
@@ -353,151 +374,115 @@ class StepCompiler:
                 self.report.error(head.pos, f"variable '{var.name}' holds {T.describe(var.type)}, "
                                             f"not {T.describe(elem)}", E_TYPE)
             var_global = var.offset
-            drop = self.memo_drop(var.name)
         else:
-            from .exprs import _declare_targets, note_range
             slots = _declare_targets(head, elem, self.cx())
             note_range(head, slots, self.cx())
         info = LoopInfo("for", var_slot=slots[0] if len(slots) == 1 else None, var_global=var_global,
-                        iter_slot=it_slot, index_slot=ix_slot, iterable=itf)
+                        iter_slot=it_slot, index_slot=ix_slot, iterable=LazyExpr(self.gen, its, head.iter.pos))
         info.extra["names"] = head.names
-
-        def init(st, fr):
-            fr.L[it_slot] = tuple(itf(st, fr.L))
-            fr.L[ix_slot] = 0
-        init_pc = self.emit(init, pos, None)
-        head_pc = self.here()
-        holder = {}
+        init = self.emit(F.LOOP_INIT, [f"L[{it_slot}] = tuple({its})", f"L[{ix_slot}] = 0"], pos, leaf=False)
+        lines = [f"_w_i = L[{ix_slot}]",
+                 f"_w_xs = L[{it_slot}]",
+                 "if _w_i >= len(_w_xs):",
+                 "    " + F.LEAVE,
+                 f"L[{ix_slot}] = _w_i + 1"]
+        pushes = ()
         if var_global is not None:
-            def loop_head(st, fr):
-                L = fr.L
-                i = L[ix_slot]
-                items = L[it_slot]
-                if i >= len(items):
-                    fr.pc = holder["end"]
-                    return
-                L[ix_slot] = i + 1
-                st.v[var_global] = items[i]
-                st.changed(drop)
+            lines.append(f"st.v[{int(var_global)}] = _w_xs[_w_i]")
+            lines.extend(self.changed_lines(head.names[0]))
+            pushes = (F.CHANGED,)
+        elif len(slots) == 1:
+            lines.append(f"L[{int(slots[0])}] = _w_xs[_w_i]")
         else:
-            def loop_head(st, fr):
-                L = fr.L
-                i = L[ix_slot]
-                items = L[it_slot]
-                if i >= len(items):
-                    fr.pc = holder["end"]
-                    return
-                L[ix_slot] = i + 1
-                bind(L, slots, items[i])
-        self.emit(loop_head, pos, None)
-        self.loop_body(step, pos, info, head_pc, holder, init_pc=init_pc)
+            lines.append(f"{self.bind(bind_slots, 'f')}(L, {tuple(slots)!r}, _w_xs[_w_i])")
+        head_ins = self.emit(F.LOOP_HEAD, lines, pos, pushes, leaf=False)
+        self.loop_body(step, pos, info, head_ins, init_pc=init.pc)
         self.scope.pop()
 
-    def loop_body(self, step: LDict, pos: Pos, info, head_pc: int, holder: dict, tail=None,
+    def loop_body(self, step: LDict, pos: Pos, info, head: F.Ins, tail_lines=None, tail_pushes=(),
                   init_pc: int | None = None) -> None:
-        """The body of a loop, then the jump back to its head (or ``tail``, which goes
-        there itself); ``holder["end"]`` becomes the first instruction after the loop."""
-        info.extra["exit"] = holder          # a `break` in the body jumps to holder["end"]
+        """The body of a loop, then its tail (``tail_lines``, or nothing), which goes back to
+        the head; the head and a ``break`` in the body leave to the first instruction after it."""
+        exits: list = [head]
+        info.extra["exits"] = exits          # a `break` in the body adds itself
         self.loops.append(info)
         body = self.block(step.get("do"), step.pos_of("do"))
         self.loops.pop()
-        tail_runs = tail is not None
-        if tail is None:
-            def tail(st, fr):
-                fr.pc = head_pc
-        tail_pc = self.emit(tail, pos, None)
-        holder["end"] = self.here()
-        self.cur.append(F.Loop(init_pc, head_pc, body, tail_pc, tail_runs))
+        tail = self.emit(F.LOOP_TAIL, tail_lines or [], pos, tail_pushes, leaf=False)
+        tail.target = head.pc
+        for ins in exits:
+            ins.target = self.here()
+        for ins in info.extra.get("ends", ()):      # end_turn: to the tail
+            ins.target = tail.pc
+        info.extra["end"] = self.here()
+        self.cur.append(F.Loop(init_pc, head.pc, body, tail.pc, tail_lines is not None))
 
     def loop_head(self, step: LDict, key: str, what: str):
-        """Parse ``x in xs`` of a for/random step: (head, iterable fn, element type) or None."""
+        """Parse ``x in xs`` of a for/random step: (head, iterable text, element type) or None."""
         try:
             head = parse_for_head(step[key], step.pos_of(key))
         except ParseError as exc:
             self.report.error(exc.pos, exc.message, "RW100")
             return None
-        itf, itt = compile_expr(head.iter, self.cx())
-        itf, itt = as_list(itf, itt, head.iter.pos, self.cx(), what)
-        return head, guard(itf, head.iter.pos, key), T.elem_of(itt)
+        cx = self.cx(self.gen)
+        its, itt = gen_as_list(head.iter, cx, what)
+        return head, self.gen.guard(its, head.iter.pos, key), T.elem_of(itt)
 
     def step_random(self, step: LDict, pos: Pos):
         """``random: "x in xs"``: bind x to an element of xs drawn with the game's generator."""
         parsed = self.loop_head(step, "random", "what 'random' picks from")
         if parsed is None:
             return
-        head, itf, elem = parsed
+        head, its, elem = parsed
         if len(head.names) != 1:
             self.report.error(head.pos, "random picks one value: random: \"x in xs\"", E_TYPE)
             return
         name = head.names[0]
         var = self.g.variables.get(name)
+        ipos = self.bind(head.iter.pos, "pos")
+        nothing = self.error("random: nothing to pick from", head.iter.pos)
+        lines = [f"_w_xs = tuple({its})",
+                 "if not _w_xs:",
+                 f"    raise {nothing}()",
+                 "if st.forced:                       # a scenario's `draws:` rigs the value (a die's face)",
+                 f"    _w_x = st.forced_value(_w_xs, {ipos})",
+                 "else:",
+                 "    _w_x = _w_xs[st.below(len(_w_xs))]"]
         if var is not None and self.scope.lookup(name) is None:
             if var.index:
                 self.report.error(head.pos, f"variable '{name}' has an index", E_NAME)
                 return
-            off = var.offset
-            drop = self.memo_drop(name)
-
-            def store(st, fr, value):
-                st.v[off] = value
-                st.changed(drop)
+            lines.append(f"st.v[{int(var.offset)}] = _w_x")
+            lines.extend(self.changed_lines(name))
+            self.emit(F.STMT, lines, pos, (F.CHANGED,))
         else:
             slot = self.scope.declare(name, elem)
-
-            def store(st, fr, value):
-                fr.L[slot] = value
-
-        def pick(st, fr):
-            items = tuple(itf(st, fr.L))
-            if not items:
-                raise RuleRuntimeError("random: nothing to pick from", head.iter.pos)
-            if st.forced:                       # a scenario's `draws:` rigs the value (a die's face)
-                store(st, fr, st.forced_value(items, head.iter.pos))
-            else:
-                store(st, fr, items[st.below(len(items))])
-        self.emit(pick, pos)
+            lines.append(f"L[{int(slot)}] = _w_x")
+            self.emit(F.STMT, lines, pos)
 
     def step_while(self, step: LDict, pos: Pos):
-        cf = self.cond(step["while"], step.pos_of("while"))
-        if cf is None:
+        cs = self.cond_text(step["while"], step.pos_of("while"))
+        if cs is None:
             return
-        head_pc = self.here()
-        holder = {}
-
-        def test(st, fr):
-            if not cf(st, fr.L):
-                fr.pc = holder["end"]
-        self.emit(test, pos, None)
-        self.loop_body(step, pos, LoopInfo("while"), head_pc, holder)
+        head = self.emit(F.LOOP_HEAD, [f"if not {cs}:", "    " + F.LEAVE], pos, leaf=False)
+        self.loop_body(step, pos, LoopInfo("while"), head)
 
     def step_repeat(self, step: LDict, pos: Pos):
-        nf, nt = self.expr(step["repeat"], step.pos_of("repeat"), "repeat count")
-        if nf is None:
+        ns, nt = self.text(step["repeat"], step.pos_of("repeat"), "repeat count")
+        if ns is None:
             return
         if not T.is_numeric(nt):
             self.report.error(step.pos_of("repeat"), f"repeat needs a number, not {T.describe(nt)}", E_TYPE)
         self.scope.push()
         cnt = self.scope.declare(f".n{self.here()}", T.INT)
-
-        def init(st, fr):
-            fr.L[cnt] = nf(st, fr.L)
-        init_pc = self.emit(init, pos, None)
-        head_pc = self.here()
-        holder = {}
-
-        def test(st, fr):
-            L = fr.L
-            if L[cnt] <= 0:
-                fr.pc = holder["end"]
-                return
-            L[cnt] -= 1
-        self.emit(test, pos, None)
-        self.loop_body(step, pos, LoopInfo("repeat", index_slot=cnt), head_pc, holder, init_pc=init_pc)
+        init = self.emit(F.LOOP_INIT, [f"L[{cnt}] = {ns}"], pos, leaf=False)
+        head = self.emit(F.LOOP_HEAD, [f"if L[{cnt}] <= 0:", "    " + F.LEAVE, f"L[{cnt}] -= 1"], pos, leaf=False)
+        self.loop_body(step, pos, LoopInfo("repeat", index_slot=cnt), head, init_pc=init.pc)
         self.scope.pop()
 
     def step_turns(self, step: LDict, pos: Pos):
-        sf, stt = self.expr(step["turns"], step.pos_of("turns"), "first seat")
-        if sf is None:
+        ss, stt = self.text(step["turns"], step.pos_of("turns"), "first seat")
+        if ss is None:
             return
         if not T.compatible(stt, T.PLAYER):
             self.report.error(step.pos_of("turns"), f"turns start at a seat, not {T.describe(stt)}", E_TYPE)
@@ -510,53 +495,39 @@ class StepCompiler:
             pslot = 0
         else:
             pslot = self.scope.declare(as_name, T.PLAYER)
-        wf = self.cond(step["while"], step.pos_of("while")) if "while" in step else None
-        kf = self.cond(step["skip"], step.pos_of("skip"), "skip") if "skip" in step else None
+        ws = self.cond_text(step["while"], step.pos_of("while")) if "while" in step else None
+        ks = self.cond_text(step["skip"], step.pos_of("skip"), "skip") if "skip" in step else None
         once = bool(step.get("once", False))
-
-        def init(st, fr):
-            L = fr.L
-            L[cur] = sf(st, L)
-            L[skipped] = 0
-            L[taken] = 0
-        init_pc = self.emit(init, pos, None)
-        head_pc = self.here()
-        holder = {}
-
-        def head(st, fr):
-            L = fr.L
-            n = st.lay.num_seats
-            while True:
-                if once and L[taken] >= n:
-                    fr.pc = holder["end"]
-                    return
-                if wf is not None and not wf(st, L):
-                    fr.pc = holder["end"]
-                    return
-                p = L[cur]
-                L[pslot] = p
-                if kf is not None and kf(st, L):
-                    L[skipped] += 1
-                    L[cur] = (p + 1) % n
-                    if once:
-                        L[taken] += 1
-                    if L[skipped] >= n:
-                        fr.pc = holder["end"]
-                        return
-                    continue
-                L[skipped] = 0
-                st.scope_start("turn", "turn")
-                return
-        self.emit(head, pos, None)
-
-        def tail(st, fr):
-            L = fr.L
-            st.scope_end("turn", "turn")
-            L[cur] = (L[cur] + 1) % st.lay.num_seats
-            L[taken] += 1
-            fr.pc = head_pc
+        init = self.emit(F.LOOP_INIT, [f"L[{cur}] = {ss}", f"L[{skipped}] = 0", f"L[{taken}] = 0"], pos, leaf=False)
+        # the next seat to take a turn: skipped seats pass (once each round of seats); left
+        # when `while` fails, when every seat has had its turn (`once`) or everyone is skipped
+        lines = ["_w_n = st.lay.num_seats",
+                 "_w_leave = False",
+                 "while True:"]
+        if once:
+            lines += [f"    if L[{taken}] >= _w_n:", "        _w_leave = True", "        break"]
+        if ws is not None:
+            lines += [f"    if not {ws}:", "        _w_leave = True", "        break"]
+        lines += [f"    _w_p = L[{cur}]", f"    L[{pslot}] = _w_p"]
+        if ks is not None:
+            lines += [f"    if {ks}:",
+                      f"        L[{skipped}] += 1",
+                      f"        L[{cur}] = (_w_p + 1) % _w_n"]
+            if once:
+                lines += [f"        L[{taken}] += 1"]
+            lines += [f"        if L[{skipped}] >= _w_n:", "            _w_leave = True", "            break",
+                      "        continue"]
+        lines += [f"    L[{skipped}] = 0",
+                  "    st.scope_start('turn', 'turn')",
+                  "    break",
+                  "if _w_leave:",
+                  "    " + F.LEAVE]
+        head = self.emit(F.LOOP_HEAD, lines, pos, ("turn_start",), leaf=False)
+        tail = ["st.scope_end('turn', 'turn')",
+                f"L[{cur}] = (L[{cur}] + 1) % st.lay.num_seats",
+                f"L[{taken}] += 1"]
         info = LoopInfo("turns", var_slot=pslot, index_slot=cur, extra={"taken": taken, "skipped": skipped})
-        self.loop_body(step, pos, info, head_pc, holder, tail, init_pc=init_pc)
+        self.loop_body(step, pos, info, head, tail, ("turn_end", F.DEFERRED), init_pc=init.pc)
         self.scope.pop()
 
     def step_scope(self, step: LDict, pos: Pos):
@@ -567,11 +538,9 @@ class StepCompiler:
         name = str(name)
         if kind == "scope":
             kind = name
-
-        def start(st, fr):
-            st.scope_start(kind, name)
-        label_pc = self.emit(start, pos, None)
-        label = Label(name, label_pc, list(self.loops))
+        args = f"{self.bind(kind, 's')}, {self.bind(name, 's')}"
+        begin = self.emit(F.SCOPE_BEGIN, [f"st.scope_start({args})"], pos, (f"{kind}_start",), leaf=False)
+        label = Label(name, begin.pc, list(self.loops))
         if name in self.proc.labels:
             self.report.warning(pos, f"label '{name}' is used twice in {self.proc.name}; scenarios start at the first",
                                 "RW150")
@@ -580,11 +549,8 @@ class StepCompiler:
         self.loops.append(ScopeInfo(kind, name))
         body = self.block(step.get("do"), step.pos_of("do"))
         self.loops.pop()
-
-        def end(st, fr):
-            st.scope_end(kind, name)
-        end_pc = self.emit(end, pos, None)
-        self.cur.append(F.Scope(label_pc, body, end_pc))
+        end = self.emit(F.SCOPE_END, [f"st.scope_end({args})"], pos, (f"{kind}_end", F.DEFERRED), leaf=False)
+        self.cur.append(F.Scope(begin.pc, body, end.pc))
 
     def step_decide(self, step: LDict, pos: Pos):
         refs = step.get("decide") or []
@@ -627,14 +593,14 @@ class StepCompiler:
             st.pending = Decision(who, opts, as_slot, decide_pos, group)
             fr.pc = holder["after"]
             return True
-        at = self.emit(decide, pos, None)
+        ins = self.emit(F.DECIDE, [], pos, call=self.bind(decide, "dec"), leaf=False)
         holder["has_otherwise"] = "otherwise" in step
         otherwise = self.block(step.get("otherwise"), step.pos_of("otherwise")) if "otherwise" in step else []
         holder["after"] = self.here()
-        self.cur.append(F.Decide(at, otherwise, self.here()))
+        self.cur.append(F.Decide(ins.pc, otherwise, self.here()))
         turn = self._enclosing_turn()
         if turn is not None:                   # an action's end_turn jumps from here to the turn's end
-            self.proc.turn_exits[holder["after"]] = turn.extra["exit"]
+            self.proc.turn_exits[holder["after"]] = turn.extra
         self.c.offers.extend((a, turn is not None, pos) for a in actions)
 
     def step_call(self, step: LDict, pos: Pos):
@@ -644,65 +610,61 @@ class StepCompiler:
             self.report.error(step.pos_of("call"), f"unknown procedure '{name}'{suggest(name, self.c.procedures)}",
                               E_NAME)
             return
-        binder = self._bind_args(proc_decl, step.get("with") or {}, step, f"procedure '{name}'")
-        if binder is None:
+        args = self._bind_args(proc_decl, step.get("with") or {}, step, f"procedure '{name}'")
+        if args is None:
             return
-
-        def call(st, fr):
-            st.frames.append(Frame(proc_decl, binder(st, fr.L)))
-        self.emit(call, pos, F.CALL)
+        self.emit(F.CALL, [], pos, call=(proc_decl, args))
 
     def _bind_args(self, proc: Procedure, args, step, what):
+        """The new locals of a call as ``[(slot, text)]`` in the order they are written: the
+        seat first (the caller's, unless ``player:`` names another), then the arguments."""
         params = {n: (slot, t) for n, slot, t in proc.params}
-        fns = []
+        out = [(0, "L[0]")]
         for key, value in (args.items() if isinstance(args, dict) else []):
             vpos = args.pos_of(key) if isinstance(args, LDict) else step.pos
             if key == "player":
-                f, t = self.expr(value, vpos, "player")
-                if f is not None:
-                    fns.append((0, f))
+                s, t = self.text(value, vpos, "player")
+                if s is not None:
+                    out.append((0, s))
                 continue
             if key not in params:
                 self.report.error(args.key_pos.get(key, vpos) if isinstance(args, LDict) else vpos,
                                   f"{what} has no parameter '{key}'{suggest(key, params)}", E_NAME)
                 continue
             slot, ptype = params[key]
-            f, t = self.expr(value, vpos, key)
-            if f is None:
+            s, t = self.text(value, vpos, key)
+            if s is None:
                 continue
             if isinstance(ptype, T.ListT) and isinstance(t, T.ZoneT):
-                f0 = f
-                f = lambda st, L, f0=f0: tuple(st.z[f0(st, L).id])  # noqa: E731
+                s = f"tuple(st.z[{s}.id])"
                 t = T.ListT(T.elem_of(t))
             if not T.compatible(t, ptype):
                 self.report.error(vpos, f"parameter '{key}' of {what} is {T.describe(ptype)}, not {T.describe(t)}",
                                   E_TYPE)
-            fns.append((slot, f))
+            out.append((slot, s))
         missing = [n for n in params if n not in (args or {})]
         if missing:
             self.report.error(step.pos, f"{what} needs {', '.join(missing)} (with: ...)", E_NAME)
             return None
-        def binder(st, L):
-            new = [None] * proc.nslots
-            new[0] = L[0]
-            for slot, f in fns:
-                new[slot] = f(st, L)
-            return new
-        return binder
+        return out
+
+    def _new_locals(self, proc: Procedure, args: list) -> list:
+        """Lines that fill ``_w_new`` with a frame's locals for ``proc`` (its size is known
+        only when it runs: it may be compiled after this step)."""
+        lines = [f"_w_new = [None] * ({self.bind(proc, 'proc')}.nslots or 1)"]
+        lines += [f"_w_new[{int(slot)}] = {text}" for slot, text in args]
+        return lines
 
     def step_emit(self, step: LDict, pos: Pos):
         name = step["emit"]
         fields = step.get("with") or {}
-        fns = []
+        parts = []
         for key, value in fields.items():
-            f, _ = self.expr(value, fields.pos_of(key), key)
-            if f is not None:
-                fns.append((key, f))
-
-        def emit(st, fr):
-            L = fr.L
-            st.emit(name, Record({k: f(st, L) for k, f in fns}), pos)
-        self.emit(emit, pos)
+            s, _ = self.text(value, fields.pos_of(key), key)
+            if s is not None:
+                parts.append(f"{self.bind(str(key), 's')}: {s}")
+        record = f"{self.bind(Record, 'R')}({{{', '.join(parts)}}})"
+        self.emit(F.STMT, [f"st.emit({self.bind(name, 's')}, {record}, {self.bind(pos, 'pos')})"], pos, (name,))
 
     def step_defer(self, step: LDict, pos: Pos):
         name = step["defer"]
@@ -713,52 +675,45 @@ class StepCompiler:
             return
         until = step.get("until")
         self.c.deferrals.append((until, step.pos_of("until")))
-        binder = self._bind_args(proc_decl, step.get("with") or {}, step, f"procedure '{name}'")
-        if binder is None:
+        args = self._bind_args(proc_decl, step.get("with") or {}, step, f"procedure '{name}'")
+        if args is None:
             return
         once = bool(step.get("once", False))
-
-        def defer(st, fr):
-            st.defer(until, proc_decl, binder(st, fr.L), once, pos)
-        self.emit(defer, pos)
+        lines = self._new_locals(proc_decl, args)
+        lines.append(f"st.defer({self.bind(until, 's')}, {self.bind(proc_decl, 'proc')}, _w_new, {once}, "
+                     f"{self.bind(pos, 'pos')})")
+        self.emit(F.STMT, lines, pos)
 
     def step_end_game(self, step: LDict, pos: Pos):
         reason = step.get("end_game")
-        parts = self.template(reason, step.pos_of("end_game")) if isinstance(reason, str) else None
-
-        def end(st, fr):
-            if st.logging and parts is not None:
-                L = fr.L
-                st.log.append("game ends: " + "".join(p if isinstance(p, str) else format_value(p(st, L))
-                                                      for p in parts))
-            st.end_game()
-        self.emit(end, pos, F.END_GAME)
+        lines = []
+        if isinstance(reason, str):
+            text = self.template(reason, step.pos_of("end_game"))
+            lines += ["if st.logging:", f"    st.log.append({self.bind('game ends: ', 's')} + {text})"]
+        lines.append("st.end_game()")
+        self.emit(F.END_GAME, lines, pos)
 
     def step_log(self, step: LDict, pos: Pos):
-        parts = self.template(step["log"], step.pos_of("log"))
+        text = self.template(step["log"], step.pos_of("log"))
+        self.emit(F.STMT, ["if st.logging:", f"    st.log.append({self.bind(_log_line, 'f')}({text}))"], pos)
 
-        def log(st, fr):
-            if st.logging:
-                L = fr.L
-                line = "".join(p if isinstance(p, str) else format_value(p(st, L)) for p in parts)
-                if len(line) > LIMITS.log_chars:
-                    line = line[:LIMITS.log_chars] + f"… ({len(line):,} characters, cut)"
-                st.log.append(line)
-        self.emit(log, pos, F.QUIET)
-
-    def template(self, text, pos: Pos) -> list:
+    def template(self, text, pos: Pos) -> str:
+        """A log text with ``{expression}`` parts as Python text that joins them."""
         parts = []
         last = 0
+        fmt = self.bind(format_value, "f")
         for m in re.finditer(r"\{([^{}]*)\}", text):
-            parts.append(text[last:m.start()])
-            inner = m.group(1)
+            if m.start() > last:
+                parts.append(self.bind(str(text[last:m.start()]), "s"))
             ipos = text.pos_at(m.start(1)) if hasattr(text, "pos_at") else pos
-            f, _ = self.expr(_sub(text, m.start(1), m.end(1)), ipos, "log")
-            parts.append(f if f is not None else "?")
+            s, _ = self.text(_sub(text, m.start(1), m.end(1)), ipos, "log")
+            parts.append(f"{fmt}({s})" if s is not None else self.bind("?", "s"))
             last = m.end()
-            del inner
-        parts.append(text[last:])
-        return [p for p in parts if p != ""]
+        if last < len(text):
+            parts.append(self.bind(str(text[last:]), "s"))
+        if not parts:
+            return self.bind("", "s")
+        return f"''.join(({', '.join(parts)},))"
 
     def step_break(self, step: LDict, pos: Pos):
         """``break: true`` leaves the innermost for / while / repeat loop around it
@@ -772,21 +727,18 @@ class StepCompiler:
             self.report.error(pos, "break leaves a for, while or repeat loop of the same steps; "
                                    f"{where}", "RW151")
             return
-        exit_to = inner.extra["exit"]
-
-        def leave(st, fr):
-            fr.pc = exit_to["end"]
-        self.emit(leave, pos, F.BREAK)
+        ins = self.emit(F.BREAK, [], pos)
+        inner.extra["exits"].append(ins)
 
     def step_reveal(self, step: LDict, pos: Pos):
         """``reveal: ZONE(S), to: SEAT(S)``: the seats know what the zones hold
         (their observations show it, ``known(p, z)`` is true) until the contents
         change.  ``to`` defaults to ``player``."""
         zpos = step.pos_of("reveal")
-        zf, zt = self.expr(step["reveal"], zpos, "what to reveal")
+        zs, zt = self.text(step["reveal"], zpos, "what to reveal")
         tpos = step.pos_of("to") if "to" in step else pos
-        tf, tt = self.expr(step.get("to", "player"), tpos, "'to'")
-        if zf is None or tf is None:
+        ts, tt = self.text(step.get("to", "player"), tpos, "'to'")
+        if zs is None or ts is None:
             return
         one_zone = isinstance(zt, T.ZoneT)
         if not (one_zone or T.is_any(zt) or (isinstance(zt, (T.ListT, T.TupleT)) and
@@ -801,18 +753,8 @@ class StepCompiler:
         if fam is not None and fam.visible_const is True:
             self.report.warning(zpos, f"zone '{fam.name}' is visible to everyone: revealing it changes nothing",
                                 "RW152")
-        to_pos = tpos
-
-        def reveal(st, fr):
-            L = fr.L
-            zones = zf(st, L)
-            zones = (zones,) if isinstance(zones, Zone) else tuple(zones)
-            seats = tf(st, L)
-            seats = (seats,) if seats is None or isinstance(seats, int) else tuple(seats)
-            if any(p is None for p in seats):
-                raise RuleRuntimeError("reveal: 'to' names no seat (none)", to_pos)
-            st.reveal(zones, seats)
-        self.emit(reveal, pos)
+        self.emit(F.STMT, [f"{self.bind(_reveal, 'f')}(st, {zs}, {ts}, {self.bind(tpos, 'pos')})"], pos,
+                  (F.CHANGED,))
 
     def _enclosing_turn(self):
         """The innermost `turns` loop around this point in the same steps, if no phase,
@@ -832,11 +774,8 @@ class StepCompiler:
         within the turn or the action) it is RW153."""
         turn = self._enclosing_turn()
         if turn is not None:
-            exit_to = turn.extra["exit"]
-
-            def end_turn(st, fr):
-                fr.pc = exit_to["end"] - 1       # the turn's last instruction: end the turn, next seat
-            self.emit(end_turn, pos, F.JUMP)
+            # to the turn's last instruction (its tail: end the turn, next seat), known when the loop is done
+            turn.extra.setdefault("ends", []).append(self.emit(F.END_TURN, [], pos))
             return
         action = self.c.game.action_by_proc.get(self.proc.name) if self.proc.kind == "action" else None
         inside_scope = any(isinstance(info, ScopeInfo) for info in self.loops)
@@ -850,23 +789,19 @@ class StepCompiler:
 
         def end_action_and_turn(st, fr):
             below = st.frames[-2] if len(st.frames) >= 2 else None
-            exit_to = below.proc.turn_exits.get(below.pc) if below is not None else None
-            if exit_to is None:
+            loop = below.proc.turn_exits.get(below.pc) if below is not None else None
+            if loop is None:
                 raise RuleRuntimeError("end_turn: the decision that chose this action was not taken in a turn",
                                        pos)
             fr.pc = len(fr.code) - 1            # the action's last instruction: the action ends
-            below.pc = exit_to["end"] - 1       # then the turn's: the turn ends
-        self.emit(end_action_and_turn, pos, F.JUMP)
+            below.pc = loop["end"] - 1          # then the turn's: the turn ends
+        self.emit(F.END_TURN, [f"{self.bind(end_action_and_turn, 'f')}(st, fr)"], pos)
 
     def _in_turns_loop(self) -> bool:
         return any(isinstance(info, LoopInfo) and info.kind == "turns" for info in self.loops)
 
     def step_fail(self, step: LDict, pos: Pos):
-        message = str(step["fail"])
-
-        def fail(st, fr):
-            raise RuleRuntimeError(message, pos)
-        self.emit(fail, pos, F.QUIET)
+        self.emit(F.STMT, [f"raise {self.error(str(step['fail']), pos)}()"], pos)
 
 
 def _sub(text, start, end):
@@ -877,7 +812,19 @@ def _sub(text, start, end):
     return str(text)[start:end]
 
 
+def _no_entry(name: str, pos: Pos):
+    """A custom span: a missing key of variable family ``name`` is "there is no name[k]"."""
+    def convert(exc):
+        if isinstance(exc, KeyError):
+            return RuleRuntimeError(f"there is no {name}[{format_value(exc.args[0] if exc.args else '?')}]", pos)
+        return None
+    return convert
+
+
 def _clamp(value, bounds):
+    """``value`` within the layout's bounds of its variable (None: no bounds)."""
+    if bounds is None:
+        return value
     lo, hi = bounds
     if lo is not None and value < lo:
         return lo
@@ -886,25 +833,35 @@ def _clamp(value, bounds):
     return value
 
 
-def _combiner(op):
-    if op == "=":
-        return lambda old, new: new
-    if op == "+=":
-        return lambda old, new: old + new
-    if op == "-=":
-        return lambda old, new: old - new
-    return lambda old, new: old * new
+def bind_slots(L, slots, value):
+    """Several loop names at once: ``for a, b in pairs``."""
+    for s, v in zip(slots, value):
+        L[s] = v
 
 
-def guard_ins(ins, pos: Pos, what: str):
-    def guarded(st, fr):
-        try:
-            return ins(st, fr)
-        except RuleRuntimeError:
-            raise
-        except Exception as exc:  # noqa: BLE001
-            raise RuleRuntimeError(f"{what}: {exc}", pos) from None
-    return guarded
+def _components(st, w, pos):
+    """What a move step moves: a zone's contents, a list, or one component."""
+    if isinstance(w, Zone):
+        return tuple(st.z[w.id])
+    if w is None:
+        raise RuleRuntimeError("nothing to move (none)", pos)
+    if not isinstance(w, (tuple, list)):
+        return (w,)
+    return tuple(w)
+
+
+def _log_line(line: str) -> str:
+    if len(line) > LIMITS.log_chars:
+        line = line[:LIMITS.log_chars] + f"… ({len(line):,} characters, cut)"
+    return line
+
+
+def _reveal(st, zones, seats, to_pos):
+    zones = (zones,) if isinstance(zones, Zone) else tuple(zones)
+    seats = (seats,) if seats is None or isinstance(seats, int) else tuple(seats)
+    if any(p is None for p in seats):
+        raise RuleRuntimeError("reveal: 'to' names no seat (none)", to_pos)
+    st.reveal(zones, seats)
 
 
 _STEPS = {

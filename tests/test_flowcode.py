@@ -72,11 +72,12 @@ flow:
 end: {score: "x"}
 """)
     flow = rb.game.flow
-    [log_pc] = [pc for pc, pos in enumerate(flow.positions) if pos.line == 9]
+    from interpreter.steps import _log_line
+    [name] = [k for k, v in flow.gen.ns.items() if v is _log_line]
 
-    def broken(st, fr):
+    def broken(line):
         raise ValueError("boom")
-    flow.code[log_pc] = broken          # before the flow's code is generated (on first use)
+    flow.gen.ns[name] = broken          # before the flow's code is generated (on first use)
     with pytest.raises(RuleRuntimeError) as info:
         rb.new_game(2, 1)
     assert "internal error while running this step: ValueError: boom" in info.value.message
