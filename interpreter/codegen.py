@@ -115,24 +115,45 @@ class Gen:
         return fn
 
 
+class LazyExpr:
+    """An expression written as text for a larger generated function (a step run, an
+    option enumerator), compiled into ``f(st, L)`` of its own only when something calls it
+    alone (a scenario starting inside a loop, the coverage recorder, a tool)."""
+
+    __slots__ = ("gen", "text", "pos", "fn")
+
+    def __init__(self, gen: Gen, text: str, pos: Pos):
+        self.gen, self.text, self.pos, self.fn = gen, text, pos, None
+
+    def __call__(self, st, L):
+        if self.fn is None:
+            self.fn = self.gen.function(self.text, self.pos)
+        return self.fn(st, L)
+
+
 def option_enumerator(action, option_class, id_part):
     """``enum(st, L, seen, out)``: append to ``out`` an ``option_class(action, values)``
     for every combination of the action's parameter values (nested loops, each
     domain evaluated with the values before it bound) that passes its ``where``
     filter, once per action id (``seen`` holds ``(name, *id parts)``; not kept for an
-    action whose ids cannot repeat: ``ActionDecl.distinct_options``)."""
+    action whose ids cannot repeat: ``ActionDecl.distinct_options``).  The domains and
+    the filter are written in as the text the compiler wrote for them (``ParamSpec.text``,
+    ``ActionDecl.where_text``), in one function with the action's other generated code;
+    a ``where`` that is no longer its own text (the coverage recorder counts it) is called."""
     params = action.params
-    ns = {"__builtins__": BUILTINS, "_Option": option_class, "_id": id_part, "_action": action,
-          "_name": action.name, "_where": action.where}
+    gen = action.proc.gen
+    ns = dict(gen.ns)
+    ns.update({"__builtins__": BUILTINS, "_Option": option_class, "_id": id_part, "_action": action,
+               "_name": action.name, "_where": action.where})
     lines = ["def _rw_enum(st, L, seen, out):"]
     indent = "    "
     for i, spec in enumerate(params):
-        ns[f"_d{i}"] = spec.domain
-        lines.append(f"{indent}for _x{i} in _d{i}(st, L):")
+        lines.append(f"{indent}for _x{i} in {spec.text}:")
         indent += "    "
         lines.append(f"{indent}L[{int(spec.slot)}] = _x{i}")
     if action.where is not None:
-        lines.append(f"{indent}if not _where(st, L):")
+        where = action.where_text if isinstance(action.where, LazyExpr) else "_where(st, L)"
+        lines.append(f"{indent}if not {where}:")
         lines.append(f"{indent}    continue")
     xs = ", ".join(f"_x{i}" for i in range(len(params)))
     ids = ", ".join(f"_x{i}" if id_is_value(spec.type) else f"_id(_x{i})" for i, spec in enumerate(params))
@@ -143,9 +164,16 @@ def option_enumerator(action, option_class, id_part):
         lines.append(f"{indent}if key not in seen:")
         lines.append(f"{indent}    seen.add(key)")
         lines.append(f"{indent}    out.append(_Option(_action, ({xs},)))")
+    text, spans = strip("\n".join(lines) + "\n", gen.guards)
     _counter[0] += 1
-    exec(compile("\n".join(lines) + "\n", f"<options of {action.name} #{_counter[0]}>", "exec"), ns)  # noqa: S102
-    return ns["_rw_enum"]
+    filename = f"<options of {action.name} #{_counter[0]}>"
+    ns["_rw_info"] = Info(filename, spans)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        exec(compile(text, filename, "exec"), ns)  # noqa: S102 - our own generated text, no user data
+    fn = ns["_rw_enum"]
+    fn.__doc__ = text
+    return fn
 
 
 def id_is_value(typ) -> bool:

@@ -18,9 +18,9 @@ from dsl.yamlload import LDict, LList
 
 from . import dependencies
 from . import types as T
-from .exprs import (E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, guard,
-                    inlinable, suggest, yields_distinct)
-from .codegen import id_is_value
+from .exprs import (E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, gen_cond,
+                    gen_expr, guard, inlinable, suggest, yields_distinct)
+from .codegen import Gen, LazyExpr, id_is_value
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
 from . import flowcode
@@ -96,6 +96,20 @@ class Compiler:
         cx = Cx(self.game, self.report, scope or Scope(), False, {}, self)
         fn, typ = compile_cond(node, cx, what) if cond else compile_expr(node, cx)
         return guard(fn, node.pos, what), typ
+
+    def text_expr(self, value, pos: Pos, scope: Scope, gen: Gen, what="expression", cond=False):
+        """``value`` written as Python text for ``gen``'s generated code (a failure anywhere
+        in it a rule error at its position, "``what``: …"): ``(text, type)``, or
+        ``(None, ANY)`` when it does not parse; a YAML list is a constant."""
+        if isinstance(value, list) and not cond:
+            v, t = self.literal(value, pos)
+            return gen.bind(v, "c"), t
+        node = value if isinstance(value, ast.Node) else self.parse(value, pos)
+        if node is None:
+            return None, T.ANY
+        cx = Cx(self.game, self.report, scope, False, {}, self, gen)
+        src, typ = gen_cond(node, cx, what) if cond else gen_expr(node, cx)
+        return gen.guard(src, node.pos, what), typ
 
     def literal(self, value, pos: Pos):
         """A YAML value as a run-time value and its type."""
@@ -734,6 +748,7 @@ class Compiler:
 
     def _compile_action(self, action: ActionDecl, spec: LDict, scope: Scope):
         proc = action.proc
+        gen = proc.gen = Gen()      # the action's generated code: options and steps
         action.player_slot = 0
         for pname, domain in (spec.get("params") or {}).items():
             dpos = spec["params"].pos_of(pname)
@@ -743,22 +758,26 @@ class Compiler:
                 continue
             tree = None if isinstance(domain, list) else self.parse(domain, dpos)
             if tree is None and not isinstance(domain, list):
-                fn, typ = None, T.ANY               # a syntax error, reported
+                text, typ = None, T.ANY             # a syntax error, reported
             else:
-                fn, typ = self.dyn_expr(domain if tree is None else tree, dpos, scope, f"parameter {pname}")
-            if fn is not None and not T.is_listlike(typ):
+                text, typ = self.text_expr(domain if tree is None else tree, dpos, scope, gen,
+                                           f"parameter {pname}")
+            if text is not None and not T.is_listlike(typ):
                 self.report.error(dpos, f"parameter '{pname}' must range over a list (its choices), "
                                         f"not {T.describe(typ)}", E_TYPE)
             elem = T.elem_of(typ)
             if isinstance(typ, T.ZoneT):
-                f0 = fn
-                fn = lambda st, L, f0=f0: st.z[f0(st, L).id]  # noqa: E731
+                text = f"st.z[{text}.id]"
+            text = text or "()"
             slot = scope.declare(pname, elem)
-            action.params.append(ParamSpec(pname, fn or (lambda st, L: ()), elem, slot, dpos, domain, tree))
+            action.params.append(ParamSpec(pname, LazyExpr(gen, text, dpos), elem, slot, dpos, domain, tree, text))
         if "where" in spec:
-            fn, _ = self.dyn_expr(spec["where"], spec.pos_of("where"), scope, "where", cond=True)
-            action.where = fn
-            action.where_pos = spec.pos_of("where")
+            wpos = spec.pos_of("where")
+            text, _ = self.text_expr(spec["where"], wpos, scope, gen, "where", cond=True)
+            if text is not None:
+                action.where = LazyExpr(gen, text, wpos)
+                action.where_text = text
+            action.where_pos = wpos
         self._compile_bounds(action, spec, scope)
         self._compile_secret(action, spec)
         sc = StepCompiler(self, proc, scope)

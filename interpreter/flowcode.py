@@ -518,26 +518,23 @@ def lazy_entries(proc) -> list:
 def rule_error(exc: BaseException, fr, pc: int):
     """The rule error for ``exc``, raised while the run loop ran ``fr`` at ``pc``: at the
     innermost part of a rulebook expression around the failing operation in generated
-    step code, else at the step of the failing line ("internal error"), else at ``pc``."""
+    code, else at the step of the failing line ("internal error"), else at ``pc``."""
     found = None
     tb = exc.__traceback__
     while tb is not None:
-        g = tb.tb_frame.f_globals
-        if "_rw_info" in g and "_rw_proc" in g:
+        if "_rw_info" in tb.tb_frame.f_globals:
             found = tb
         tb = tb.tb_next
     proc, at = fr.proc, pc
     if found is not None:
         g = found.tb_frame.f_globals
-        info: Info = g["_rw_info"]
-        err = info.locate(exc, found)
+        err = g["_rw_info"].locate(exc, found)
         if err is not None:
             return err
-        proc = g["_rw_proc"]
-        pcs = g["_rw_pcs"]
+        pcs = g.get("_rw_pcs")
         line = found.tb_lineno - 1
-        if 0 <= line < len(pcs) and pcs[line] >= 0:
-            at = pcs[line]
+        if pcs is not None and 0 <= line < len(pcs) and pcs[line] >= 0:
+            proc, at = g["_rw_proc"], pcs[line]
     return RuleRuntimeError(f"internal error while running this step: {type(exc).__name__}: {exc}",
                             proc.pos_at(at))
 

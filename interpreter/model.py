@@ -230,6 +230,8 @@ class ParamSpec:
     source: object = None
     #: the domain's parsed expression (None for a YAML list)
     tree: object = None
+    #: the domain as Python text in the action's generated code (codegen.option_enumerator)
+    text: str = "()"
 
 
 @dataclass
@@ -252,6 +254,8 @@ class ActionDecl:
     secret_params: frozenset = frozenset()
     #: where the action's `where:` condition is written (None: no condition)
     where_pos: Pos | None = None
+    #: the condition as Python text in the action's generated code
+    where_text: str | None = None
     #: positions of the `end_turn` steps of the action's own steps
     ends_turn: list = field(default_factory=list)
     #: generated code that lists the legal options (codegen.option_enumerator; made when first needed)

@@ -24,7 +24,7 @@ from dsl.parser import ParseError, parse_assignment, parse_for_head
 from dsl.yamlload import LDict, LList
 
 from . import types as T
-from .codegen import Gen
+from .codegen import Gen, LazyExpr
 from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, gen_as_list, gen_cond, gen_expr, guard,
                     note_range, suggest, E_NAME, E_TYPE)
 from . import flowcode as F
@@ -34,21 +34,6 @@ from .runtime import Decision, Frame
 from .values import Record, Zone, format_value
 
 SCOPE_KINDS = ("phase", "round", "scope")
-
-
-class LazyExpr:
-    """An expression written as text for the generated step code, compiled into
-    ``f(st, L)`` only when something calls it alone (a scenario starting inside a loop)."""
-
-    __slots__ = ("gen", "text", "pos", "fn")
-
-    def __init__(self, gen: Gen, text: str, pos: Pos):
-        self.gen, self.text, self.pos, self.fn = gen, text, pos, None
-
-    def __call__(self, st, L):
-        if self.fn is None:
-            self.fn = self.gen.function(self.text, self.pos)
-        return self.fn(st, L)
 
 
 class StepCompiler:
