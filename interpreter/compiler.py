@@ -781,10 +781,9 @@ class Compiler:
         self._compile_bounds(action, spec, scope)
         self._compile_secret(action, spec)
         sc = StepCompiler(self, proc, scope)
-        name = sc.bind(action.name, "s")
-        sc.emit(flowcode.STMT, [f"st.scope_start('action', {name})"], proc.pos, ("action_start",))
+        sc.emit(flowcode.STMT, [sc.scope_start("action", action.name)], proc.pos, ("action_start",))
         sc.steps(spec.get("do"), spec.pos_of("do"))
-        sc.emit(flowcode.STMT, [f"st.scope_end('action', {name})"], proc.pos, ("action_end", flowcode.DEFERRED))
+        sc.emit(flowcode.STMT, [sc.scope_end("action", action.name)], proc.pos, ("action_end", flowcode.DEFERRED))
         proc.nslots = scope.nslots
         proc.slot_names = list(scope.names)
 

@@ -515,8 +515,8 @@ def lazy_entries(proc) -> list:
 
 
 # --- failures --------------------------------------------------------------------------
-def rule_error(exc: BaseException, fr, pc: int):
-    """The rule error for ``exc``, raised while the run loop ran ``fr`` at ``pc``: at the
+def rule_error(exc: BaseException, proc, pc: int):
+    """The rule error for ``exc``, raised while the run loop ran ``proc`` at ``pc``: at the
     innermost part of a rulebook expression around the failing operation in generated
     code, else at the step of the failing line ("internal error"), else at ``pc``."""
     found = None
@@ -525,7 +525,7 @@ def rule_error(exc: BaseException, fr, pc: int):
         if "_rw_info" in tb.tb_frame.f_globals:
             found = tb
         tb = tb.tb_next
-    proc, at = fr.proc, pc
+    at = pc
     if found is not None:
         g = found.tb_frame.f_globals
         err = g["_rw_info"].locate(exc, found)

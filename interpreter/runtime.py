@@ -18,7 +18,7 @@ from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import rng as rngmod
 from .codegen import option_enumerator
-from .flowcode import rule_error
+from .flowcode import direct_function, rule_error
 from .limits import LIMITS
 from .observe import observation
 from .values import Component, Record, encode, decode, format_value
@@ -542,8 +542,16 @@ class State:
         L[action.player_slot] = dec.who
         for spec, v in zip(action.params, opt.values):
             L[spec.slot] = v
-        self.frames.append(Frame(action.proc, L))
         self._history.append((dec.who, opt))
+        proc = action.proc
+        if proc.entries is not None:
+            direct = proc.direct
+            if direct is None:
+                direct = direct_function(proc, proc.live) or False
+            if direct:          # an action that cannot stop: a Python call, then the frame that decided
+                run(self, None, direct, L, proc)
+                return
+        self.frames.append(Frame(proc, L))
         run(self)
 
     # --- the player-facing API, in OpenSpiel's terms ----------------------
@@ -747,8 +755,9 @@ class State:
         return s
 
 
-def run(st: State, limit: int | None = None) -> None:
-    """Run until a decision is pending or the game is over (at most ``limit`` steps: LIMITS.steps)."""
+def run(st: State, limit: int | None = None, first=None, L=None, proc=None) -> None:
+    """Run until a decision is pending or the game is over (at most ``limit`` steps: LIMITS.steps);
+    ``first(st, L)`` first: a procedure that cannot stop (flowcode.direct_function), ``proc``."""
     if limit is None:
         limit = LIMITS.steps
     st.step_limit = limit           # for the loops of generated step code (interpreter/flowcode.py)
@@ -757,6 +766,8 @@ def run(st: State, limit: int | None = None) -> None:
     fr = None
     pc = 0
     try:
+        if first is not None:
+            first(st, L)
         while True:
             while frames:
                 fr = frames[-1]
@@ -799,8 +810,8 @@ def run(st: State, limit: int | None = None) -> None:
         st.status = "error"
         raise
     except Exception as exc:  # noqa: BLE001 - a failure of generated code or a fault, located at the rule
-        if fr is not None:
-            err = rule_error(exc, fr, pc)
+        if fr is not None or proc is not None:
+            err = rule_error(exc, fr.proc if fr is not None else proc, pc)
         else:
             err = RuleRuntimeError(f"internal error while running this step: {type(exc).__name__}: {exc}",
                                    Pos("<runtime>"))

@@ -30,7 +30,7 @@ from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, gen_
 from . import flowcode as F
 from .limits import LIMITS
 from .model import Label, LoopInfo, Procedure, ScopeInfo
-from .runtime import Decision, Frame
+from .runtime import Decision, ScopeRec
 from .values import Record, Zone, format_value
 
 SCOPE_KINDS = ("phase", "round", "scope")
@@ -106,6 +106,21 @@ class StepCompiler:
         if F.CHANGED in self.g.live:
             lines.append("st.changed(())")
         return lines
+
+    def scope_start(self, kind: str, name: str) -> str:
+        """The start of a scope: ``State.scope_start``, or only the record of the open
+        scope when no trigger listens for its start (GameDef.live)."""
+        args = f"{self.bind(kind, 's')}, {self.bind(name, 's')}"
+        if f"{kind}_start" in self.g.live:
+            return f"st.scope_start({args})"
+        return f"st.scopes.append({self.bind(ScopeRec, 'R')}({args}))"
+
+    def scope_end(self, kind: str, name: str) -> str:
+        """The end of a scope: ``State.scope_end``, or only forgetting the open scope when
+        no trigger listens for its end and nothing in the game is ever deferred."""
+        if f"{kind}_end" in self.g.live or F.DEFERRED in self.g.live:
+            return f"st.scope_end({self.bind(kind, 's')}, {self.bind(name, 's')})"
+        return "st.scopes.pop()"
 
     def text_of(self, node, what: str, cond: bool = False, cond_what: str = "a condition"):
         """``node`` written as Python text in this procedure's code, a failure anywhere in
@@ -503,12 +518,12 @@ class StepCompiler:
             lines += [f"        if L[{skipped}] >= _w_n:", "            _w_leave = True", "            break",
                       "        continue"]
         lines += [f"    L[{skipped}] = 0",
-                  "    st.scope_start('turn', 'turn')",
+                  "    " + self.scope_start("turn", "turn"),
                   "    break",
                   "if _w_leave:",
                   "    " + F.LEAVE]
         head = self.emit(F.LOOP_HEAD, lines, pos, ("turn_start",), leaf=False)
-        tail = ["st.scope_end('turn', 'turn')",
+        tail = [self.scope_end("turn", "turn"),
                 f"L[{cur}] = (L[{cur}] + 1) % st.lay.num_seats",
                 f"L[{taken}] += 1"]
         info = LoopInfo("turns", var_slot=pslot, index_slot=cur, extra={"taken": taken, "skipped": skipped})
@@ -523,8 +538,7 @@ class StepCompiler:
         name = str(name)
         if kind == "scope":
             kind = name
-        args = f"{self.bind(kind, 's')}, {self.bind(name, 's')}"
-        begin = self.emit(F.SCOPE_BEGIN, [f"st.scope_start({args})"], pos, (f"{kind}_start",), leaf=False)
+        begin = self.emit(F.SCOPE_BEGIN, [self.scope_start(kind, name)], pos, (f"{kind}_start",), leaf=False)
         label = Label(name, begin.pc, list(self.loops))
         if name in self.proc.labels:
             self.report.warning(pos, f"label '{name}' is used twice in {self.proc.name}; scenarios start at the first",
@@ -534,7 +548,7 @@ class StepCompiler:
         self.loops.append(ScopeInfo(kind, name))
         body = self.block(step.get("do"), step.pos_of("do"))
         self.loops.pop()
-        end = self.emit(F.SCOPE_END, [f"st.scope_end({args})"], pos, (f"{kind}_end", F.DEFERRED), leaf=False)
+        end = self.emit(F.SCOPE_END, [self.scope_end(kind, name)], pos, (f"{kind}_end", F.DEFERRED), leaf=False)
         self.cur.append(F.Scope(begin.pc, body, end.pc))
 
     def step_decide(self, step: LDict, pos: Pos):
