@@ -661,7 +661,7 @@ class Compiler:
             fn, typ = compile_function(node, Cx(self.game, self.report, scope, False, {}, self), f.slot,
                                        len(f.params))
             f.compiled, f.type = fn, typ
-            if len(self.report.errors) == errors and inlinable(node, self.game.functions, self.game.zones):
+            if len(self.report.errors) == errors and inlinable(node, self.game.functions):
                 f.inline_body = node
         f.reads = {n for n, c in self.game.uses.items() if c > before.get(n, 0)}
         f.reads_any = (self.game.dynamic_reads > dynamic_before
