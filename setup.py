@@ -25,13 +25,16 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-# the modules of the hot loop (measured: each pays; see docs/performance.md)
+# the modules of the hot loop (measured: each pays; see docs/performance.md); exprs and steps
+# write the generated code (start-up), the others run under it
 NATIVE_MODULES = [
     "interpreter.runtime",
     "interpreter.exprs",
     "interpreter.steps",
     "interpreter.stdlib",
     "interpreter.values",
+    "interpreter.rng",
+    "interpreter.bots",
 ]
 MANIFEST = "_native.json"       # in the package directory, next to the compiled modules
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -22,7 +22,7 @@ from .bots import make_bots, play_out
 
 def backend() -> str:
     """Which engine ran: ``native`` when the compiled modules were imported, else ``pure Python``."""
-    from . import exprs, runtime, stdlib, steps, values  # noqa: F401 - the modules a build compiles
+    from . import bots, exprs, rng, runtime, stdlib, steps, values  # noqa: F401 - the modules a build compiles
     from .native import backend as native_backend
     return native_backend()
 

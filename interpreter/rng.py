@@ -28,14 +28,19 @@ def next_u64(state: int) -> tuple[int, int]:
 
 
 def below(state: int, n: int) -> tuple[int, int]:
-    """A uniform integer in ``range(n)`` (rejection sampling, no bias)."""
+    """A uniform integer in ``range(n)`` (rejection sampling, no bias): (value, new state).
+    ``next_u64`` written out (the hottest random path: every draw and every bot's pick;
+    tests/test_rng.py checks it draws exactly what next_u64 gives)."""
     if n <= 0:
         raise ValueError("below() needs n > 0")
-    limit = (1 << 64) - ((1 << 64) % n)
+    limit = 18446744073709551616 - 18446744073709551616 % n
     while True:
-        value, state = next_u64(state)
-        if value < limit:
-            return value % n, state
+        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+        if z < limit:
+            return z % n, state
 
 
 class Rng:
