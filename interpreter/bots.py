@@ -115,15 +115,16 @@ def make_bots(spec: str | None, seats: int, seed: int) -> list:
 
 def play_out(state, bots, max_decisions: int = 100_000):
     """Let the bots play ``state`` to its end; return the number of decisions."""
+    by_index = [getattr(bot, "choose_index", None) for bot in bots]
     n = 0
     while not state.is_terminal():
         if n >= max_decisions:
             raise RuntimeError(f"no end after {max_decisions} decisions")
-        bot = bots[state.current_player()]
-        by_index = getattr(bot, "choose_index", None)
-        if by_index is not None:
-            state.apply_index(by_index(state))
+        who = state.current_player()
+        pick = by_index[who]
+        if pick is not None:
+            state.apply_index(pick(state))
         else:
-            state.apply_action(bot.choose(state))
+            state.apply_action(bots[who].choose(state))
         n += 1
     return n

@@ -266,11 +266,8 @@ def _fresh_state(game, lay, seed: int, logging: bool) -> State:
     st = State.__new__(State)
     st.game = game
     st.lay = lay
-    st.z = [[] for _ in lay.zones]
-    st.where = [0] * len(lay.components)
-    for comp, home in zip(lay.components, lay.homes):
-        st.z[home.id].append(comp)
-        st.where[comp.id] = home.id
+    st.z = [list(c) for c in lay.start_contents]
+    st.where = list(lay.start_where)
     st.v = list(lay.init_vars)
     st.rng = rngmod.seed_state(seed)
     st.seed = seed

@@ -57,6 +57,10 @@ class Layout:
         #: per zone id: the functions whose remembered results a change of the zone makes stale
         #: (GameDef.memo_drop of its family; None: all of them), for State.forget_results
         self.stale_results: list = []
+        #: where every component starts: the zones' contents and each component's zone
+        #: (made once, copied by every new game)
+        self.start_contents: tuple = ()
+        self.start_where: tuple = ()
 
     def describe(self) -> dict:
         return {"players": self.num_players, "options": dict(self.options), "variants": sorted(self.variants)}
@@ -235,6 +239,11 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
                             raise RuleRuntimeError(f"the home of {label} must be a zone", kind.home_pos or kind.pos)
                     homes.append(home)
     lay.homes = homes
+    contents = [[] for _ in lay.zones]
+    for comp, home in zip(lay.components, homes):
+        contents[home.id].append(comp)
+    lay.start_contents = tuple(tuple(c) for c in contents)
+    lay.start_where = tuple(home.id for home in homes)
 
     # variables
     init = []
