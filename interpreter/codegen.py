@@ -31,21 +31,29 @@ from .values import format_value
 LIMIT_CODE = "RW910"
 
 _START, _MID, _END = "\x01", "\x02", "\x03"
+_LINE = "\x04"           # a guard from here to the end of the line: "\x04<gid>\x02"
 _PREFIX = "        return "      # the generated line's indentation: columns count from here
 _MEMO_PREFIX = "        _memo[_key] = _v = "
-_MISSING = object()
+#: what a remembered-result lookup gives when there is none
+MISSING = _MISSING = object()
 _counter = [0]
 
 
 class Gen:
     """The source of one generated function being built."""
 
-    __slots__ = ("ns", "names", "guards")
+    __slots__ = ("ns", "names", "guards", "temps")
 
     def __init__(self):
         self.ns: dict = {}
         self.names: dict = {}     # id(obj) -> bound name
         self.guards: list = []    # guard id -> (pos, what, custom)
+        self.temps = 0
+
+    def temp(self) -> str:
+        """A new local name for a part of an expression written as statements."""
+        self.temps += 1
+        return f"_q{self.temps}"
 
     def bind(self, obj, hint: str = "k") -> str:
         """A name in the generated code that stands for ``obj``."""
@@ -65,11 +73,19 @@ class Gen:
         self.guards.append((pos, what, custom))
         return f"({_START}{gid}{_MID}{inner}{_END})"
 
-    def function(self, src: str, pos: Pos, outer=None):
-        """Compile ``src`` into ``f(state, locals)``; ``outer`` = (pos, what) guards the whole."""
-        return self._compile("def _rw_expr(st, L):\n    try:\n", _PREFIX, src, pos, outer)
+    def line_guard(self, pos: Pos, what: str) -> str:
+        """A mark to put before a statement: a failure on its line that no span inside
+        it claims is a rule error at ``pos`` ("``what``: …")."""
+        gid = len(self.guards)
+        self.guards.append((pos, what, None))
+        return f"{_LINE}{gid}{_MID}"
 
-    def memo_function(self, src: str, pos: Pos, slot: int, params: list):
+    def function(self, src: str, pos: Pos, outer=None, pre=()):
+        """Compile ``src`` into ``f(state, locals)``; ``outer`` = (pos, what) guards the whole;
+        ``pre``: statements that compute parts of ``src`` first (exprs: statement context)."""
+        return self._compile("def _rw_expr(st, L):\n    try:\n", _PREFIX, src, pos, outer, pre=pre)
+
+    def memo_function(self, src: str, pos: Pos, slot: int, params: list, pre=()):
         """Compile ``src`` into ``f(state, *params)``, a rulebook function whose
         results are remembered in ``state.memo[slot]`` (a dictionary, or None
         when nothing is remembered) under the arguments (one alone as itself,
@@ -87,14 +103,16 @@ class Gen:
                 "    if _v is not _rw_missing:\n"
                 "        return _v\n"
                 "    try:\n")
-        return self._compile(head, _MEMO_PREFIX, src, pos, None, "        return _v\n")
+        return self._compile(head, _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
 
-    def _compile(self, head, prefix, src, pos, outer, after=""):
+    def _compile(self, head, prefix, src, pos, outer, after="", pre=()):
         _counter[0] += 1
         filename = f"<rulebook {pos.file}:{pos.line}:{pos.col} #{_counter[0]}>"
-        text, spans = strip(src, self.guards, head.count("\n") + 1, len(prefix))
+        body = "".join(f"        {line}\n" for line in pre) + prefix + src
+        text, spans = strip(body, self.guards, head.count("\n") + 1, 0)
+        doc = text if pre else text[len(prefix):]       # the expression (and its statements)
         code = (head +
-                f"{prefix}{text}\n"
+                f"{text}\n"
                 + after +
                 "    except _rw_RuleRuntimeError:\n"
                 "        raise\n"
@@ -111,7 +129,7 @@ class Gen:
             exec(compile(code, filename, "exec"), ns)  # noqa: S102 - our own generated text, no user data
         fn = ns["_rw_expr"]
         fn._rw_info = info
-        fn.__doc__ = text
+        fn.__doc__ = doc
         return fn
 
 
@@ -120,14 +138,14 @@ class LazyExpr:
     option enumerator), compiled into ``f(st, L)`` of its own only when something calls it
     alone (a scenario starting inside a loop, the coverage recorder, a tool)."""
 
-    __slots__ = ("gen", "text", "pos", "fn")
+    __slots__ = ("gen", "text", "pos", "pre", "fn")
 
-    def __init__(self, gen: Gen, text: str, pos: Pos):
-        self.gen, self.text, self.pos, self.fn = gen, text, pos, None
+    def __init__(self, gen: Gen, text: str, pos: Pos, pre=()):
+        self.gen, self.text, self.pos, self.pre, self.fn = gen, text, pos, tuple(pre), None
 
     def __call__(self, st, L):
         if self.fn is None:
-            self.fn = self.gen.function(self.text, self.pos)
+            self.fn = self.gen.function(self.text, self.pos, pre=self.pre)
         return self.fn(st, L)
 
 
@@ -148,11 +166,16 @@ def option_enumerator(action, option_class, id_part):
     lines = ["def _rw_enum(st, L, seen, out):"]
     indent = "    "
     for i, spec in enumerate(params):
+        lines.extend(indent + line for line in spec.pre)
         lines.append(f"{indent}for _x{i} in {spec.text}:")
         indent += "    "
         lines.append(f"{indent}L[{int(spec.slot)}] = _x{i}")
     if action.where is not None:
-        where = action.where_text if isinstance(action.where, LazyExpr) else "_where(st, L)"
+        if isinstance(action.where, LazyExpr):
+            lines.extend(indent + line for line in action.where.pre)
+            where = action.where_text
+        else:
+            where = "_where(st, L)"
         lines.append(f"{indent}if not {where}:")
         lines.append(f"{indent}    continue")
     xs = ", ".join(f"_x{i}" for i in range(len(params)))
@@ -242,11 +265,17 @@ def strip(src: str, guards: list, line: int = 1, col: int = 0):
     stack = []
     i = 0
     n = len(src)
+    to_end = []         # line guards open until the end of the line
     while i < n:
         ch = src[i]
         if ch == _START:
             j = src.index(_MID, i)
             stack.append((int(src[i + 1:j]), line, col))
+            i = j + 1
+            continue
+        if ch == _LINE:
+            j = src.index(_MID, i)
+            to_end.append((int(src[i + 1:j]), col))
             i = j + 1
             continue
         if ch == _END:
@@ -257,17 +286,24 @@ def strip(src: str, guards: list, line: int = 1, col: int = 0):
             i += 1
             continue
         if ch == "\n":
+            for gid, start in to_end:
+                pos, what, custom = guards[gid]
+                spans.append((line, start, col, pos, what, custom))
+            to_end = []
             out.append(ch)
             line += 1
             col = 0
             i += 1
             continue
         j = i
-        while j < n and src[j] not in (_START, _END, "\n"):
+        while j < n and src[j] not in (_START, _END, _LINE, "\n"):
             j += 1
         out.append(src[i:j])
         col += j - i
         i = j
+    for gid, start in to_end:
+        pos, what, custom = guards[gid]
+        spans.append((line, start, col, pos, what, custom))
     spans.sort(key=lambda s: (s[0], s[1], -s[2]))
     return "".join(out), spans
 

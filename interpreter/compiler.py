@@ -19,7 +19,7 @@ from dsl.yamlload import LDict, LList
 from . import dependencies
 from . import types as T
 from .exprs import (E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, gen_cond,
-                    gen_expr, guard, inlinable, suggest, yields_distinct)
+                    gen_text, guard, inlinable, suggest, yields_distinct)
 from .codegen import Gen, LazyExpr, id_is_value
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
@@ -99,17 +99,17 @@ class Compiler:
 
     def text_expr(self, value, pos: Pos, scope: Scope, gen: Gen, what="expression", cond=False):
         """``value`` written as Python text for ``gen``'s generated code (a failure anywhere
-        in it a rule error at its position, "``what``: …"): ``(text, type)``, or
-        ``(None, ANY)`` when it does not parse; a YAML list is a constant."""
+        in it a rule error at its position, "``what``: …"): ``(text, type, pre)`` with the
+        statements ``pre`` that compute parts of it first, or ``(None, ANY, [])`` when it
+        does not parse; a YAML list is a constant."""
         if isinstance(value, list) and not cond:
             v, t = self.literal(value, pos)
-            return gen.bind(v, "c"), t
+            return gen.bind(v, "c"), t, []
         node = value if isinstance(value, ast.Node) else self.parse(value, pos)
         if node is None:
-            return None, T.ANY
+            return None, T.ANY, []
         cx = Cx(self.game, self.report, scope, False, {}, self, gen)
-        src, typ = gen_cond(node, cx, what) if cond else gen_expr(node, cx)
-        return gen.guard(src, node.pos, what), typ
+        return gen_text(node, cx, what, (lambda n, c: gen_cond(n, c, what)) if cond else None)
 
     def literal(self, value, pos: Pos):
         """A YAML value as a run-time value and its type."""
@@ -758,10 +758,10 @@ class Compiler:
                 continue
             tree = None if isinstance(domain, list) else self.parse(domain, dpos)
             if tree is None and not isinstance(domain, list):
-                text, typ = None, T.ANY             # a syntax error, reported
+                text, typ, pre = None, T.ANY, []     # a syntax error, reported
             else:
-                text, typ = self.text_expr(domain if tree is None else tree, dpos, scope, gen,
-                                           f"parameter {pname}")
+                text, typ, pre = self.text_expr(domain if tree is None else tree, dpos, scope, gen,
+                                                f"parameter {pname}")
             if text is not None and not T.is_listlike(typ):
                 self.report.error(dpos, f"parameter '{pname}' must range over a list (its choices), "
                                         f"not {T.describe(typ)}", E_TYPE)
@@ -770,12 +770,13 @@ class Compiler:
                 text = f"st.z[{text}.id]"
             text = text or "()"
             slot = scope.declare(pname, elem)
-            action.params.append(ParamSpec(pname, LazyExpr(gen, text, dpos), elem, slot, dpos, domain, tree, text))
+            action.params.append(ParamSpec(pname, LazyExpr(gen, text, dpos, pre), elem, slot, dpos, domain, tree,
+                                           text, pre))
         if "where" in spec:
             wpos = spec.pos_of("where")
-            text, _ = self.text_expr(spec["where"], wpos, scope, gen, "where", cond=True)
+            text, _, pre = self.text_expr(spec["where"], wpos, scope, gen, "where", cond=True)
             if text is not None:
-                action.where = LazyExpr(gen, text, wpos)
+                action.where = LazyExpr(gen, text, wpos, pre)
                 action.where_text = text
             action.where_pos = wpos
         self._compile_bounds(action, spec, scope)

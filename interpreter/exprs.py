@@ -24,7 +24,7 @@ from dsl.diagnostics import Pos, Report, RuleRuntimeError
 
 from . import types as T
 from .stdlib import BUILTINS
-from .codegen import Gen, LIMIT_CODE, _as_rule_error, is_generated, with_outer
+from .codegen import MISSING, Gen, LIMIT_CODE, _as_rule_error, is_generated, with_outer
 from .limits import LIMITS, check_number, check_size
 from .values import Component, MissingAttribute, Record, Zone, format_value
 
@@ -101,6 +101,11 @@ class Cx:
     compiler: object = None
     #: the generated function being written (codegen.Gen), set by compile_expr
     gen: object = None
+    #: statement context: where statements that compute parts of the expression go, before
+    #: the line that uses it (None: the expression must stay one Python expression)
+    stmts: list | None = None
+    #: how deeply those statements already nest (see MAX_DEPTH)
+    depth: int = 0
 
     def error(self, pos: Pos, message: str, code: str = E_TYPE):
         self.report.error(pos, message, code)
@@ -153,13 +158,64 @@ def compile_cond(node: ast.Node, cx: Cx, what: str = "a condition"):
 
 
 def _compiled(node, cx: Cx, how):
-    saved = cx.gen
-    cx.gen = Gen()
+    saved = cx.gen, cx.stmts, cx.depth
+    cx.gen, cx.stmts, cx.depth = Gen(), [], 0
     try:
         src, typ = how(node, cx)
-        return cx.gen.function(src, node.pos), typ
+        return cx.gen.function(src, node.pos, pre=cx.stmts), typ
     finally:
-        cx.gen = saved
+        cx.gen, cx.stmts, cx.depth = saved
+
+
+#: how deeply the statements written for parts of an expression may nest (Python compiles at
+#: most 20 nested blocks; steps and functions add their own): deeper parts stay expressions
+MAX_DEPTH = 6
+
+
+def nested(cx: Cx):
+    """A statement list for a block inside the current statements, or None (expression
+    mode) when there is no statement context or it would nest too deeply."""
+    return [] if cx.stmts is not None and cx.depth < MAX_DEPTH else None
+
+
+def in_block(cx: Cx, stmts, fn, *args):
+    """``fn(*args, cx)`` with statements going to ``stmts`` (a nested block, or None for
+    expression mode)."""
+    saved = cx.stmts, cx.depth
+    cx.stmts, cx.depth = stmts, cx.depth + 1
+    try:
+        return fn(*args, cx)
+    finally:
+        cx.stmts, cx.depth = saved
+
+
+def indented(lines) -> list:
+    return ["    " + line for line in lines]
+
+
+def gen_text(node: ast.Node, cx: Cx, what: str, how=None):
+    """``node`` written for a larger generated function (a step, an option enumerator):
+    ``(text, type, pre)`` — ``pre`` the statements that compute parts of it first (each
+    marked so that a failure on its line is "``what``: …" at the node, unless a part inside
+    claims it), ``text`` the expression, a failure in it likewise.  ``how(node, cx)`` writes
+    it (default ``gen_expr``)."""
+    saved = cx.stmts, cx.depth
+    cx.stmts, cx.depth = [], 0
+    try:
+        src, typ = (how or gen_expr)(node, cx)
+        pre = cx.stmts
+    finally:
+        cx.stmts, cx.depth = saved
+    gen = cx.gen
+    if pre:
+        mark = gen.line_guard(node.pos, what)
+        pre = [_marked(line, mark) for line in pre]
+    return gen.guard(src, node.pos, what), typ, pre
+
+
+def _marked(line: str, mark: str) -> str:
+    body = line.lstrip(" ")
+    return line[:len(line) - len(body)] + mark + body
 
 
 def gen_expr(node: ast.Node, cx: Cx):
@@ -589,7 +645,27 @@ def _compare(node: ast.Compare, cx: Cx):
 
 
 def _boolop(node: ast.BoolOp, cx: Cx):
-    parts = [gen_cond(v, cx, f"each side of '{node.op}'")[0] for v in node.values]
+    what = f"each side of '{node.op}'"
+    parts = [gen_cond(node.values[0], cx, what)[0]]
+    blocks = []
+    for v in node.values[1:]:           # evaluated only when the ones before do not decide
+        block = nested(cx)
+        parts.append(in_block(cx, block, lambda n, c: gen_cond(n, c, what), v)[0])
+        blocks.append(block)
+    if any(blocks):
+        # written as statements: the later sides' own statements run only when they must
+        q = cx.gen.temp()
+        out = [f"{q} = {parts[0]}"]
+        depth = 0
+        for part, block in zip(parts[1:], blocks):
+            out.append("    " * depth + (f"if {q}:" if node.op == "and" else f"if not {q}:"))
+            depth += 1
+            out.extend("    " * depth + line for line in block)
+            out.append("    " * depth + f"{q} = {part}")
+        if len(parts) > 2:
+            out.append(f"{q} = True if {q} else False")
+        cx.stmts.extend(out)
+        return q, T.BOOL
     if len(parts) == 2:
         return f"({parts[0]} {node.op} {parts[1]})", T.BOOL
     # three or more: a strict true/false, as all() and any() give
@@ -603,8 +679,19 @@ def _not(node: ast.Not, cx: Cx):
 
 def _ifexp(node: ast.IfExp, cx: Cx):
     ts, _ = gen_cond(node.test, cx)
-    bs, bt = gen_expr(node.body, cx)
-    os_, ot = gen_expr(node.orelse, cx)
+    bblock, oblock = nested(cx), nested(cx)      # each branch is evaluated only when chosen
+    bs, bt = in_block(cx, bblock, gen_expr, node.body)
+    os_, ot = in_block(cx, oblock, gen_expr, node.orelse)
+    typ = _ifexp_type(node, cx, bt, ot)
+    if bblock or oblock:
+        q = cx.gen.temp()
+        cx.stmts.extend([f"if {ts}:", *indented(bblock), f"    {q} = {bs}",
+                         "else:", *indented(oblock), f"    {q} = {os_}"])
+        return q, typ
+    return f"({bs} if {ts} else {os_})", typ
+
+
+def _ifexp_type(node: ast.IfExp, cx: Cx, bt, ot):
     typ = T.join(bt, ot)
     if typ is None:
         cx.error(node.pos, f"the two branches give {T.describe(bt)} and {T.describe(ot)}")
@@ -615,7 +702,7 @@ def _ifexp(node: ast.IfExp, cx: Cx):
         typ = bt                # `[0] if c else []`: a list of int, not of anything
     elif _is_empty_list(node.body) and isinstance(ot, T.ListT):
         typ = ot
-    return f"({bs} if {ts} else {os_})", typ
+    return typ
 
 
 def _is_empty_list(node) -> bool:
@@ -685,17 +772,26 @@ def _listcomp(node: ast.ListComp, cx: Cx):
     if len(node.fors) > 1:
         return _listcomp_nested(node, cx)
     cx.scope.push()
+    cblock, eblock = nested(cx), nested(cx)     # per element: the condition, then the element
     try:
         clause, = node.fors
         its, itype = gen_as_list(clause.iter, cx, "what a 'for' runs over")
         slots = _declare_targets(clause, T.elem_of(itype), cx)
         note_range(clause, slots, cx)
         names = [_pyname(cx, s) for s in slots]
-        cond = gen_cond(node.cond, cx)[0] if node.cond is not None else None
-        es, et = gen_expr(node.elt, cx)
+        cond = in_block(cx, cblock, gen_cond, node.cond)[0] if node.cond is not None else None
+        es, et = in_block(cx, eblock, gen_expr, node.elt)
     finally:
         cx.scope.pop()
     target = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
+    if cblock or eblock:
+        # written as a loop: the condition's and the element's own statements run per element
+        q = cx.gen.temp()
+        body = [*eblock, f"{q}.append({es})"]
+        if cond is not None:
+            body = [*cblock, f"if {cond}:", *indented(body)]
+        cx.stmts.extend([f"{q} = []", f"for {target} in {its}:", *indented(body), f"{q} = tuple({q})"])
+        return q, T.ListT(et)
     tail = f" if {cond}" if cond is not None else ""
     return f"tuple([{es} for {target} in {its}{tail}])", T.ListT(et)
 
@@ -713,14 +809,16 @@ def _listcomp_nested(node: ast.ListComp, cx: Cx):
     cx.scope.push()
     clauses = []
     try:
-        for clause in node.fors:
-            its, itype = gen_as_list(clause.iter, cx, "what a 'for' runs over")
+        for i, clause in enumerate(node.fors):
+            its, itype = (gen_as_list(clause.iter, cx, "what a 'for' runs over") if i == 0 else
+                          in_block(cx, None, lambda n, c: gen_as_list(n, c, "what a 'for' runs over"),
+                                   clause.iter))
             slots = _declare_targets(clause, T.elem_of(itype), cx)
             note_range(clause, slots, cx)
             names = [_pyname(cx, s) for s in slots]
             clauses.append((names, its))
-        cond = gen_cond(node.cond, cx)[0] if node.cond is not None else None
-        es, et = gen_expr(node.elt, cx)
+        cond = in_block(cx, None, gen_cond, node.cond)[0] if node.cond is not None else None
+        es, et = in_block(cx, None, gen_expr, node.elt)
     finally:
         cx.scope.pop()
     counter = f"_n{len(gen.ns)}"
@@ -804,14 +902,18 @@ def _lambda(node: ast.Lambda, cx: Cx):
     return cx.error(node.pos, "a lambda (x -> ...) may only be an argument of a function call", E_LAMBDA)
 
 
-def gen_lambda(node, param_type: T.Type, cx: Cx, expect: T.Type | None, what: str):
-    """``x -> body`` as a Python lambda of one argument (the variable a Python local)."""
+def gen_lambda(node, param_type: T.Type, cx: Cx, expect: T.Type | None, what: str, block=None):
+    """``x -> body`` as a Python lambda of one argument (the variable a Python local); the
+    body's own statements go to ``block`` (a loop's body written by the caller; None: the
+    body is one expression, as a lambda needs)."""
     if not isinstance(node, ast.Lambda):
         cx.error(node.pos, f"{what} must be a lambda such as 'x -> ...'", E_LAMBDA)
         return "(lambda _x: None)", T.ANY
     if cx.scope is None:
         cx.scope = Scope()
     cx.scope.push()
+    saved = cx.stmts, cx.depth
+    cx.stmts, cx.depth = block, cx.depth + 1
     try:
         slot = cx.scope.declare(node.param, param_type)
         name = _pyname(cx, slot)
@@ -822,6 +924,7 @@ def gen_lambda(node, param_type: T.Type, cx: Cx, expect: T.Type | None, what: st
             if expect is not None and not T.compatible(bt, expect):
                 cx.error(node.body.pos, f"{what} must give {T.describe(expect)}, not {T.describe(bt)}")
     finally:
+        cx.stmts, cx.depth = saved
         cx.scope.pop()
     return _Lambda(f"(lambda {name}: {body})", name, body), bt
 
@@ -905,6 +1008,9 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
     types: dict = {}
     fn_types: dict = {}
     parts = []
+    # an aggregate with a lambda in statement context becomes a loop (below): its body's own
+    # statements go into the loop
+    body_block = nested(cx) if (b.name in _LOOPS and len(args) == 2 and isinstance(args[1], ast.Lambda)) else None
     for p, a in zip(b.params, args):
         if p.kind == "fn":
             mode = p.arg_from[0]
@@ -918,7 +1024,7 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
                 ptype = T.ListT(T.TupleT((item, opt)))
             else:
                 ptype = T.ANY
-            s, rt = gen_lambda(a, ptype, cx, p.returns, f"the '{p.name}' of {b.name}()")
+            s, rt = gen_lambda(a, ptype, cx, p.returns, f"the '{p.name}' of {b.name}()", body_block)
             fn_types[p.name] = rt
             parts.append(s)
             continue
@@ -942,12 +1048,46 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
     direct = _DIRECT.get(b.name)
     if direct is not None and len(parts) == 1 and not isinstance(parts[0], _Lambda):
         return gen.guard(direct.format(xs=parts[0]), node.pos, f"{b.name}()"), result
+    if body_block is not None and isinstance(parts[1], _Lambda) and (body_block or b.name in _ALWAYS_LOOP):
+        return _loop(b.name, parts[0], parts[1], body_block, node.pos, cx), result
     inline = _INLINE.get(b.name)
     if inline is not None and len(parts) == 2 and isinstance(parts[1], _Lambda):
         text = inline.format(v=parts[1].param, xs=parts[0], body=parts[1].body,
                              sum=gen.bind(sum, "f"), next=gen.bind(next, "f"))
         return gen.guard(text, node.pos, f"{b.name}()"), result
     return gen.guard(f"{impl}(st, {', '.join(parts)})", node.pos, f"{b.name}()"), result
+
+
+#: aggregates with a lambda written as a loop in statement context: the result, what each
+#: element does to it (``{q}`` the result, ``{v}`` the element, ``{body}`` the lambda's value)
+#: and what follows the loop; any, all and first stop at the element that decides
+_LOOPS = {
+    "any": ("False", ["if {body}:", "    {q} = True", "    break"], None),
+    "all": ("True", ["if not {body}:", "    {q} = False", "    break"], None),
+    "first": ("None", ["if {body}:", "    {q} = {v}", "    break"], None),
+    "count": ("0", ["if {body}:", "    {q} += 1"], None),
+    "sum": ("0", ["{q} += {body}"], None),
+    "filter": ("[]", ["if {body}:", "    {q}.append({v})"], "{q} = tuple({q})"),
+    "map": ("[]", ["{q}.append({body})"], "{q} = tuple({q})"),
+}
+#: those a loop always beats (no generator, no list built): the rest only when the lambda's
+#: body has statements of its own
+_ALWAYS_LOOP = frozenset({"any", "all", "first", "count"})
+
+
+def _loop(name: str, xs: str, lam, block: list, pos: Pos, cx: Cx) -> str:
+    """``name(xs, v -> body)`` as a loop in the current statements (the same values as the
+    library function and ``_INLINE``; a failure in it is "name(): …" at the call)."""
+    gen = cx.gen
+    start, each, after = _LOOPS[name]
+    q = gen.temp()
+    body = gen.guard(lam.body, pos, f"{name}()")
+    lines = [f"{q} = {start}", f"for {lam.param} in {gen.guard(xs, pos, f'{name}()')}:", *indented(block)]
+    lines.extend("    " + line.format(q=q, v=lam.param, body=body) for line in each)
+    if after is not None:
+        lines.append(after.format(q=q))
+    cx.stmts.extend(lines)
+    return q
 
 
 def _call_family(node: ast.Call, b, cx: Cx):
@@ -998,13 +1138,13 @@ def compile_function(node: ast.Node, cx: Cx, slot: int, nparams: int):
     params = [f"_p{i}" for i in range(nparams)]
     for i, p in enumerate(params):
         cx.scope.py[i] = p
-    saved = cx.gen
-    cx.gen = Gen()
+    saved = cx.gen, cx.stmts, cx.depth
+    cx.gen, cx.stmts, cx.depth = Gen(), [], 0
     try:
         src, typ = gen_expr(node, cx)
-        return cx.gen.memo_function(src, node.pos, slot, params), typ
+        return cx.gen.memo_function(src, node.pos, slot, params, pre=cx.stmts), typ
     finally:
-        cx.gen = saved
+        cx.gen, cx.stmts, cx.depth = saved
 
 
 def _call_user(node: ast.Call, fdecl, cx: Cx):
@@ -1028,7 +1168,31 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
         src = _inline(fdecl, parts, cx)
         if src is not None:
             return src, fdecl.type
+    if cx.stmts is not None and not cx.static:
+        return _memo_probe(fdecl, parts, cx), fdecl.type
     return f"{cx.gen.bind(fdecl.compiled, 'u')}({', '.join(['st'] + parts)})", fdecl.type
+
+
+def _memo_probe(fdecl, parts: list, cx: Cx) -> str:
+    """A call of a rulebook function in statement context: its remembered result looked up
+    where it is needed (what the function itself does first, without the call), the
+    function called only when there is none."""
+    gen = cx.gen
+    args = []
+    for part in parts:              # each argument once
+        if _PLAIN_ARG.match(part):
+            args.append(part)
+        else:
+            t = gen.temp()
+            cx.stmts.append(f"{t} = {part}")
+            args.append(t)
+    q = gen.temp()
+    key = "None" if not args else args[0] if len(args) == 1 else f"({', '.join(args)},)"
+    miss = gen.bind(MISSING, "miss")
+    cx.stmts.extend([f"{q} = st.memo[{int(fdecl.slot)}]",
+                     f"if {q} is None or ({q} := {q}.get({key}, {miss})) is {miss}:",
+                     f"    {q} = {gen.bind(fdecl.compiled, 'u')}({', '.join(['st'] + args)})"])
+    return q
 
 
 #: an argument that costs nothing to evaluate twice and cannot fail: a local, a slot, a variable, a number

@@ -78,15 +78,18 @@ DEFERRED = "\x00deferred"
 class Ins:
     """The instruction at ``pc``: ``kind`` (above), the Python ``lines`` of what it does
     (statements over ``st``, ``fr``, ``L``; a leading four spaces per level of nesting; the
-    expressions' failure spans still marked, see codegen), what it may set off (``pushes``),
-    where it goes (``target``), and for a call or decision what it calls (``call``)."""
+    expressions' failure spans still marked, see codegen), the statements ``pre`` that
+    compute parts of its expressions first (exprs: statement context), what it may set off
+    (``pushes``), where it goes (``target``), and for a call or decision what it calls
+    (``call``)."""
 
-    __slots__ = ("pc", "kind", "lines", "pushes", "target", "call")
+    __slots__ = ("pc", "kind", "lines", "pre", "pushes", "target", "call")
 
-    def __init__(self, pc: int, kind: str, lines=(), pushes=(), call=None):
+    def __init__(self, pc: int, kind: str, lines=(), pushes=(), call=None, pre=()):
         self.pc = pc
         self.kind = kind
         self.lines = list(lines)
+        self.pre = list(pre)
         self.pushes = tuple(pushes)
         self.target = None
         self.call = call
@@ -163,9 +166,10 @@ class Unit:
         live = self.live
         return any(p in live for p in ins.pushes)
 
-    def text(self, ins: Ins, d: int, leave=None) -> None:
-        """``ins``'s own lines at depth ``d`` (LEAVE written as ``leave``'s lines)."""
-        for line in ins.lines:
+    def text(self, ins: Ins, d: int, leave=None, lines=None) -> None:
+        """``ins``'s statements at depth ``d``: ``pre``, then its lines (or ``lines``; LEAVE
+        written as ``leave``'s lines)."""
+        for line in ins.pre + (ins.lines if lines is None else lines):
             body = line.lstrip(" ")
             extra = (len(line) - len(body)) // 4
             if body == LEAVE:
@@ -233,6 +237,7 @@ class _Writer:
             return self.leaf(u.ins(n.pc), d)
         if isinstance(n, If):
             ins = u.ins(n.pc)
+            u.text(ins, d, lines=[])
             self.put(d, f"if {ins.lines[0]}:", n.pc)
             ends = self.block(n.then, d + 1)
             if not n.orelse:
@@ -281,6 +286,7 @@ class _Writer:
             self.after(ins, d)
             return False
         if kind == CALL:
+            u.text(ins, d, lines=[])
             if u.direct_ok and direct_function(ins.call[0], u.live) is not None:
                 call_lines(u, ins, d, True)
                 return False
@@ -463,6 +469,7 @@ def instruction(proc, pc: int):
     unit.put(1, "frames = st.frames")
     kind = ins.kind
     if kind == BRANCH:
+        unit.text(ins, 1, lines=[])
         unit.put(1, f"if not {ins.lines[0]}:", pc)
         unit.put(2, f"fr.pc = {ins.target}", pc)
     elif kind in (JUMP, BREAK) or (kind == END_TURN and ins.target is not None):
@@ -475,6 +482,7 @@ def instruction(proc, pc: int):
     elif kind == DECIDE:
         unit.put(1, f"return {ins.call}(st, fr)", pc)
     elif kind == CALL:
+        unit.text(ins, 1, lines=[])
         call_lines(unit, ins, 1, False)
     else:
         unit.text(ins, 1)

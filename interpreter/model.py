@@ -230,8 +230,10 @@ class ParamSpec:
     source: object = None
     #: the domain's parsed expression (None for a YAML list)
     tree: object = None
-    #: the domain as Python text in the action's generated code (codegen.option_enumerator)
+    #: the domain as Python text in the action's generated code (codegen.option_enumerator),
+    #: after the statements ``pre`` that compute parts of it
     text: str = "()"
+    pre: list = field(default_factory=list)
 
 
 @dataclass

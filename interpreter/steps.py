@@ -25,7 +25,7 @@ from dsl.yamlload import LDict, LList
 
 from . import types as T
 from .codegen import Gen, LazyExpr
-from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, gen_as_list, gen_cond, gen_expr, guard,
+from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, gen_as_list, gen_cond, gen_text, guard,
                     note_range, suggest, E_NAME, E_TYPE)
 from . import flowcode as F
 from .limits import LIMITS
@@ -50,13 +50,16 @@ class StepCompiler:
         self.gen: Gen = proc.gen
         self.loops: list = []  # LoopInfo / ScopeInfo stack for labels
         self.cur: list = proc.tree  # the structure of the steps being compiled (interpreter/flowcode.py)
+        #: statements that compute parts of the expressions written so far for the next instruction
+        self.pre: list = []
 
     # --- helpers ---------------------------------------------------------------
     def emit(self, kind: str, lines, pos: Pos, pushes=(), call=None, leaf: bool = True) -> F.Ins:
-        """Append an instruction; ``leaf``: a node of its own in the steps' structure
-        (else a part of a branch, loop or scope, whose node records it)."""
+        """Append an instruction (the statements its expressions need first, ``self.pre``,
+        run before it); ``leaf``: a node of its own in the steps' structure (else a part of a
+        branch, loop or scope, whose node records it)."""
         pc = len(self.proc.ops)
-        ins = F.Ins(pc, kind, lines, pushes, call)
+        ins = F.Ins(pc, kind, lines, pushes, call, self.take_pre())
         self.proc.ops.append(ins)
         self.proc.positions.append(pos)
         if leaf:
@@ -76,8 +79,13 @@ class StepCompiler:
     def here(self) -> int:
         return len(self.proc.ops)
 
-    def cx(self, gen=None) -> Cx:
-        return Cx(self.g, self.report, self.scope, False, {}, self.c, gen)
+    def cx(self, gen=None, stmts=None) -> Cx:
+        return Cx(self.g, self.report, self.scope, False, {}, self.c, gen, stmts)
+
+    def take_pre(self) -> list:
+        """The statements collected for the next instruction (and none after)."""
+        pre, self.pre = self.pre, []
+        return pre
 
     def bind(self, obj, hint: str = "k") -> str:
         """A name in the procedure's generated code that stands for ``obj`` (never user data in the text)."""
@@ -122,12 +130,15 @@ class StepCompiler:
             return f"st.scope_end({self.bind(kind, 's')}, {self.bind(name, 's')})"
         return "st.scopes.pop()"
 
-    def text_of(self, node, what: str, cond: bool = False, cond_what: str = "a condition"):
+    def text_of(self, node, what: str, cond: bool = False, cond_what: str = "a condition", how=None):
         """``node`` written as Python text in this procedure's code, a failure anywhere in
-        it a rule error at its position ("``what``: …"); ``(text, type)``."""
-        cx = self.cx(self.gen)
-        src, typ = gen_cond(node, cx, cond_what) if cond else gen_expr(node, cx)
-        return self.gen.guard(src, node.pos, what), typ
+        it a rule error at its position ("``what``: …"); ``(text, type)``.  The statements
+        that compute parts of it first go to ``self.pre``."""
+        if cond:
+            how = lambda n, c: gen_cond(n, c, cond_what)  # noqa: E731
+        text, typ, pre = gen_text(node, self.cx(self.gen), what, how)
+        self.pre.extend(pre)
+        return text, typ
 
     def text(self, value, pos: Pos, what: str = "expression"):
         """Parse ``value`` and write it as text: ``(text, type)`` or ``(None, ANY)``."""
@@ -226,7 +237,7 @@ class StepCompiler:
                 return
             idx = ast.Index(ast.Name(name, pos=node.pos), node.index, pos=node.pos)
             # the expression compiler writes the key (and checks arity and types)
-            key = _family_key(idx, var.index, f"variable '{name}'", self.cx(self.gen))
+            key = _family_key(idx, var.index, f"variable '{name}'", self.cx(self.gen, self.pre))
             at = self.gen.guard(f"st.lay.vkeys[{int(var.family_id)}][_w_k]", node.pos, "variable",
                                 _no_entry(name, node.pos))
             lines = [f"_w_k = {key}", f"_w_at = {at}",
@@ -378,7 +389,8 @@ class StepCompiler:
             slots = _declare_targets(head, elem, self.cx())
             note_range(head, slots, self.cx())
         info = LoopInfo("for", var_slot=slots[0] if len(slots) == 1 else None, var_global=var_global,
-                        iter_slot=it_slot, index_slot=ix_slot, iterable=LazyExpr(self.gen, its, head.iter.pos))
+                        iter_slot=it_slot, index_slot=ix_slot,
+                        iterable=LazyExpr(self.gen, its, head.iter.pos, self.pre))
         info.extra["names"] = head.names
         init = self.emit(F.LOOP_INIT, [f"L[{it_slot}] = tuple({its})", f"L[{ix_slot}] = 0"], pos, leaf=False)
         lines = [f"_w_i = L[{ix_slot}]",
@@ -424,9 +436,8 @@ class StepCompiler:
         except ParseError as exc:
             self.report.error(exc.pos, exc.message, "RW100")
             return None
-        cx = self.cx(self.gen)
-        its, itt = gen_as_list(head.iter, cx, what)
-        return head, self.gen.guard(its, head.iter.pos, key), T.elem_of(itt)
+        its, itt = self.text_of(head.iter, key, how=lambda n, c: gen_as_list(n, c, what))
+        return head, its, T.elem_of(itt)
 
     def step_random(self, step: LDict, pos: Pos):
         """``random: "x in xs"``: bind x to an element of xs drawn with the game's generator."""
@@ -495,10 +506,12 @@ class StepCompiler:
             pslot = 0
         else:
             pslot = self.scope.declare(as_name, T.PLAYER)
-        ws = self.cond_text(step["while"], step.pos_of("while")) if "while" in step else None
-        ks = self.cond_text(step["skip"], step.pos_of("skip"), "skip") if "skip" in step else None
-        once = bool(step.get("once", False))
         init = self.emit(F.LOOP_INIT, [f"L[{cur}] = {ss}", f"L[{skipped}] = 0", f"L[{taken}] = 0"], pos, leaf=False)
+        ws = self.cond_text(step["while"], step.pos_of("while")) if "while" in step else None
+        ws_pre = self.take_pre()
+        ks = self.cond_text(step["skip"], step.pos_of("skip"), "skip") if "skip" in step else None
+        ks_pre = self.take_pre()
+        once = bool(step.get("once", False))
         # the next seat to take a turn: skipped seats pass (once each round of seats); left
         # when `while` fails, when every seat has had its turn (`once`) or everyone is skipped
         lines = ["_w_n = st.lay.num_seats",
@@ -507,10 +520,12 @@ class StepCompiler:
         if once:
             lines += [f"    if L[{taken}] >= _w_n:", "        _w_leave = True", "        break"]
         if ws is not None:
-            lines += [f"    if not {ws}:", "        _w_leave = True", "        break"]
+            lines += [*("    " + line for line in ws_pre),
+                      f"    if not {ws}:", "        _w_leave = True", "        break"]
         lines += [f"    _w_p = L[{cur}]", f"    L[{pslot}] = _w_p"]
         if ks is not None:
-            lines += [f"    if {ks}:",
+            lines += [*("    " + line for line in ks_pre),
+                      f"    if {ks}:",
                       f"        L[{skipped}] += 1",
                       f"        L[{cur}] = (_w_p + 1) % _w_n"]
             if once:
@@ -687,17 +702,21 @@ class StepCompiler:
         reason = step.get("end_game")
         lines = []
         if isinstance(reason, str):
-            text = self.template(reason, step.pos_of("end_game"))
-            lines += ["if st.logging:", f"    st.log.append({self.bind('game ends: ', 's')} + {text})"]
+            text, pre = self.template(reason, step.pos_of("end_game"))
+            lines += ["if st.logging:", *("    " + line for line in pre),
+                      f"    st.log.append({self.bind('game ends: ', 's')} + {text})"]
         lines.append("st.end_game()")
         self.emit(F.END_GAME, lines, pos)
 
     def step_log(self, step: LDict, pos: Pos):
-        text = self.template(step["log"], step.pos_of("log"))
-        self.emit(F.STMT, ["if st.logging:", f"    st.log.append({self.bind(_log_line, 'f')}({text}))"], pos)
+        text, pre = self.template(step["log"], step.pos_of("log"))
+        self.emit(F.STMT, ["if st.logging:", *("    " + line for line in pre),
+                           f"    st.log.append({self.bind(_log_line, 'f')}({text}))"], pos)
 
-    def template(self, text, pos: Pos) -> str:
-        """A log text with ``{expression}`` parts as Python text that joins them."""
+    def template(self, text, pos: Pos):
+        """A log text with ``{expression}`` parts as Python text that joins them, and the
+        statements that compute the parts first (run only when there is a log)."""
+        saved = self.take_pre()
         parts = []
         last = 0
         fmt = self.bind(format_value, "f")
@@ -710,9 +729,11 @@ class StepCompiler:
             last = m.end()
         if last < len(text):
             parts.append(self.bind(str(text[last:]), "s"))
+        pre = self.take_pre()
+        self.pre = saved
         if not parts:
-            return self.bind("", "s")
-        return f"''.join(({', '.join(parts)},))"
+            return self.bind("", "s"), pre
+        return f"''.join(({', '.join(parts)},))", pre
 
     def step_break(self, step: LDict, pos: Pos):
         """``break: true`` leaves the innermost for / while / repeat loop around it

@@ -280,3 +280,57 @@ flow:
 end: {score: "0"}
 """, "worth[2]")
     assert "no row for 2" in err.message and (err.pos.line, err.pos.col) == (line, col)
+
+
+# --- expressions in statement context written as statements ------------------------------------
+
+def test_parts_written_as_statements_keep_the_short_circuits(rulebook):
+    """In statement context (a step's expression, a function's body) an aggregate with a lambda
+    is a loop and a comprehension with a call in it is a loop too; a side of 'and'/'or' and a
+    branch of 'if … else' that holds one still runs only when it must (each would divide by
+    zero here), and results are the library's."""
+    book = rulebook(HEAD + """
+variables: {n: 0, a: true, b: false, c: 0, d: 0}
+functions:
+  half: {params: {k: int}, value: "k // 2 + count([k], j -> j < n)"}
+  pick: {params: {m: int}, value: "first(1..5, k -> any([1, 2], j -> j * k == m))"}
+flow:
+  - set: "a = n > 0 and any([1, 2], k -> 10 // n > k)"          # false: the any never runs
+  - set: "b = n == 0 or all([1], k -> 10 // n > k)"              # true: the all never runs
+  - set: "c = (count([1, 2, 3], k -> 10 // n > k) if n > 0 else 7) + pick(8)"   # 7 + 4 (4 * 2 == 8)
+  - set: "d = sum([k for k in 1..6 if half(k) > 1], k -> k)"     # half: 4 -> 2, 5 -> 2, 6 -> 3: 15
+end: {score: "(100 if a else 0) + (10 if b else 0) + c * 1000 + d * 100000"}
+""")
+    rb = Rulebook.load(book)
+    st = rb.new_game(2, 1)
+    assert st.scores() == [0 + 10 + 11 * 1000 + 15 * 100000] * 2
+    assert "for " in rb.game.functions["pick"].compiled.__doc__       # written as loops
+    # the comprehension's condition looked half(k) up for every k, and remembered each
+    assert st.memo[rb.game.functions["half"].slot] == {1: 0, 2: 1, 3: 1, 4: 2, 5: 2, 6: 3}
+
+
+def test_a_failure_inside_a_part_written_as_a_loop_is_located_at_its_operation(rulebook):
+    err, (line, col) = fail(rulebook, """
+variables: {x: 0}
+flow:
+  - set: "x = count([3, 2, 1], k -> 6 // (k - 1) > 2)"
+end: {score: "x"}
+""", "// (k - 1)")
+    assert err.message == "'//': division by zero"
+    assert (err.pos.line, err.pos.col) == (line, col)
+
+
+def test_a_failure_in_a_function_written_as_statements_is_located_in_the_function(rulebook):
+    err, (line, col) = fail(rulebook, """
+tables:
+  worth: {1: 10}
+functions:
+  total: {params: {m: int}, value: "sum(1..m, k -> worth[k])"}
+variables: {x: 0}
+flow:
+  - if: "all([1, 2], j -> total(j) > 5)"      # total(1) = 10; total(2) reads worth[2]
+    then: [{set: "x = 1"}]
+end: {score: "x"}
+""", "worth[k]")
+    assert "table 'worth' has no row for 2" in err.message
+    assert (err.pos.line, err.pos.col) == (line, col)
