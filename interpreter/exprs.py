@@ -1164,10 +1164,13 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
         cx.compiler.compile_function(fdecl, node.pos, static=cx.static)
     if fdecl.type is None or fdecl.compiled is None:
         return cx.error(node.pos, f"{fdecl.name}() calls itself; functions may not be recursive")
-    if fdecl.inline_body is not None and parts and not cx.static and all(_PLAIN_ARG.match(p) for p in parts):
-        src = _inline(fdecl, parts, cx)
-        if src is not None:
-            return src, fdecl.type
+    if fdecl.inline_body is not None and parts and not cx.static:
+        if cx.stmts is not None:        # statement context: any argument can be made plain
+            parts = [_plain(part, cx) for part in parts]
+        if all(_PLAIN_ARG.match(p) for p in parts):
+            src = _inline(fdecl, parts, cx)
+            if src is not None:
+                return src, fdecl.type
     if cx.stmts is not None and not cx.static:
         return _memo_probe(fdecl, parts, cx), fdecl.type
     return f"{cx.gen.bind(fdecl.compiled, 'u')}({', '.join(['st'] + parts)})", fdecl.type
@@ -1178,14 +1181,7 @@ def _memo_probe(fdecl, parts: list, cx: Cx) -> str:
     where it is needed (what the function itself does first, without the call), the
     function called only when there is none."""
     gen = cx.gen
-    args = []
-    for part in parts:              # each argument once
-        if _PLAIN_ARG.match(part):
-            args.append(part)
-        else:
-            t = gen.temp()
-            cx.stmts.append(f"{t} = {part}")
-            args.append(t)
+    args = [_plain(part, cx) for part in parts]     # each argument once
     q = gen.temp()
     key = "None" if not args else args[0] if len(args) == 1 else f"({', '.join(args)},)"
     miss = gen.bind(MISSING, "miss")
@@ -1196,7 +1192,16 @@ def _memo_probe(fdecl, parts: list, cx: Cx) -> str:
 
 
 #: an argument that costs nothing to evaluate twice and cannot fail: a local, a slot, a variable, a number
-_PLAIN_ARG = re.compile(r"(?:[A-Za-z_]\w*|L\[\d+\]|st\.v\[\d+\]|-?\d+)\Z")
+_PLAIN_ARG = re.compile(r"(?:[A-Za-z_]\w*|L\[\d+\]|st\.v\[\d+\]|-?\d+|\(-?\d+\))\Z")
+
+
+def _plain(part: str, cx: Cx) -> str:
+    """``part``, or (statement context) a new local holding its value: a plain argument."""
+    if _PLAIN_ARG.match(part):
+        return part
+    t = cx.gen.temp()
+    cx.stmts.append(f"{t} = {part}")
+    return t
 #: the most nodes a function's body may have to be written out where it is called
 INLINE_NODES = 24
 
