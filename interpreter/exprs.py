@@ -763,7 +763,7 @@ def _record(node: ast.RecordExpr, cx: Cx):
     compiled = [(n, *gen_expr(v, cx)) for n, v in node.fields]
     gen = cx.gen
     body = ", ".join(f"{gen.bind(n, 's')}: {s}" for n, s, _ in compiled)
-    return f"{gen.bind(Record, 'R')}({{{body}}})", T.RecordT(tuple((n, t) for n, _, t in compiled))
+    return f"{gen.bind(Record.of, 'R')}({{{body}}})", T.RecordT(tuple((n, t) for n, _, t in compiled))
 
 
 def _listcomp(node: ast.ListComp, cx: Cx):

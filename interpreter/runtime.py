@@ -230,7 +230,7 @@ class State:
             self.forget((dst.id, *moved_from))
         self.forget_results((dst.id, *moved_from))
         if "moved" in self.game.event_triggers:
-            self.emit("moved", Record({"components": tuple(incoming), "to": dst,
+            self.emit("moved", Record.of({"components": tuple(incoming), "to": dst,
                                        "from": self.lay.zones[moved_from[0]] if moved_from else dst}), pos)
         if self.game.condition_triggers:     # no function reads what moved: only they may care
             self.changed(())
@@ -267,11 +267,11 @@ class State:
                 for slot in b:
                     memo[slot] = None
             if "moved" in self.game.event_triggers:
-                self.emit("moved", Record({"components": (c,), "to": dst, "from": self.lay.zones[src]}), pos)
+                self.emit("moved", Record.of({"components": (c,), "to": dst, "from": self.lay.zones[src]}), pos)
         else:
             self.forget_results((did,))
             if "moved" in self.game.event_triggers:
-                self.emit("moved", Record({"components": (), "to": dst, "from": dst}), pos)
+                self.emit("moved", Record.of({"components": (), "to": dst, "from": dst}), pos)
         if self.game.condition_triggers:     # no function reads what moved: only they may care
             self.changed(())
 
@@ -304,9 +304,9 @@ class State:
         if len(got) < n:
             self.short_draws.append((pos, n, len(got), src.name))
         if "moved" in self.game.event_triggers and got:
-            self.emit("moved", Record({"components": got, "from": src, "to": dst}), pos)
+            self.emit("moved", Record.of({"components": got, "from": src, "to": dst}), pos)
         if "drawn" in self.game.event_triggers:
-            self.emit("drawn", Record({"components": got, "from": src, "to": dst, "count": n,
+            self.emit("drawn", Record.of({"components": got, "from": src, "to": dst, "count": n,
                                        "short": len(got) < n}), pos)
         if self.game.condition_triggers:     # no function reads what moved: only they may care
             self.changed(())
@@ -437,14 +437,14 @@ class State:
         if self.game.event_triggers:
             ev = kind + "_start"
             if ev in self.game.event_triggers:
-                self.emit(ev, Record({"name": name}), Pos("<scope>"))
+                self.emit(ev, Record.of({"name": name}), Pos("<scope>"))
 
     def scope_end(self, kind: str, name: str) -> None:
         rec = self.scopes.pop()
         if self.game.event_triggers:
             ev = kind + "_end"
             if ev in self.game.event_triggers:
-                self.emit(ev, Record({"name": name}), Pos("<scope>"))
+                self.emit(ev, Record.of({"name": name}), Pos("<scope>"))
         if rec.deferred:
             for proc, L, trig in reversed(rec.deferred):
                 self.frames.append(Frame(proc, L, 0, trig))

@@ -465,19 +465,25 @@ def _groups(st, nodes, neighbours, key):
 def _rank_impl(dense):
     def impl(st, items, key):
         items = tuple(items)
-        keyed = sorted(((key(x), i, x) for i, x in enumerate(items)), key=lambda t: (t[0], -t[1]), reverse=True)
+        keys = [key(x) for x in items]
+        # largest key first; a stable sort keeps equal keys in the items' order
+        order = sorted(range(len(items)), key=keys.__getitem__, reverse=True)
         out = []
         place = 0
-        prev = object()
+        prev = _NO_KEY
         distinct = 0
-        for n, (k, _, x) in enumerate(keyed):
+        for n, i in enumerate(order):
+            k = keys[i]
             if k != prev:
                 distinct += 1
                 place = distinct if dense else n + 1
                 prev = k
-            out.append(Record({"item": x, "place": place, "key": k}))
+            out.append(Record.of({"item": items[i], "place": place, "key": k}))
         return tuple(out)
     return impl
+
+
+_NO_KEY = object()
 
 
 _RANK_RESULT = lambda ts, fs: T.ListT(T.RecordT((("item", _elem(ts, "items")), ("place", T.INT), ("key", fs["key"]))))  # noqa: E731

@@ -677,7 +677,7 @@ class StepCompiler:
             s, _ = self.text(value, fields.pos_of(key), key)
             if s is not None:
                 parts.append(f"{self.bind(str(key), 's')}: {s}")
-        record = f"{self.bind(Record, 'R')}({{{', '.join(parts)}}})"
+        record = f"{self.bind(Record.of, 'R')}({{{', '.join(parts)}}})"
         self.emit(F.STMT, [f"st.emit({self.bind(name, 's')}, {record}, {self.bind(pos, 'pos')})"], pos, (name,))
 
     def step_defer(self, step: LDict, pos: Pos):

@@ -78,6 +78,13 @@ class Record:
     def __init__(self, fields: dict):
         object.__setattr__(self, "_fields", dict(fields))
 
+    @classmethod
+    def of(cls, fields: dict) -> "Record":
+        """A record of ``fields``, a new dictionary nobody else holds (not copied)."""
+        r = cls.__new__(cls)
+        r._fields = fields
+        return r
+
     def get(self, name, default=None):
         return self._fields.get(name, default)
 
