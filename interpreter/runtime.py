@@ -235,6 +235,41 @@ class State:
         if self.game.condition_triggers:     # no function reads what moved: only they may care
             self.changed(())
 
+    def move_zone(self, src, dst, bottom: bool, pos: Pos) -> None:
+        """Move everything ``src`` holds: ``move(tuple(contents of src), dst, bottom, pos)``,
+        without taking the components out one by one."""
+        comps = self.z[src.id]
+        if not comps:
+            return
+        sid, did = src.id, dst.id
+        if sid == did:
+            self.move(tuple(comps), dst, bottom, pos)
+            return
+        lst = self.z[did]
+        if dst.capacity is not None and len(lst) + len(comps) > dst.capacity:
+            raise RuleRuntimeError(
+                f"{dst.name} is full: it holds {len(lst)} of {dst.capacity} and cannot take {len(comps)} more", pos)
+        if dst.holds:
+            for c in comps:
+                if c.kind not in dst.holds:
+                    raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+        moved = tuple(comps)
+        if bottom:                      # one at a time onto the bottom: the last one lowest
+            lst[0:0] = moved[::-1]
+        else:
+            lst.extend(moved)
+        comps.clear()
+        where = self.where
+        for c in moved:
+            where[c.id] = did
+        if self.known:
+            self.forget((did, sid))
+        self.forget_results((did, sid))
+        if "moved" in self.game.event_triggers:
+            self.emit("moved", Record.of({"components": moved, "to": dst, "from": src}), pos)
+        if self.game.condition_triggers:     # no function reads what moved: only they may care
+            self.changed(())
+
     def move_component(self, c, dst, bottom: bool, pos: Pos) -> None:
         """Move the one component ``c``: ``move((c,), dst, bottom, pos)``."""
         did = dst.id

@@ -284,7 +284,7 @@ class StepCompiler:
         bottom = bool(step.get("bottom", False))
         where = self.bind(pos, "pos")
         if isinstance(wt, T.ZoneT):
-            lines = [f"st.move(tuple(st.z[{ws}.id]), {ds}, {bottom}, {where})"]
+            lines = [f"st.move_zone({ws}, {ds}, {bottom}, {where})"]
         elif isinstance(wt, T.Comp):
             none = self.error("nothing to move (none)", step.pos_of("move"))
             lines = [f"_w_c = {ws}",

@@ -494,3 +494,53 @@ end: {score: "0"}
     assert info.value.message == "out is full: it holds 2 of 2 and cannot take 1 more"
     # the body opens with an empty line, then flow:, the first move (2 lines), the second move
     assert info.value.pos.line == HEAD.count("\n") + CHIPS.count("\n") + 5
+
+
+def test_moving_a_whole_zone_is_moving_its_components_in_order(rulebook):
+    # `move: ZONE` (State.move_zone) is the move of the zone's contents: onto the top in their
+    # order, onto the bottom one at a time (so the last one lowest), one `moved` event naming
+    # them all and where they came from; capacity checked for them all before anything moves
+    rb = load(rulebook, CHIPS + """
+variables: {events: 0, moved: 0, from_hand: false}
+triggers:
+  seen:
+    on: moved
+    do:
+      - set: "events += 1"
+      - set: "moved += count(event.components)"
+      - set: "from_hand = event.from == hand[0]"
+flow:
+  - move: "filter(bag, c -> c.color == red)"
+    to: "hand[0]"
+  - move: "first(bag, c -> c.color == blue)"
+    to: out
+  - move: "hand[0]"
+    to: out
+  - move: "first(bag, c -> c.color == fog)"
+    to: "hand[1]"
+  - move: out
+    to: "hand[1]"
+    bottom: true
+  - move: "hand[0]"
+    to: out
+end: {score: "0"}
+""")
+    st = rb.new_game(2, 1)
+    labels = lambda name: [c.label for c in st.z[st.lay.zone_by_name(name).id]]  # noqa: E731
+    # out held blue, red, red, red; onto the bottom of hand[1] one at a time: red, red, red, blue, fog
+    assert labels("hand[1]") == ["red", "red", "red", "blue", "fog"]
+    assert labels("out") == [] and labels("hand[0]") == []
+    # events: 3 reds, blue, 3 reds from hand[0], fog, 4 from out; the empty hand[0] moves nothing
+    assert [rb.evaluate(st, e) for e in ("events", "moved", "from_hand")] == [5, 12, False]
+    assert all(st.lay.zones[st.where[c.id]].name == "hand[1]" for c in st.z[st.lay.zone_by_name("hand[1]").id])
+    full = load(rulebook, CHIPS.replace("out: {}", "out: {capacity: 2}") + """
+flow:
+  - move: "take(bag, 3)"
+    to: "hand[0]"
+  - move: "hand[0]"
+    to: out
+end: {score: "0"}
+""")
+    with pytest.raises(RuleRuntimeError) as info:
+        full.new_game(2, 1)
+    assert info.value.message == "out is full: it holds 0 of 2 and cannot take 3 more"
