@@ -149,8 +149,8 @@ class LazyExpr:
         return self.fn(st, L)
 
 
-def option_enumerator(action, option_class, id_part):
-    """``enum(st, L, seen, out)``: append to ``out`` an ``option_class(action, values)``
+def option_enumerator(action, id_part):
+    """``enum(st, L, seen, out)``: append to ``out`` a pair ``(action, values)``
     for every combination of the action's parameter values (nested loops, each
     domain evaluated with the values before it bound) that passes its ``where``
     filter, once per action id (``seen`` holds ``(name, *id parts)``; not kept for an
@@ -161,7 +161,7 @@ def option_enumerator(action, option_class, id_part):
     params = action.params
     gen = action.proc.gen
     ns = dict(gen.ns)
-    ns.update({"__builtins__": BUILTINS, "_Option": option_class, "_id": id_part, "_action": action,
+    ns.update({"__builtins__": BUILTINS, "_id": id_part, "_action": action,
                "_name": action.name, "_where": action.where})
     lines = ["def _rw_enum(st, L, seen, out):"]
     indent = "    "
@@ -181,12 +181,12 @@ def option_enumerator(action, option_class, id_part):
     xs = ", ".join(f"_x{i}" for i in range(len(params)))
     ids = ", ".join(f"_x{i}" if id_is_value(spec.type) else f"_id(_x{i})" for i, spec in enumerate(params))
     if action.distinct_options:           # no id can come twice: nothing to check
-        lines.append(f"{indent}out.append(_Option(_action, ({xs},)))")
+        lines.append(f"{indent}out.append((_action, ({xs},)))")
     else:
         lines.append(f"{indent}key = (_name, {ids})")
         lines.append(f"{indent}if key not in seen:")
         lines.append(f"{indent}    seen.add(key)")
-        lines.append(f"{indent}    out.append(_Option(_action, ({xs},)))")
+        lines.append(f"{indent}    out.append((_action, ({xs},)))")
     text, spans = strip("\n".join(lines) + "\n", gen.guards)
     _counter[0] += 1
     filename = f"<options of {action.name} #{_counter[0]}>"

@@ -79,16 +79,29 @@ class Option:
 
 
 class Decision:
-    __slots__ = ("who", "options", "_by_id", "as_slot", "pos", "group")
+    """A pending decision: who decides and the legal options, as ``(action, values)``
+    pairs (``raw``, what the option enumerators list); :class:`Option` objects are made
+    only when asked for (``options``) — a playout choosing by index never needs them."""
 
-    def __init__(self, who, options, as_slot, pos, group=None):
+    __slots__ = ("who", "raw", "_options", "_by_id", "as_slot", "pos", "group")
+
+    def __init__(self, who, raw, as_slot, pos, group=None):
         self.who = who
-        self.options = options
+        self.raw = raw
+        self._options = None
         self._by_id = None
         self.as_slot = as_slot
         self.pos = pos
         #: the `simultaneous:` group of the decide step, or None
         self.group = group
+
+    @property
+    def options(self) -> list:
+        """The legal options as :class:`Option` objects, in order (made when first asked for)."""
+        opts = self._options
+        if opts is None:
+            opts = self._options = [Option(action, values) for action, values in self.raw]
+        return opts
 
     @property
     def by_id(self) -> dict:
@@ -522,11 +535,11 @@ class State:
                 if where is None or where(self, L):
                     if action.name not in seen:
                         seen.add(action.name)
-                        out.append(Option(action, (), action.name))
+                        out.append((action, ()))
                 continue
             enum = action.enumerate
             if enum is None:
-                enum = action.enumerate = option_enumerator(action, Option, id_part)
+                enum = action.enumerate = option_enumerator(action, id_part)
             enum(self, L, seen, out)
         return out
 
@@ -549,7 +562,7 @@ class State:
     def legal_action_indices(self) -> range:
         """The legal actions by position (``legal_actions()[i]``): for bots and
         playouts, which need no ids."""
-        return range(len(self.pending.options)) if self.pending is not None else range(0)
+        return range(len(self.pending.raw)) if self.pending is not None else range(0)
 
     def apply_index(self, i: int) -> None:
         """Apply ``legal_actions()[i]`` without writing any action id."""
@@ -557,9 +570,11 @@ class State:
         if dec is None or self.status == "over":
             raise IllegalAction("no decision is pending: the game is over" if self.status == "over"
                                 else "no decision is pending")
-        if type(i) is not int or not 0 <= i < len(dec.options):
-            raise IllegalAction(f"{i!r} is not the index of a legal action now (0..{len(dec.options) - 1})")
-        self._apply(dec, dec.options[i])
+        raw = dec.raw
+        if type(i) is not int or not 0 <= i < len(raw):
+            raise IllegalAction(f"{i!r} is not the index of a legal action now (0..{len(raw) - 1})")
+        opts = dec._options
+        self._apply(dec, opts[i] if opts is not None else Option(*raw[i]))
 
     def _apply(self, dec, opt) -> None:
         if len(self._history) >= LIMITS.decisions:
@@ -735,7 +750,7 @@ class State:
                 "as_slot": self.pending.as_slot,
                 **({"group": self.pending.group} if self.pending.group is not None else {}),
                 "pos": [self.pending.pos.file, self.pending.pos.line, self.pending.pos.col],
-                "options": [[o.action.proc.name, [encode(v) for v in o.values]] for o in self.pending.options],
+                "options": [[a.proc.name, [encode(v) for v in values]] for a, values in self.pending.raw],
             },
             "history": [[who, o.id] for who, o in self._history],
             "status": self.status,
@@ -772,8 +787,7 @@ class State:
             opts = []
             for name, values in pd["options"]:
                 action = game.action_by_proc[name]
-                vals = tuple(decode(v, layout) for v in values)
-                opts.append(Option(action, vals))
+                opts.append((action, tuple(decode(v, layout) for v in values)))
             s.pending = Decision(pd["who"], opts, pd["as_slot"], Pos(*pd["pos"]), pd.get("group"))
         s._history = [(who, Option(None, (), action_id)) for who, action_id in data["history"]]
         s.status = data["status"]

@@ -136,15 +136,15 @@ def _checked_options(st):
             L[:opt_action.inherit] = frame.L[:opt_action.inherit]
         L[opt_action.player_slot] = dec.who
         if not opt_action.params:
-            out.append(Option(opt_action, (), opt_action.name))
+            out.append((opt_action, ()))
             continue
         saved = opt_action.distinct_options
         opt_action.distinct_options = False
         try:
-            option_enumerator(opt_action, Option, id_part)(st, L, seen, out)
+            option_enumerator(opt_action, id_part)(st, L, seen, out)
         finally:
             opt_action.distinct_options = saved
-    return [o.id for o in out]
+    return [Option(a, values).id for a, values in out]
 
 
 @pytest.mark.parametrize("folder", game_folders(), ids=lambda p: p.name)
