@@ -49,8 +49,15 @@ def source_of(name: str) -> str:
 
 
 def sha256(path: str) -> str:
+    """A module's source digest: its .py and the .pxd beside it, if any (as interpreter/native.py)."""
+    h = hashlib.sha256()
     with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+        h.update(f.read())
+    pxd = path[:-3] + ".pxd"
+    if os.path.exists(pxd):
+        with open(pxd, "rb") as f:
+            h.update(b"\0" + f.read())
+    return h.hexdigest()
 
 
 class OptionalBuildExt(build_ext):

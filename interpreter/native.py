@@ -32,8 +32,16 @@ def pure_forced() -> bool:
 
 
 def sha256_of(path: str) -> str:
+    """The SHA-256 of a module's source: its ``.py`` and, when there is one, the ``.pxd``
+    beside it that gives the native build its C types (setup.py digests alike)."""
+    h = hashlib.sha256()
     with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+        h.update(f.read())
+    pxd = path[:-3] + ".pxd"
+    if os.path.exists(pxd):
+        with open(pxd, "rb") as f:
+            h.update(b"\0" + f.read())
+    return h.hexdigest()
 
 
 def load_manifest(directory: str) -> dict:

@@ -27,20 +27,29 @@ def next_u64(state: int) -> tuple[int, int]:
     return z ^ (z >> 31), state
 
 
+#: SplitMix64's constants once more, as names (the native build types them as 64-bit unsigned
+#: integers: rng.pxd; in C the & _ALL is what the wrap-around does anyway)
+_G = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+_ALL = 0xFFFFFFFFFFFFFFFF
+
+
 def below(state: int, n: int) -> tuple[int, int]:
     """A uniform integer in ``range(n)`` (rejection sampling, no bias): (value, new state).
     ``next_u64`` written out (the hottest random path: every draw and every bot's pick;
     tests/test_rng.py checks it draws exactly what next_u64 gives)."""
     if n <= 0:
         raise ValueError("below() needs n > 0")
-    limit = 18446744073709551616 - 18446744073709551616 % n
+    m = n
+    top = _ALL - (_ALL % m + 1) % m     # the largest value kept: 2**64 - 1 - 2**64 % m
     while True:
-        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        state = (state + _G) & _ALL
+        z = ((state ^ (state >> 30)) * _M1) & _ALL
+        z = ((z ^ (z >> 27)) * _M2) & _ALL
         z ^= z >> 31
-        if z < limit:
-            return z % n, state
+        if z <= top:
+            return z % m, state
 
 
 class Rng:
