@@ -1010,7 +1010,8 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
     parts = []
     # an aggregate with a lambda in statement context becomes a loop (below): its body's own
     # statements go into the loop
-    body_block = nested(cx) if (b.name in _LOOPS and len(args) == 2 and isinstance(args[1], ast.Lambda)) else None
+    body_block = (nested(cx) if ((b.name in _LOOPS or b.keyed is not None) and len(args) == 2
+                                 and isinstance(args[1], ast.Lambda)) else None)
     for p, a in zip(b.params, args):
         if p.kind == "fn":
             mode = p.arg_from[0]
@@ -1048,8 +1049,11 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
     direct = _DIRECT.get(b.name)
     if direct is not None and len(parts) == 1 and not isinstance(parts[0], _Lambda):
         return gen.guard(direct.format(xs=parts[0]), node.pos, f"{b.name}()"), result
-    if body_block is not None and isinstance(parts[1], _Lambda) and (body_block or b.name in _ALWAYS_LOOP):
-        return _loop(b.name, parts[0], parts[1], body_block, node.pos, cx), result
+    if body_block is not None and isinstance(parts[1], _Lambda):
+        if b.keyed is not None:
+            return _keyed(b, parts[0], parts[1], body_block, node.pos, cx), result
+        if body_block or b.name in _ALWAYS_LOOP:
+            return _loop(b.name, parts[0], parts[1], body_block, node.pos, cx), result
     inline = _INLINE.get(b.name)
     if inline is not None and len(parts) == 2 and isinstance(parts[1], _Lambda):
         text = inline.format(v=parts[1].param, xs=parts[0], body=parts[1].body,
@@ -1088,6 +1092,19 @@ def _loop(name: str, xs: str, lam, block: list, pos: Pos, cx: Cx) -> str:
         lines.append(after.format(q=q))
     cx.stmts.extend(lines)
     return q
+
+
+def _keyed(b, xs: str, lam, block: list, pos: Pos, cx: Cx) -> str:
+    """``name(xs, v -> key)`` of a function whose lambda is a key of every item
+    (``Builtin.keyed``) in the current statements: the keys in a loop, in order, then the
+    function given the items and their keys."""
+    gen = cx.gen
+    what = f"{b.name}()"
+    items, keys = gen.temp(), gen.temp()
+    cx.stmts.extend([f"{items} = tuple({gen.guard(xs, pos, what)})", f"{keys} = []",
+                     f"for {lam.param} in {items}:", *indented(block),
+                     f"    {keys}.append({gen.guard(lam.body, pos, what)})"])
+    return gen.guard(f"{gen.bind(b.keyed, 'b')}(st, {items}, {keys})", pos, what)
 
 
 def _call_family(node: ast.Call, b, cx: Cx):

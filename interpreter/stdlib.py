@@ -39,6 +39,10 @@ class Builtin:
     impl: Callable
     variadic_numeric: bool = False  # min/max(a, b, ...)
     examples: list = field(default_factory=list)
+    #: for a function whose lambda is a key applied to every item once, in order: the same
+    #: function given the items (a tuple) and their keys (a list) — generated code written
+    #: as statements computes the keys in a loop and calls this (no call of a lambda per item)
+    keyed: Callable | None = None
 
 
 BUILTINS: dict[str, Builtin] = {}
@@ -193,7 +197,15 @@ def _map(st, xs, f):
 @builtin("sorted", "sorted(xs), sorted(xs, key) — ascending order; equal keys keep their order.",
          [L("xs"), F("key", ("elem", "xs"), optional=True)], _list_of_elem("xs"))
 def _sorted(st, xs, key=None):
-    return tuple(sorted(xs, key=key))
+    if key is None:
+        return tuple(sorted(xs))
+    items = tuple(xs)
+    return _sorted_keyed(st, items, [key(x) for x in items])
+
+
+def _sorted_keyed(st, items, keys):
+    # sorting the positions by the keys is stable, as sorted(xs, key) is: equal keys keep their order
+    return tuple([items[i] for i in sorted(range(len(items)), key=keys.__getitem__)])
 
 
 @builtin("reversed", "reversed(xs) — the list backwards.", [L("xs")], _list_of_elem("xs"))
@@ -228,23 +240,29 @@ def _last(st, xs, pred=None):
 @builtin("argmax", "argmax(xs, f) — every element whose f value is the largest (empty list: empty).",
          [L("xs"), F("f", ("elem", "xs"), T.INT)], _list_of_elem("xs"))
 def _argmax(st, xs, f):
-    xs = tuple(xs)
-    if not xs:
+    items = tuple(xs)
+    return _argmax_keyed(st, items, [f(x) for x in items])
+
+
+def _argmax_keyed(st, items, values):
+    if not items:
         return ()
-    values = [f(x) for x in xs]
     best = max(values)
-    return tuple(x for x, v in zip(xs, values) if v == best)
+    return tuple(x for x, v in zip(items, values) if v == best)
 
 
 @builtin("argmin", "argmin(xs, f) — every element whose f value is the smallest.",
          [L("xs"), F("f", ("elem", "xs"), T.INT)], _list_of_elem("xs"))
 def _argmin(st, xs, f):
-    xs = tuple(xs)
-    if not xs:
+    items = tuple(xs)
+    return _argmin_keyed(st, items, [f(x) for x in items])
+
+
+def _argmin_keyed(st, items, values):
+    if not items:
         return ()
-    values = [f(x) for x in xs]
     best = min(values)
-    return tuple(x for x, v in zip(xs, values) if v == best)
+    return tuple(x for x, v in zip(items, values) if v == best)
 
 
 @builtin("index_of", "index_of(xs, x) — the position of x in xs counting from 0, or -1.",
@@ -465,7 +483,9 @@ def _groups(st, nodes, neighbours, key):
 def _rank_impl(dense):
     def impl(st, items, key):
         items = tuple(items)
-        keys = [key(x) for x in items]
+        return keyed(st, items, [key(x) for x in items])
+
+    def keyed(st, items, keys):
         # largest key first; a stable sort keeps equal keys in the items' order
         order = sorted(range(len(items)), key=keys.__getitem__, reverse=True)
         out = []
@@ -480,6 +500,7 @@ def _rank_impl(dense):
                 prev = k
             out.append(Record.of({"item": items[i], "place": place, "key": k}))
         return tuple(out)
+    impl.keyed = keyed
     return impl
 
 
@@ -499,6 +520,14 @@ BUILTINS["dense_rank"] = Builtin(
     "dense_rank(items, key) — like rank, but places count distinct keys (1, 2, 2, 3): "
     "'the second-highest value' whoever shares the highest.",
     [L("items"), F("key", ("elem", "items"))], _RANK_RESULT, _rank_impl(True))
+
+# the functions whose lambda is a key of every item: written as statements, the keys are
+# computed in a loop and these are called with them (Builtin.keyed)
+BUILTINS["sorted"].keyed = _sorted_keyed
+BUILTINS["argmax"].keyed = _argmax_keyed
+BUILTINS["argmin"].keyed = _argmin_keyed
+BUILTINS["rank"].keyed = BUILTINS["rank"].impl.keyed
+BUILTINS["dense_rank"].keyed = BUILTINS["dense_rank"].impl.keyed
 
 
 def _assign_result(ts, fs):

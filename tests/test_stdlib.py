@@ -169,3 +169,20 @@ def test_every_builtin_is_documented_in_the_language_reference():
     text = (ROOT / "docs" / "language.md").read_text()
     missing = [name for name in BUILTINS if f"`{name}(" not in text]
     assert not missing, f"undocumented: {missing}"
+
+
+@pytest.mark.parametrize("text", [
+    "sorted([3, 1, 2, 1], x -> x % 2)",                 # ties keep their order: 2, 3, 1, 1
+    "argmin([2, 1, 3, 1], x -> x)",
+    "argmax([2, 7, 3, 7], x -> x * 2)",
+    "map(rank([5, 9, 5, 1], x -> x), r -> (r.item, r.place, r.key))",
+    "map(dense_rank([7, 11, 5, 7], x -> -x), r -> (r.item, r.place))",
+    "(any([0, 2], x -> x > 1), all([2, 0], x -> x > 1), first([0, 2, 3], x -> x > 1), count([1, 2, 3], x -> x > 1))",
+    "(filter([1, 2, 3], x -> x != 2), map([1, 2], x -> x * 3), sum([1, 2, 3], x -> x * x))",
+])
+def test_a_function_with_a_lambda_written_as_statements_or_as_one_expression_agrees(lib, text):
+    """Generated code writes these as loops in statement context (a key per item, then the
+    library function given the keys; or the loop itself) and as calls with a Python lambda
+    inside one expression (here: the element of a comprehension over two lists)."""
+    assert ev(lib, text) == ev(lib, f"first([{text} for i in [1] for j in [1]])")
+    assert ev(lib, "sorted([3, 1, 2, 1], x -> x % 2)") == [2, 3, 1, 1]
