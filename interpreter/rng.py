@@ -27,26 +27,20 @@ def next_u64(state: int) -> tuple[int, int]:
     return z ^ (z >> 31), state
 
 
-#: SplitMix64's constants once more, as names (the native build types them as 64-bit unsigned
-#: integers: rng.pxd; in C the & _ALL is what the wrap-around does anyway)
-_G = 0x9E3779B97F4A7C15
-_M1 = 0xBF58476D1CE4E5B9
-_M2 = 0x94D049BB133111EB
-_ALL = 0xFFFFFFFFFFFFFFFF
-
-
 def below(state: int, n: int) -> tuple[int, int]:
     """A uniform integer in ``range(n)`` (rejection sampling, no bias): (value, new state).
     ``next_u64`` written out (the hottest random path: every draw and every bot's pick;
-    tests/test_rng.py checks it draws exactly what next_u64 gives)."""
+    tests/test_rng.py checks it draws exactly what next_u64 gives).  The native build gives
+    the locals 64-bit unsigned C types (rng.pxd), whose wrap-around is what ``& mask`` does."""
     if n <= 0:
         raise ValueError("below() needs n > 0")
     m = n
-    top = _ALL - (_ALL % m + 1) % m     # the largest value kept: 2**64 - 1 - 2**64 % m
+    mask, golden, mix1, mix2 = 0xFFFFFFFFFFFFFFFF, 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+    top = mask - (mask % m + 1) % m     # the largest value kept: 2**64 - 1 - 2**64 % m
     while True:
-        state = (state + _G) & _ALL
-        z = ((state ^ (state >> 30)) * _M1) & _ALL
-        z = ((z ^ (z >> 27)) * _M2) & _ALL
+        state = (state + golden) & mask
+        z = ((state ^ (state >> 30)) * mix1) & mask
+        z = ((z ^ (z >> 27)) * mix2) & mask
         z ^= z >> 31
         if z <= top:
             return z % m, state
