@@ -83,7 +83,7 @@ class Ins:
     (``pushes``), where it goes (``target``), and for a call or decision what it calls
     (``call``)."""
 
-    __slots__ = ("pc", "kind", "lines", "pre", "pushes", "target", "call")
+    __slots__ = ("pc", "kind", "lines", "pre", "pushes", "target", "call", "each")
 
     def __init__(self, pc: int, kind: str, lines=(), pushes=(), call=None, pre=()):
         self.pc = pc
@@ -93,6 +93,9 @@ class Ins:
         self.pushes = tuple(pushes)
         self.target = None
         self.call = call
+        #: a `for` loop's head: (the list it runs over, the statements that bind the element
+        #: ``_w_x``), for writing the loop as a Python ``for`` where nothing in it can stop
+        self.each = None
 
 
 # --- the structure of the steps --------------------------------------------------------
@@ -245,6 +248,10 @@ class _Writer:
             self.put(d, "else:", n.pc)
             return self.block(n.orelse, d + 1) and ends
         if isinstance(n, Loop):
+            head = u.ins(n.head)
+            if head.each is not None and not self.can_stop(n.body) and not u.pushes(head):
+                self.for_each(n, head, d)
+                return False
             if n.init is not None:
                 u.text(u.ins(n.init), d)
             self.loop(n, d)
@@ -315,6 +322,45 @@ class _Writer:
         self.put(d + 2, f"_rw_endless(_rw_proc, {h}, st.step_limit)", h)
         if not self.seq(n.body, d + 1) and n.tail_runs:
             self.tail(n, d + 1)
+
+    def for_each(self, n: Loop, head: Ins, d: int) -> None:
+        """A `for` loop in which nothing can stop, from its start: a Python ``for`` over the
+        same list (its position need not be kept in the frame's locals)."""
+        u = self.u
+        its, bind = head.each
+        u.text(u.ins(n.init), d, lines=[])             # what computes parts of the list
+        self.put(d, f"for _w_x in tuple({its}):", n.head)
+        for line in bind:
+            self.put(d + 1, line, n.head)
+        self.put(d + 1, f"_n += {n.stop - n.head}", n.head)
+        self.put(d + 1, "if _n > st.step_limit:", n.head)
+        self.put(d + 2, f"_rw_endless(_rw_proc, {n.head}, st.step_limit)", n.head)
+        self.seq(n.body, d + 1)
+
+    def can_stop(self, nodes: list) -> bool:
+        """Can anything in ``nodes`` stop the frame (a decision, a call of a procedure
+        that is not direct, an effect that may start a frame, the end of the game or turn)?"""
+        u = self.u
+        for n in nodes:
+            if isinstance(n, Leaf):
+                ins = u.ins(n.pc)
+                if ins.kind in (END_TURN, END_GAME) or u.pushes(ins):
+                    return True
+                if ins.kind == CALL and not (u.direct_ok and direct_function(ins.call[0], u.live) is not None):
+                    return True
+            elif isinstance(n, Decide):
+                return True
+            elif isinstance(n, If):
+                if self.can_stop(n.then) or (n.orelse and self.can_stop(n.orelse)):
+                    return True
+            elif isinstance(n, Loop):
+                if (u.pushes(u.ins(n.head)) or u.pushes(u.ins(n.tail)) or self.can_stop(n.body)
+                        or (n.init is not None and u.pushes(u.ins(n.init)))):
+                    return True
+            elif isinstance(n, Scope):
+                if u.pushes(u.ins(n.begin)) or u.pushes(u.ins(n.end)) or self.can_stop(n.body):
+                    return True
+        return False
 
     def tail(self, n: Loop, d: int) -> None:
         tail = self.u.ins(n.tail)

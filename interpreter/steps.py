@@ -400,14 +400,15 @@ class StepCompiler:
                  f"L[{ix_slot}] = _w_i + 1"]
         pushes = ()
         if var_global is not None:
-            lines.append(f"st.v[{int(var_global)}] = _w_xs[_w_i]")
-            lines.extend(self.changed_lines(head.names[0]))
+            bind = [f"st.v[{int(var_global)}] = _w_x", *self.changed_lines(head.names[0])]
             pushes = (F.CHANGED,)
         elif len(slots) == 1:
-            lines.append(f"L[{int(slots[0])}] = _w_xs[_w_i]")
+            bind = [f"L[{int(slots[0])}] = _w_x"]
         else:
-            lines.append(f"{self.bind(bind_slots, 'f')}(L, {tuple(slots)!r}, _w_xs[_w_i])")
+            bind = [f"{self.bind(bind_slots, 'f')}(L, {tuple(slots)!r}, _w_x)"]
+        lines += ["_w_x = _w_xs[_w_i]", *bind]
         head_ins = self.emit(F.LOOP_HEAD, lines, pos, pushes, leaf=False)
+        head_ins.each = (its, bind)
         self.loop_body(step, pos, info, head_ins, init_pc=init.pc)
         self.scope.pop()
 

@@ -143,3 +143,35 @@ def test_a_break_in_the_rest_of_a_resumed_loop_leaves_it(rulebook, generated):
     assert not st.is_terminal()
     st.apply_action("go")
     assert st.is_terminal() and st.scores() == [12, 12]
+
+
+FOR_WITHOUT_STOPS = """\
+variables: {x: 0, k: 0, last: 0}
+flow:
+  - for: "i in 1..4"
+    do:
+      - for: "j in [10, 20, 30]"
+        do:
+          - if: "j == 30 and i == 2"
+            then: [{break: true}]
+          - set: "x += i * j"
+      - if: "i == 3"
+        then: [{break: true}]
+  - for: "k in [5, 6, 7]"
+    do:
+      - set: "last = k"
+end: {score: "x * 100 + last * 10 + k"}
+"""
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_a_for_loop_that_cannot_stop_runs_as_a_python_for(rulebook, generated):
+    # i = 1: 10 + 20 + 30 = 60; i = 2: 20 + 40, then the inner break: 60; i = 3: 30 + 60 + 90
+    # = 180, then the outer break: x = 300; the loop over k sets the variable k itself: last = k = 7
+    rb = _load(rulebook, FOR_WITHOUT_STOPS)
+    if not generated:
+        one_at_a_time(rb)
+    st = rb.new_game(2, 1)
+    assert st.is_terminal() and st.scores() == [300 * 100 + 7 * 10 + 7] * 2
+    if generated:
+        assert "for _w_x in tuple(" in rb.game.flow.entries[0].__doc__
