@@ -954,6 +954,7 @@ class Compiler:
             trig.proc.slot_names = list(scope.names)
             if trig.event:
                 g.event_triggers.setdefault(trig.event, []).append(trig)
+                g.on_moved = g.on_moved or trig.event == "moved"
             else:
                 g.condition_triggers.append(trig)
 

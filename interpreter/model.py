@@ -310,6 +310,8 @@ class GameDef:
     procedures: dict = field(default_factory=dict)
     triggers: list = field(default_factory=list)
     event_triggers: dict = field(default_factory=dict)  # event -> [TriggerDecl]
+    #: a trigger listens for ``moved`` (State.move and draw look at this first)
+    on_moved: bool = False
     condition_triggers: list = field(default_factory=list)
     options: dict = field(default_factory=dict)
     variants: dict = field(default_factory=dict)

@@ -242,7 +242,7 @@ class State:
         if self.known and incoming:
             self.forget((dst.id, *moved_from))
         self.forget_results((dst.id, *moved_from))
-        if "moved" in self.game.event_triggers:
+        if self.game.on_moved:
             self.emit("moved", Record.of({"components": tuple(incoming), "to": dst,
                                        "from": self.lay.zones[moved_from[0]] if moved_from else dst}), pos)
         if self.game.condition_triggers:     # no function reads what moved: only they may care
@@ -278,7 +278,7 @@ class State:
         if self.known:
             self.forget((did, sid))
         self.forget_results((did, sid))
-        if "moved" in self.game.event_triggers:
+        if self.game.on_moved:
             self.emit("moved", Record.of({"components": moved, "to": dst, "from": src}), pos)
         if self.game.condition_triggers:     # no function reads what moved: only they may care
             self.changed(())
@@ -287,20 +287,29 @@ class State:
         """Move the one component ``c``: ``move((c,), dst, bottom, pos)``."""
         did = dst.id
         where = self.where
-        src = where[c.id]
+        cid = c.id
+        src = where[cid]
+        game = self.game
         if src != did:
-            lst = self.z[did]
-            if dst.capacity is not None and len(lst) >= dst.capacity:
-                raise RuleRuntimeError(
-                    f"{dst.name} is full: it holds {len(lst)} of {dst.capacity} and cannot take 1 more", pos)
-            if dst.holds and c.kind not in dst.holds:
+            z = self.z
+            lst = z[did]
+            cap = dst.capacity
+            if cap is not None and len(lst) >= cap:
+                raise RuleRuntimeError(f"{dst.name} is full: it holds {len(lst)} of {cap} and cannot take 1 more",
+                                       pos)
+            holds = dst.holds
+            if holds and c.kind not in holds:
                 raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
-            self.z[src].remove(c)
+            there = z[src]
+            if there[-1] is c:          # most often the top one (a deck's, the last one put there)
+                there.pop()
+            else:
+                there.remove(c)
             if bottom:
                 lst.insert(0, c)
             else:
                 lst.append(c)
-            where[c.id] = did
+            where[cid] = did
             if self.known:
                 self.forget((did, src))
             stale_results = self.lay.stale_results      # forget_results((did, src)), written out
@@ -314,13 +323,13 @@ class State:
                     memo[slot] = None
                 for slot in b:
                     memo[slot] = None
-            if "moved" in self.game.event_triggers:
+            if game.on_moved:
                 self.emit("moved", Record.of({"components": (c,), "to": dst, "from": self.lay.zones[src]}), pos)
         else:
             self.forget_results((did,))
-            if "moved" in self.game.event_triggers:
+            if game.on_moved:
                 self.emit("moved", Record.of({"components": (), "to": dst, "from": dst}), pos)
-        if self.game.condition_triggers:     # no function reads what moved: only they may care
+        if game.condition_triggers:     # no function reads what moved: only they may care
             self.changed(())
 
     def draw(self, src, n: int, dst, pos: Pos) -> tuple:
@@ -351,7 +360,7 @@ class State:
         got = tuple(got)
         if len(got) < n:
             self.short_draws.append((pos, n, len(got), src.name))
-        if "moved" in self.game.event_triggers and got:
+        if self.game.on_moved and got:
             self.emit("moved", Record.of({"components": got, "from": src, "to": dst}), pos)
         if "drawn" in self.game.event_triggers:
             self.emit("drawn", Record.of({"components": got, "from": src, "to": dst, "count": n,
