@@ -522,7 +522,15 @@ def _attr(node: ast.Attr, cx: Cx):
         if ft is None:
             return cx.error(node.pos, f"no field '{name}' here; fields are: {', '.join(n for n, _ in ot.fields)}",
                             E_NAME)
-        return gen.guard(f"{os_}[{gen.bind(name, 's')}]", node.pos, f"field '{name}'"), ft
+        pos = node.pos
+
+        def not_a_record(exc):
+            if isinstance(exc, AttributeError):
+                return RuleRuntimeError(f"field '{name}': {format_value(getattr(exc, 'obj', None))} is not a record",
+                                        pos)
+            return None
+        # the record's dictionary read directly (Record.__getitem__ is a Python call)
+        return gen.guard(f"{os_}._fields[{gen.bind(name, 's')}]", pos, f"field '{name}'", not_a_record), ft
     if T.is_any(ot):
         pos = node.pos
 

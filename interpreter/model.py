@@ -20,6 +20,9 @@ from dsl.diagnostics import Pos
 from .types import Type
 
 
+_NOT_FOUND = object()
+
+
 @dataclass
 class Procedure:
     name: str
@@ -116,14 +119,25 @@ class TableDecl:
     #: symbol -> value for enum keys
     exact: dict = field(default_factory=dict)
 
+    #: the rows found so far, by key (tables never change)
+    found: dict = field(default_factory=dict, repr=False, compare=False)
+
     def lookup(self, key):
+        value = self.found.get(key, _NOT_FOUND)
+        if value is not _NOT_FOUND:
+            return value
         if key in self.exact:
-            return self.exact[key]
-        if isinstance(key, int) and not isinstance(key, bool):
-            for lo, hi, value, _ in self.ranges:
+            value = self.exact[key]
+        elif isinstance(key, int) and not isinstance(key, bool):
+            for lo, hi, v, _ in self.ranges:
                 if key >= lo and (hi is None or key <= hi):
-                    return value
-        raise KeyError(key)
+                    value = v
+                    break
+        if value is _NOT_FOUND:
+            raise KeyError(key)
+        if len(self.found) < 4096:
+            self.found[key] = value
+        return value
 
 
 @dataclass

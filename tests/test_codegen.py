@@ -341,3 +341,15 @@ end: {score: "x"}
 """, "worth[k]")
     assert "table 'worth' has no row for 2" in err.message
     assert (err.pos.line, err.pos.col) == (line, col)
+
+
+def test_a_field_of_none_is_located_at_the_field(rulebook):
+    # records are read through their dictionary in generated code: none is still "not a record"
+    err, (line, col) = fail(rulebook, """
+variables: {x: 0}
+flow:
+  - set: "x = 1 + first(rank([], k -> k)).place"
+end: {score: "x"}
+""", "place\"")      # the parser places an attribute at its name
+    assert err.message == "field 'place': none is not a record"
+    assert (err.pos.line, err.pos.col) == (line, col)
