@@ -954,6 +954,26 @@ _DIRECT = {
     "count": "len({xs})",
 }
 
+#: builtins of fixed cost written out as the Python they stand for (stdlib has the same
+#: meaning), by name and number of arguments; an argument used more than once must be plain
+#: (statement context binds it to a local first), else the library function is called
+_SMALL = {
+    ("top", 1): "({0}[-1] if {0} else None)",
+    ("bottom", 1): "({0}[0] if {0} else None)",
+    ("first", 1): "({0}[0] if {0} else None)",
+    ("last", 1): "({0}[-1] if {0} else None)",
+    ("full", 1): "({0}.capacity is not None and len(st.z[{0}.id]) >= {0}.capacity)",
+    ("room", 1): "(({0}.capacity if {0}.capacity is not None else 1000000000) - len(st.z[{0}.id]))",
+    ("capacity", 1): "({0}.capacity if {0}.capacity is not None else 1000000000)",
+    ("owner", 1): "{0}.owner",
+    ("automaton", 1): "({0} in st.lay.automata)",
+    ("next", 1): "(({0} + 1) % st.lay.num_seats)",
+    ("next", 2): "(({0} + {1}) % st.lay.num_seats)",
+    ("prev", 1): "(({0} - 1) % st.lay.num_seats)",
+    ("prev", 2): "(({0} - {1}) % st.lay.num_seats)",
+    ("seat_name", 1): "st.lay.seat_names[{0}]",
+}
+
 #: builtins whose lambda is written inline, as the body of a comprehension
 #: (the same result as the standard-library function, without a call per element;
 #: any and all still stop at the first element that decides)
@@ -1054,6 +1074,13 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
         types[p.name] = t
         parts.append(s)
     result = b.result(types, fn_types)
+    small = _SMALL.get((b.name, len(parts)))
+    if small is not None and not any(isinstance(p, _Lambda) for p in parts):
+        many = any(small.count("{%d}" % i) > 1 for i in range(len(parts)))
+        if many and cx.stmts is not None:
+            parts = [_plain(p, cx) for p in parts]
+        if not many or all(_PLAIN_ARG.match(p) for p in parts):
+            return gen.guard(small.format(*parts), node.pos, f"{b.name}()"), result
     direct = _DIRECT.get(b.name)
     if direct is not None and len(parts) == 1 and not isinstance(parts[0], _Lambda):
         return gen.guard(direct.format(xs=parts[0]), node.pos, f"{b.name}()"), result

@@ -179,6 +179,10 @@ def test_every_builtin_is_documented_in_the_language_reference():
     "map(dense_rank([7, 11, 5, 7], x -> -x), r -> (r.item, r.place))",
     "(any([0, 2], x -> x > 1), all([2, 0], x -> x > 1), first([0, 2, 3], x -> x > 1), count([1, 2, 3], x -> x > 1))",
     "(filter([1, 2, 3], x -> x != 2), map([1, 2], x -> x * 3), sum([1, 2, 3], x -> x * x))",
+    # written out as Python where their arguments allow it
+    "(top(pile), bottom(pile), first(pile), last(pile), first([]), top(tray), first([2, 3]))",
+    "(room(tray), full(tray), capacity(tray), capacity(pile), owner(tray), room(hand[0]))",
+    "(next(1), next(0, 3), prev(0), prev(1, 2), automaton(1), automaton(0), seat_name(1))",
 ])
 def test_a_function_with_a_lambda_written_as_statements_or_as_one_expression_agrees(lib, text):
     """Generated code writes these as loops in statement context (a key per item, then the
