@@ -32,6 +32,18 @@ LIMIT_CODE = "RW910"
 
 _START, _MID, _END = "\x01", "\x02", "\x03"
 _LINE = "\x04"           # a guard from here to the end of the line: "\x04<gid>\x02"
+_LOCAL, _LOCAL_END = "\x05", "\x06"      # a local slot: "\x05<slot>\x06" (see local())
+
+
+def local(slot: int) -> str:
+    """Local ``slot`` of the running procedure in generated text: ``L[slot]`` in the frame's
+    list of locals, or a Python local ``_l<slot>`` in a procedure written as one plain
+    function (flowcode.direct_function); which one is decided when the text is compiled."""
+    return f"{_LOCAL}{int(slot)}{_LOCAL_END}"
+
+
+def in_frame(slot: int) -> str:
+    return f"L[{slot}]"
 _PREFIX = "        return "      # the generated line's indentation: columns count from here
 _MEMO_PREFIX = "        _memo[_key] = _v = "
 #: what a remembered-result lookup gives when there is none
@@ -169,7 +181,7 @@ def option_enumerator(action, id_part):
         lines.extend(indent + line for line in spec.pre)
         lines.append(f"{indent}for _x{i} in {spec.text}:")
         indent += "    "
-        lines.append(f"{indent}L[{int(spec.slot)}] = _x{i}")
+        lines.append(f"{indent}{local(spec.slot)} = _x{i}")
     if action.where is not None:
         if isinstance(action.where, LazyExpr):
             lines.extend(indent + line for line in action.where.pre)
@@ -256,10 +268,10 @@ class Info:
         return None
 
 
-def strip(src: str, guards: list, line: int = 1, col: int = 0):
+def strip(src: str, guards: list, line: int = 1, col: int = 0, locals_as=in_frame):
     """Remove the span markers from ``src``; return the text and the spans as
     ``(line, start col, end col, pos, what, custom)`` (``src`` starts at ``line``, ``col``;
-    lines count from 1, columns from 0)."""
+    lines count from 1, columns from 0).  A local slot's mark becomes ``locals_as(slot)``."""
     out = []
     spans = []
     stack = []
@@ -276,6 +288,13 @@ def strip(src: str, guards: list, line: int = 1, col: int = 0):
         if ch == _LINE:
             j = src.index(_MID, i)
             to_end.append((int(src[i + 1:j]), col))
+            i = j + 1
+            continue
+        if ch == _LOCAL:
+            j = src.index(_LOCAL_END, i)
+            text = locals_as(int(src[i + 1:j]))
+            out.append(text)
+            col += len(text)
             i = j + 1
             continue
         if ch == _END:
@@ -296,7 +315,7 @@ def strip(src: str, guards: list, line: int = 1, col: int = 0):
             i += 1
             continue
         j = i
-        while j < n and src[j] not in (_START, _END, _LINE, "\n"):
+        while j < n and src[j] not in (_START, _END, _LINE, _LOCAL, "\n"):
             j += 1
         out.append(src[i:j])
         col += j - i

@@ -24,7 +24,7 @@ from dsl.diagnostics import Pos, Report, RuleRuntimeError
 
 from . import types as T
 from .stdlib import BUILTINS
-from .codegen import MISSING, Gen, LIMIT_CODE, _as_rule_error, is_generated, with_outer
+from .codegen import MISSING, Gen, LIMIT_CODE, _as_rule_error, is_generated, local, with_outer
 from .limits import LIMITS, check_number, check_size
 from .values import Component, MissingAttribute, Record, Zone, format_value
 
@@ -314,7 +314,7 @@ def _const(node, cx):
 
 
 def _local(cx: Cx, slot: int) -> str:
-    return cx.scope.py.get(slot) or f"L[{slot}]"
+    return cx.scope.py.get(slot) or local(slot)
 
 
 def _name(node: ast.Name, cx: Cx):
@@ -1244,7 +1244,7 @@ def _memo_probe(fdecl, parts: list, cx: Cx) -> str:
 
 
 #: an argument that costs nothing to evaluate twice and cannot fail: a local, a slot, a variable, a number
-_PLAIN_ARG = re.compile(r"(?:[A-Za-z_]\w*|L\[\d+\]|st\.v\[\d+\]|-?\d+|\(-?\d+\))\Z")
+_PLAIN_ARG = re.compile(r"(?:[A-Za-z_]\w*|L\[\d+\]|\x05\d+\x06|st\.v\[\d+\]|-?\d+|\(-?\d+\))\Z")
 
 
 def _plain(part: str, cx: Cx) -> str:

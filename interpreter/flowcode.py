@@ -47,9 +47,11 @@ at the step the failing line belongs to (:func:`rule_error`).
 """
 from __future__ import annotations
 
+import re
+
 from dsl.diagnostics import RuleRuntimeError
 
-from .codegen import BUILTINS, Gen, Info, as_rule_error, strip
+from .codegen import BUILTINS, Gen, Info, as_rule_error, in_frame, strip
 
 # --- what an instruction is to the flow --------------------------------------------
 STMT = "stmt"              # statements; may start a frame when its `pushes` are live
@@ -182,23 +184,25 @@ class Unit:
                 self.put(d + extra, body, ins.pc)
 
 
+_LOCAL_MARK = re.compile("\x05\\d+\x06\\Z")
+
+
 def call_lines(unit: Unit, ins: Ins, d: int, direct: bool) -> None:
     """A call: the new locals in the order the arguments are written (of two failing
     arguments the first one written is reported), then a Python call of a direct
-    procedure, or a frame pushed for the run loop."""
+    procedure (every local an argument), or a frame pushed for the run loop."""
     callee, args = ins.call
     slots = ["None"] * max(callee.nslots, 1)
     for i, (slot, text) in enumerate(args):
-        if text in ("L[0]",) or text.isidentifier():
+        if text.isidentifier() or _LOCAL_MARK.match(text):
             slots[slot] = text
         else:
             unit.put(d, f"_a{i} = {text}", ins.pc)
             slots[slot] = f"_a{i}"
-    new = "[" + ", ".join(slots) + "]"
     if direct:
-        unit.put(d, f"_rw_d{ins.pc}(st, {new})", ins.pc)
+        unit.put(d, f"_rw_d{ins.pc}(st, {', '.join(slots)})", ins.pc)
     else:
-        unit.put(d, f"frames.append(_rw_Frame(_rw_p{ins.pc}, {new}))", ins.pc)
+        unit.put(d, f"frames.append(_rw_Frame(_rw_p{ins.pc}, [{', '.join(slots)}]))", ins.pc)
 
 
 # --- an entry: the rest of the procedure from a pc -----------------------------------
@@ -429,13 +433,14 @@ def _endless(proc, pc: int, limit: int):
                            f"limit 'steps')", proc.pos_at(pc), "RW910")
 
 
-def _compile(unit: Unit, head: str, name: str, kind: str):
-    """Compile ``head`` + the unit's lines; the function, or None when Python cannot
-    (a rulebook nesting loops deeper than Python nests blocks)."""
+def _compile(unit: Unit, head: str, name: str, kind: str, locals_as=in_frame):
+    """Compile ``head`` + the unit's lines (the procedure's locals written as
+    ``locals_as(slot)``); the function, or None when Python cannot (a rulebook nesting
+    loops deeper than Python nests blocks)."""
     proc = unit.proc
     gen: Gen = proc.gen
     marked = head + "\n".join(unit.lines) + "\n"
-    text, spans = strip(marked, gen.guards)
+    text, spans = strip(marked, gen.guards, locals_as=locals_as)
     _counter[0] += 1
     filename = f"<{kind} of {proc.name} #{_counter[0]}>"
     ns = dict(gen.ns)
@@ -499,11 +504,17 @@ def direct_function(proc, live: frozenset, _seen=None):
     seen.discard(id(proc))
     fn = None
     if ok:
+        # every local a Python local, each an argument (the caller's new locals, in order)
         unit.put(1, "_n = 0")
         _Writer(unit, direct=True).seq(proc.tree, 1)
-        fn = _compile(unit, "def _rw_direct(st, L):\n", "_rw_direct", "procedure")
+        params = "".join(f", _l{i}" for i in range(max(proc.nslots, 1)))
+        fn = _compile(unit, f"def _rw_direct(st{params}):\n", "_rw_direct", "procedure", _python_local)
     proc.direct = fn or False
     return fn
+
+
+def _python_local(slot: int) -> str:
+    return f"_l{slot}"
 
 
 def instruction(proc, pc: int):

@@ -815,7 +815,8 @@ class State:
 
 def run(st: State, limit: int | None = None, first=None, L=None, proc=None) -> None:
     """Run until a decision is pending or the game is over (at most ``limit`` steps: LIMITS.steps);
-    ``first(st, L)`` first: a procedure that cannot stop (flowcode.direct_function), ``proc``."""
+    ``first(st, *L)`` first: a procedure that cannot stop (flowcode.direct_function), ``proc``,
+    given its locals."""
     if limit is None:
         limit = LIMITS.steps
     st.step_limit = limit           # for the loops of generated step code (interpreter/flowcode.py)
@@ -825,7 +826,7 @@ def run(st: State, limit: int | None = None, first=None, L=None, proc=None) -> N
     pc = 0
     try:
         if first is not None:
-            first(st, L)
+            first(st, *L)
         while True:
             while frames:
                 fr = frames[-1]

@@ -24,7 +24,7 @@ from dsl.parser import ParseError, parse_assignment, parse_for_head
 from dsl.yamlload import LDict, LList
 
 from . import types as T
-from .codegen import Gen, LazyExpr
+from .codegen import Gen, LazyExpr, local as _l
 from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, gen_as_list, gen_cond, gen_text, guard,
                     note_range, suggest, E_NAME, E_TYPE)
 from . import flowcode as F
@@ -210,7 +210,7 @@ class StepCompiler:
             if node.name in self.g.variables:
                 self.report.error(node.pos, f"'{node.name}' is a game variable; use set:, or another name", E_NAME)
             slot = self.scope.declare(node.name, vt)
-            self.emit(F.STMT, [f"L[{int(slot)}] = {vs}"], node.pos)
+            self.emit(F.STMT, [f"{_l(int(slot))} = {vs}"], node.pos)
             return
         name = node.name
         local = self.scope.lookup(name)
@@ -219,8 +219,8 @@ class StepCompiler:
             if not T.compatible(vt, typ):
                 self.report.error(node.value.pos, f"'{name}' holds {T.describe(typ)}, not {T.describe(vt)}", E_TYPE)
             self._check_op(op, typ, node)
-            value = self._combined(op, f"L[{int(slot)}]", vs, node.pos, name)
-            self.emit(F.STMT, [f"L[{int(slot)}] = {value}"], node.pos)
+            value = self._combined(op, f"{_l(int(slot))}", vs, node.pos, name)
+            self.emit(F.STMT, [f"{_l(int(slot))} = {value}"], node.pos)
             return
         var = self.g.variables.get(name)
         if var is None:
@@ -310,7 +310,7 @@ class StepCompiler:
         if step.get("as"):
             holds = stype.holds if isinstance(stype, T.ZoneT) else frozenset()
             slot = self.scope.declare(step["as"], T.ListT(T.Comp(holds)))
-            call = f"L[{int(slot)}] = {call}"
+            call = f"{_l(int(slot))} = {call}"
         self.emit(F.STMT, [call], pos, ("moved", "drawn", F.CHANGED))
 
     def _check_fits(self, what_type, dest, pos: Pos, count=None):
@@ -392,20 +392,21 @@ class StepCompiler:
                         iter_slot=it_slot, index_slot=ix_slot,
                         iterable=LazyExpr(self.gen, its, head.iter.pos, self.pre))
         info.extra["names"] = head.names
-        init = self.emit(F.LOOP_INIT, [f"L[{it_slot}] = tuple({its})", f"L[{ix_slot}] = 0"], pos, leaf=False)
-        lines = [f"_w_i = L[{ix_slot}]",
-                 f"_w_xs = L[{it_slot}]",
+        init = self.emit(F.LOOP_INIT, [f"{_l(it_slot)} = tuple({its})", f"{_l(ix_slot)} = 0"], pos, leaf=False)
+        lines = [f"_w_i = {_l(ix_slot)}",
+                 f"_w_xs = {_l(it_slot)}",
                  "if _w_i >= len(_w_xs):",
                  "    " + F.LEAVE,
-                 f"L[{ix_slot}] = _w_i + 1"]
+                 f"{_l(ix_slot)} = _w_i + 1"]
         pushes = ()
         if var_global is not None:
             bind = [f"st.v[{int(var_global)}] = _w_x", *self.changed_lines(head.names[0])]
             pushes = (F.CHANGED,)
         elif len(slots) == 1:
-            bind = [f"L[{int(slots[0])}] = _w_x"]
+            bind = [f"{_l(int(slots[0]))} = _w_x"]
         else:
-            bind = [f"{self.bind(bind_slots, 'f')}(L, {tuple(slots)!r}, _w_x)"]
+            names = "(" + "".join(f"{_l(slot)}, " for slot in slots) + ")"
+            bind = [f"{names} = {self.bind(bind_slots, 'f')}({names}, _w_x)"]
         lines += ["_w_x = _w_xs[_w_i]", *bind]
         head_ins = self.emit(F.LOOP_HEAD, lines, pos, pushes, leaf=False)
         head_ins.each = (its, bind)
@@ -469,7 +470,7 @@ class StepCompiler:
             self.emit(F.STMT, lines, pos, (F.CHANGED,))
         else:
             slot = self.scope.declare(name, elem)
-            lines.append(f"L[{int(slot)}] = _w_x")
+            lines.append(f"{_l(int(slot))} = _w_x")
             self.emit(F.STMT, lines, pos)
 
     def step_while(self, step: LDict, pos: Pos):
@@ -487,8 +488,8 @@ class StepCompiler:
             self.report.error(step.pos_of("repeat"), f"repeat needs a number, not {T.describe(nt)}", E_TYPE)
         self.scope.push()
         cnt = self.scope.declare(f".n{self.here()}", T.INT)
-        init = self.emit(F.LOOP_INIT, [f"L[{cnt}] = {ns}"], pos, leaf=False)
-        head = self.emit(F.LOOP_HEAD, [f"if L[{cnt}] <= 0:", "    " + F.LEAVE, f"L[{cnt}] -= 1"], pos, leaf=False)
+        init = self.emit(F.LOOP_INIT, [f"{_l(cnt)} = {ns}"], pos, leaf=False)
+        head = self.emit(F.LOOP_HEAD, [f"if {_l(cnt)} <= 0:", "    " + F.LEAVE, f"{_l(cnt)} -= 1"], pos, leaf=False)
         self.loop_body(step, pos, LoopInfo("repeat", index_slot=cnt), head, init_pc=init.pc)
         self.scope.pop()
 
@@ -507,7 +508,7 @@ class StepCompiler:
             pslot = 0
         else:
             pslot = self.scope.declare(as_name, T.PLAYER)
-        init = self.emit(F.LOOP_INIT, [f"L[{cur}] = {ss}", f"L[{skipped}] = 0", f"L[{taken}] = 0"], pos, leaf=False)
+        init = self.emit(F.LOOP_INIT, [f"{_l(cur)} = {ss}", f"{_l(skipped)} = 0", f"{_l(taken)} = 0"], pos, leaf=False)
         ws = self.cond_text(step["while"], step.pos_of("while")) if "while" in step else None
         ws_pre = self.take_pre()
         ks = self.cond_text(step["skip"], step.pos_of("skip"), "skip") if "skip" in step else None
@@ -519,29 +520,29 @@ class StepCompiler:
                  "_w_leave = False",
                  "while True:"]
         if once:
-            lines += [f"    if L[{taken}] >= _w_n:", "        _w_leave = True", "        break"]
+            lines += [f"    if {_l(taken)} >= _w_n:", "        _w_leave = True", "        break"]
         if ws is not None:
             lines += [*("    " + line for line in ws_pre),
                       f"    if not {ws}:", "        _w_leave = True", "        break"]
-        lines += [f"    _w_p = L[{cur}]", f"    L[{pslot}] = _w_p"]
+        lines += [f"    _w_p = {_l(cur)}", f"    {_l(pslot)} = _w_p"]
         if ks is not None:
             lines += [*("    " + line for line in ks_pre),
                       f"    if {ks}:",
-                      f"        L[{skipped}] += 1",
-                      f"        L[{cur}] = (_w_p + 1) % _w_n"]
+                      f"        {_l(skipped)} += 1",
+                      f"        {_l(cur)} = (_w_p + 1) % _w_n"]
             if once:
-                lines += [f"        L[{taken}] += 1"]
-            lines += [f"        if L[{skipped}] >= _w_n:", "            _w_leave = True", "            break",
+                lines += [f"        {_l(taken)} += 1"]
+            lines += [f"        if {_l(skipped)} >= _w_n:", "            _w_leave = True", "            break",
                       "        continue"]
-        lines += [f"    L[{skipped}] = 0",
+        lines += [f"    {_l(skipped)} = 0",
                   "    " + self.scope_start("turn", "turn"),
                   "    break",
                   "if _w_leave:",
                   "    " + F.LEAVE]
         head = self.emit(F.LOOP_HEAD, lines, pos, ("turn_start",), leaf=False)
         tail = [self.scope_end("turn", "turn"),
-                f"L[{cur}] = (L[{cur}] + 1) % st.lay.num_seats",
-                f"L[{taken}] += 1"]
+                f"{_l(cur)} = ({_l(cur)} + 1) % st.lay.num_seats",
+                f"{_l(taken)} += 1"]
         info = LoopInfo("turns", var_slot=pslot, index_slot=cur, extra={"taken": taken, "skipped": skipped})
         self.loop_body(step, pos, info, head, tail, ("turn_end", F.DEFERRED), init_pc=init.pc)
         self.scope.pop()
@@ -634,7 +635,7 @@ class StepCompiler:
         """The new locals of a call as ``[(slot, text)]`` in the order they are written: the
         seat first (the caller's, unless ``player:`` names another), then the arguments."""
         params = {n: (slot, t) for n, slot, t in proc.params}
-        out = [(0, "L[0]")]
+        out = [(0, _l(0))]
         for key, value in (args.items() if isinstance(args, dict) else []):
             vpos = args.pos_of(key) if isinstance(args, LDict) else step.pos
             if key == "player":
@@ -854,10 +855,11 @@ def _clamp(value, bounds):
     return value
 
 
-def bind_slots(L, slots, value):
-    """Several loop names at once: ``for a, b in pairs``."""
-    for s, v in zip(slots, value):
-        L[s] = v
+def bind_slots(old: tuple, value) -> tuple:
+    """Several loop names at once, ``for a, b in pairs``: the names' new values (the first
+    ones from ``value``, as far as it goes; the others keep ``old``)."""
+    value = tuple(value)
+    return value[:len(old)] + old[len(value):]
 
 
 def _components(st, w, pos):
