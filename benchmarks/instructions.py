@@ -8,7 +8,7 @@ for the same games is nearly the same in every run (with ``PYTHONHASHSEED`` fixe
 ~0.05 %: objects hashed by address iterate in an order that moves with memory layout), so a
 change of 1 % shows as 1 %.  Each checkout (with its own ``.venv``) plays the
 seeded random games of ``cpu_ab.py`` (seeds 0, 1, …) — in pure Python
-(``REGELWERK_PURE=1``), after one unmeasured game — under valgrind's cachegrind,
+(``REGELWERK_PURE=1``; ``--native``: with the native build), after one unmeasured game — under valgrind's cachegrind,
 twice: with ``--short`` games and with ``--games``; the difference divided by the
 number of extra games is the cost of one game without the start-up.
 
@@ -37,8 +37,12 @@ assert CHILD.count("999") == 2
 IREFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
-def instructions(checkout: Path, game: str, players: int, games: int) -> int:
-    env = dict(os.environ, REGELWERK_PURE="1", PYTHONHASHSEED="0")
+def instructions(checkout: Path, game: str, players: int, games: int, native: bool = False) -> int:
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    if native:
+        env.pop("REGELWERK_PURE", None)
+    else:
+        env["REGELWERK_PURE"] = "1"
     run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           str(checkout / ".venv/bin/python"), "-c", CHILD, game, str(players), str(games)],
                          cwd=checkout, capture_output=True, text=True, env=env)
@@ -48,8 +52,9 @@ def instructions(checkout: Path, game: str, players: int, games: int) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def per_game(checkout: Path, game: str, players: int, short: int, games: int) -> float:
-    return (instructions(checkout, game, players, games) - instructions(checkout, game, players, short)) / (games - short)
+def per_game(checkout: Path, game: str, players: int, short: int, games: int, native: bool = False) -> float:
+    return ((instructions(checkout, game, players, games, native) - instructions(checkout, game, players, short, native))
+            / (games - short))
 
 
 def main(argv=None) -> int:
@@ -60,14 +65,16 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--short", type=int, default=5, help="games of the shorter run (default 5)")
     ap.add_argument("--games", type=int, default=25, help="games of the longer run (default 25)")
+    ap.add_argument("--native", action="store_true",
+                    help="with each checkout's native build, if it has one (default: pure Python)")
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
         ap.error("valgrind is not on PATH")
     if args.games <= args.short:
         ap.error("--games must be more than --short")
     for game in args.game:
-        old = per_game(args.old, game, args.players, args.short, args.games)
-        new = per_game(args.new, game, args.players, args.short, args.games)
+        old = per_game(args.old, game, args.players, args.short, args.games, args.native)
+        new = per_game(args.new, game, args.players, args.short, args.games, args.native)
         print(f"{game} {args.players}p: {old / 1e6:.2f} -> {new / 1e6:.2f} M instructions per game "
               f"({old / new:.3f}x)", flush=True)
     return 0

@@ -24,10 +24,6 @@ from __future__ import annotations
 
 from .runtime import Frame, State, run
 
-#: outcomes of every state being replayed, by id(state) (a State has no room for them)
-_SCRIPTS: dict = {}
-
-
 class _NeedChance(BaseException):
     """Stops a replay at a number not yet chosen.  A BaseException, so that the
     engine's handlers (which turn faults into located rule errors) let it pass."""
@@ -38,25 +34,21 @@ class _NeedChance(BaseException):
 
 
 class _Script:
+    """The random numbers of a replayed segment: the chance outcomes chosen so far
+    (``State.chance`` while it replays: it answers ``State.below``)."""
+
     __slots__ = ("outcomes", "i")
 
     def __init__(self, outcomes):
         self.outcomes = outcomes
         self.i = 0
 
-
-class _ScriptedState(State):
-    """A State whose random numbers are the chance outcomes chosen so far."""
-
-    __slots__ = ()
-
     def below(self, n: int) -> int:
         if n <= 1:
             return 0
-        sc = _SCRIPTS[id(self)]
-        if sc.i < len(sc.outcomes):
-            v = sc.outcomes[sc.i]
-            sc.i += 1
+        if self.i < len(self.outcomes):
+            v = self.outcomes[self.i]
+            self.i += 1
             return v
         raise _NeedChance(n)
 
@@ -154,8 +146,7 @@ class ChanceState:
             st = _start(self.rulebook, self.players, self.options, self.variants)
         else:
             st = self.base.clone()
-        st.__class__ = _ScriptedState
-        _SCRIPTS[id(st)] = _Script(self.outcomes)
+        st.chance = _Script(self.outcomes).below
         try:
             if self.base is None:
                 run(st)
@@ -166,8 +157,7 @@ class ChanceState:
             self.need = need.n
             return
         finally:
-            del _SCRIPTS[id(st)]
-            st.__class__ = State
+            st.chance = None
         self.state = st
         self.need = 0
         self.base = st            # the decision point: the next segment replays from a copy of it

@@ -285,6 +285,7 @@ def _fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.memo = [None] * st.game.memo_size
     st.short_draws = []
     st.known = {}
+    st.chance = None
     return st
 
 

@@ -161,7 +161,7 @@ class State:
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo",
-                 "short_draws", "known", "step_limit")
+                 "short_draws", "known", "step_limit", "chance")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -187,6 +187,7 @@ class State:
         s.memo = [None] * self.game.memo_size
         s.short_draws = []
         s.known = dict(self.known)
+        s.chance = None
         return s
 
     # --- queries -----------------------------------------------------------
@@ -199,6 +200,10 @@ class State:
 
     # --- randomness --------------------------------------------------------
     def below(self, n: int) -> int:
+        """A random number in ``range(n)`` from the game's generator, or from ``chance``
+        (set while interpreter/chance.py replays a segment with chosen outcomes)."""
+        if self.chance is not None:
+            return self.chance(n)
         value, self.rng = rngmod.below(self.rng, n)
         return value
 
@@ -207,9 +212,16 @@ class State:
         if self.known:
             self.known.pop(zone.id, None)
         items = self.z[zone.id]
-        for i in range(len(items) - 1, 0, -1):     # through self.below: a chance state answers it
-            j = self.below(i + 1)
+        if self.chance is not None:         # a replay with chosen outcomes answers every number
+            for i in range(len(items) - 1, 0, -1):
+                j = self.below(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        rng, below = self.rng, rngmod.below
+        for i in range(len(items) - 1, 0, -1):     # the numbers self.below would draw
+            j, rng = below(rng, i + 1)
             items[i], items[j] = items[j], items[i]
+        self.rng = rng
 
     # --- moving components -----------------------------------------------
     def move(self, comps, dst, bottom: bool, pos: Pos) -> None:
@@ -810,6 +822,7 @@ class State:
         s.memo = [None] * game.memo_size
         s.short_draws = []
         s.known = {int(zid): frozenset(seats) for zid, seats in data.get("known", {}).items()}
+        s.chance = None
         return s
 
 
