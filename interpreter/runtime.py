@@ -345,18 +345,27 @@ class State:
             self.changed(())
 
     def draw(self, src, n: int, dst, pos: Pos) -> tuple:
-        lst = self.z[src.id]
+        """Draw ``n`` components from ``src`` (a bag: at random; else from the top) onto
+        ``dst``, refilling ``src`` once from its refill zone when it runs out."""
+        z = self.z
+        where = self.where
+        lst = z[src.id]
+        did = dst.id
+        target = z[did]
+        cap = dst.capacity
+        holds = dst.holds
+        bag = src.type == "bag"
         got = []
         refilled = False
         for _ in range(n):
-            if not lst and not refilled and src.refill is not None and self.z[src.refill.id]:
+            if not lst and not refilled and src.refill is not None and z[src.refill.id]:
                 refilled = True
-                self.move(tuple(self.z[src.refill.id]), src, False, pos)
+                self.move(tuple(z[src.refill.id]), src, False, pos)
                 if src.type == "deck":
                     self.shuffle(src)
             if not lst:
                 break
-            if src.type == "bag":
+            if bag:
                 if self.forced:
                     c = self._forced_pick(lst, pos)
                     i = lst.index(c)
@@ -367,32 +376,28 @@ class State:
                 i = len(lst) - 1
                 c = lst[i]
             got.append(c)
-            self._move_one(c, dst, pos, i)
-        self.forget_results((src.id, dst.id))
+            if cap is not None and len(target) >= cap:
+                raise RuleRuntimeError(f"{dst.name} is full (capacity {cap})", pos)
+            if holds and c.kind not in holds:
+                raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+            if self.known:
+                self.forget((where[c.id], did))
+            del lst[i]                  # c is at index i of its zone, src
+            target.append(c)
+            where[c.id] = did
+        self.forget_results((src.id, did))
         got = tuple(got)
         if len(got) < n:
             self.short_draws.append((pos, n, len(got), src.name))
-        if self.game.on_moved and got:
+        game = self.game
+        if game.on_moved and got:
             self.emit("moved", Record.of({"components": got, "from": src, "to": dst}), pos)
-        if "drawn" in self.game.event_triggers:
+        if "drawn" in game.event_triggers:
             self.emit("drawn", Record.of({"components": got, "from": src, "to": dst, "count": n,
-                                       "short": len(got) < n}), pos)
-        if self.game.condition_triggers:     # no function reads what moved: only they may care
+                                          "short": len(got) < n}), pos)
+        if game.condition_triggers:     # no function reads what moved: only they may care
             self.changed(())
         return got
-
-    def _move_one(self, c, dst, pos, at: int):
-        """Move ``c``, which is at index ``at`` of its zone, onto ``dst``."""
-        lst = self.z[dst.id]
-        if dst.capacity is not None and len(lst) >= dst.capacity:
-            raise RuleRuntimeError(f"{dst.name} is full (capacity {dst.capacity})", pos)
-        if dst.holds and c.kind not in dst.holds:
-            raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
-        if self.known:
-            self.forget((self.where[c.id], dst.id))
-        del self.z[self.where[c.id]][at]
-        lst.append(c)
-        self.where[c.id] = dst.id
 
     # --- knowledge: what a `reveal` step showed to chosen seats ------------
     def reveal(self, zones, seats) -> None:
