@@ -161,21 +161,27 @@ class LazyExpr:
         return self.fn(st, L)
 
 
-def option_enumerator(action, id_part):
-    """``enum(st, L, seen, out)``: append to ``out`` a pair ``(action, values)``
-    for every combination of the action's parameter values (nested loops, each
-    domain evaluated with the values before it bound) that passes its ``where``
-    filter, once per action id (``seen`` holds ``(name, *id parts)``; not kept for an
-    action whose ids cannot repeat: ``ActionDecl.distinct_options``).  The domains and
-    the filter are written in as the text the compiler wrote for them (``ParamSpec.text``,
-    ``ActionDecl.where_text``), in one function with the action's other generated code;
-    a ``where`` that is no longer its own text (the coverage recorder counts it) is called."""
+def option_function(action, id_part):
+    """``options(st, who, PL, seen, out)``: append to ``out`` a pair ``(action, values)``
+    for every legal option of ``action`` for seat ``who`` (``PL``: the locals of the frame
+    that decides, whose first ``action.inherit`` an inline action sees): every combination
+    of its parameter values (nested loops, each domain evaluated with the values before it
+    bound) that passes its ``where`` filter, once per action id (``seen`` holds the
+    action's name or ``(name, *id parts)``; not kept for an action whose ids cannot
+    repeat: ``ActionDecl.distinct_options``).  The domains and the filter are written in as
+    the text the compiler wrote for them (``ParamSpec.text``, ``ActionDecl.where_text``),
+    in one function with the action's other generated code; a ``where`` that is no longer
+    its own text (the coverage recorder counts it) is called."""
     params = action.params
     gen = action.proc.gen
     ns = dict(gen.ns)
     ns.update({"__builtins__": BUILTINS, "_id": id_part, "_action": action,
                "_name": action.name, "_where": action.where})
-    lines = ["def _rw_enum(st, L, seen, out):"]
+    lines = ["def _rw_options(st, who, PL, seen, out):",
+             f"    L = [None] * {max(int(action.proc.nslots), 1)}"]
+    if action.inherit:
+        lines.append(f"    L[:{int(action.inherit)}] = PL[:{int(action.inherit)}]")
+    lines.append(f"    L[{int(action.player_slot)}] = who")
     indent = "    "
     for i, spec in enumerate(params):
         lines.extend(indent + line for line in spec.pre)
@@ -189,16 +195,20 @@ def option_enumerator(action, id_part):
         else:
             where = "_where(st, L)"
         lines.append(f"{indent}if not {where}:")
-        lines.append(f"{indent}    continue")
-    xs = ", ".join(f"_x{i}" for i in range(len(params)))
-    ids = ", ".join(f"_x{i}" if id_is_value(spec.type) else f"_id(_x{i})" for i, spec in enumerate(params))
-    if action.distinct_options:           # no id can come twice: nothing to check
-        lines.append(f"{indent}out.append((_action, ({xs},)))")
+        lines.append(f"{indent}    {'continue' if params else 'return'}")
+    xs = "".join(f"_x{i}, " for i in range(len(params)))
+    if not params:                        # one option, the action's name its id
+        lines.append(f"{indent}if _name not in seen:")
+        lines.append(f"{indent}    seen.add(_name)")
+        lines.append(f"{indent}    out.append((_action, ()))")
+    elif action.distinct_options:         # no id can come twice: nothing to check
+        lines.append(f"{indent}out.append((_action, ({xs})))")
     else:
+        ids = "".join(f"_x{i}, " if id_is_value(spec.type) else f"_id(_x{i}), " for i, spec in enumerate(params))
         lines.append(f"{indent}key = (_name, {ids})")
         lines.append(f"{indent}if key not in seen:")
         lines.append(f"{indent}    seen.add(key)")
-        lines.append(f"{indent}    out.append((_action, ({xs},)))")
+        lines.append(f"{indent}    out.append((_action, ({xs})))")
     text, spans = strip("\n".join(lines) + "\n", gen.guards)
     _counter[0] += 1
     filename = f"<options of {action.name} #{_counter[0]}>"
@@ -206,7 +216,7 @@ def option_enumerator(action, id_part):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
         exec(compile(text, filename, "exec"), ns)  # noqa: S102 - our own generated text, no user data
-    fn = ns["_rw_enum"]
+    fn = ns["_rw_options"]
     fn.__doc__ = text
     return fn
 

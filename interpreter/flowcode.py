@@ -51,7 +51,7 @@ import re
 
 from dsl.diagnostics import RuleRuntimeError
 
-from .codegen import BUILTINS, Gen, Info, as_rule_error, in_frame, strip
+from .codegen import BUILTINS, Gen, Info, as_rule_error, in_frame, local, option_function, strip
 
 # --- what an instruction is to the flow --------------------------------------------
 STMT = "stmt"              # statements; may start a frame when its `pushes` are live
@@ -62,7 +62,7 @@ LOOP_HEAD = "loop_head"    # statements; LEAVE leaves the loop (to `target`)
 LOOP_TAIL = "loop_tail"    # statements at the end of a round; then back to the head (`target`)
 SCOPE_BEGIN = "scope_begin"
 SCOPE_END = "scope_end"
-DECIDE = "decide"          # `call` is the name of the decide function: True when a decision is pending
+DECIDE = "decide"          # `call` is its DecideSpec: a decision pending, or on into the otherwise steps
 CALL = "call"              # `call` is (procedure, [(slot, text)]): a frame, or a direct call
 BREAK = "break"            # leave the innermost loop (to `target`)
 END_TURN = "end_turn"      # statements that set the pcs themselves: stop
@@ -98,6 +98,46 @@ class Ins:
         #: a `for` loop's head: (the list it runs over, the statements that bind the element
         #: ``_w_x``), for writing the loop as a Python ``for`` where nothing in it can stop
         self.each = None
+
+
+class DecideSpec:
+    """What a decide step needs written: who decides (text, or None: the frame's seat), the
+    actions offered, where the chosen action's name goes (``as_slot``), the bound names of
+    its position, its `simultaneous` group and of ``cannot(st, who, nothing_legal)`` (which
+    raises the located error of a decision nobody can take), whether it has an
+    ``otherwise``, and the pc it goes on at once decided (``after``)."""
+
+    __slots__ = ("who", "actions", "as_slot", "pos", "group", "cannot", "otherwise", "after")
+
+    def __init__(self, who, actions, as_slot, pos, group, cannot, otherwise):
+        self.who, self.actions, self.as_slot, self.pos, self.group = who, actions, as_slot, pos, group
+        self.cannot, self.otherwise, self.after = cannot, otherwise, None
+
+
+def decide_lines(unit: "Unit", ins: Ins, d: int) -> None:
+    """A decision: the seat, the options every action offers (each action's generated
+    option function, codegen.option_function), then the pending decision and a stop — or,
+    with nothing legal, on into the otherwise steps (or the located error)."""
+    spec: DecideSpec = ins.call
+    pc = ins.pc
+    put = unit.put
+    unit.text(ins, d, lines=[])                     # what computes parts of `who`
+    put(d, f"_w_who = {spec.who if spec.who is not None else local(0)}", pc)
+    put(d, "if _w_who is None or _w_who in st.lay.automata:", pc)
+    put(d + 1, f"{spec.cannot}(st, _w_who, False)", pc)
+    put(d, "_w_o = []", pc)
+    seen = "None"
+    if any(not a.params or not a.distinct_options for a in spec.actions):
+        put(d, "_w_seen = _rw_set()", pc)
+        seen = "_w_seen"
+    for i, _ in enumerate(spec.actions):
+        put(d, f"_rw_o{pc}_{i}(st, _w_who, L, {seen}, _w_o)", pc)
+    put(d, "if _w_o:", pc)
+    put(d + 1, f"st.pending = _rw_Decision(_w_who, _w_o, {spec.as_slot}, {spec.pos}, {spec.group})", pc)
+    put(d + 1, f"fr.pc = {spec.after}", pc)
+    put(d + 1, "return True", pc)
+    if not spec.otherwise:
+        put(d, f"{spec.cannot}(st, _w_who, True)", pc)
 
 
 # --- the structure of the steps --------------------------------------------------------
@@ -271,10 +311,7 @@ class _Writer:
             self.after(end, d)
             return False
         if isinstance(n, Decide):
-            ins = u.ins(n.pc)
-            self.put(d, f"fr.pc = {n.pc + 1}", n.pc)
-            self.put(d, f"if {ins.call}(st, fr):", n.pc)
-            self.put(d + 1, "return True", n.pc)
+            decide_lines(u, u.ins(n.pc), d)
             return self.seq(n.otherwise, d)
         raise TypeError(f"not a step node: {n!r}")  # pragma: no cover
 
@@ -444,10 +481,16 @@ def _compile(unit: Unit, head: str, name: str, kind: str, locals_as=in_frame):
     _counter[0] += 1
     filename = f"<{kind} of {proc.name} #{_counter[0]}>"
     ns = dict(gen.ns)
-    from .runtime import Frame
+    from .runtime import Decision, Frame, id_part
     ns.update(__builtins__=BUILTINS, _rw_once=(None,), _rw_endless=_endless, _rw_proc=proc, _rw_Frame=Frame,
+              _rw_Decision=Decision, _rw_set=set,
               _rw_pcs=[-1] * head.count("\n") + unit.pcs, _rw_info=Info(filename, spans))
     for ins in proc.ops:
+        if ins.kind == DECIDE:
+            for i, action in enumerate(ins.call.actions):
+                if action.enumerate is None:
+                    action.enumerate = option_function(action, id_part)
+                ns[f"_rw_o{ins.pc}_{i}"] = action.enumerate
         if ins.kind == CALL:
             callee = ins.call[0]
             ns[f"_rw_p{ins.pc}"] = callee
@@ -537,7 +580,7 @@ def instruction(proc, pc: int):
         unit.text(ins, 1)
         unit.put(1, f"fr.pc = {ins.target}", pc)
     elif kind == DECIDE:
-        unit.put(1, f"return {ins.call}(st, fr)", pc)
+        decide_lines(unit, ins, 1)
     elif kind == CALL:
         unit.text(ins, 1, lines=[])
         call_lines(unit, ins, 1, False)

@@ -244,7 +244,7 @@ class ParamSpec:
     source: object = None
     #: the domain's parsed expression (None for a YAML list)
     tree: object = None
-    #: the domain as Python text in the action's generated code (codegen.option_enumerator),
+    #: the domain as Python text in the action's generated code (codegen.option_function),
     #: after the statements ``pre`` that compute parts of it
     text: str = "()"
     pre: list = field(default_factory=list)
@@ -274,7 +274,7 @@ class ActionDecl:
     where_text: str | None = None
     #: positions of the `end_turn` steps of the action's own steps
     ends_turn: list = field(default_factory=list)
-    #: generated code that lists the legal options (codegen.option_enumerator; made when first needed)
+    #: generated code that lists the legal options (codegen.option_function; made when first needed)
     enumerate: Callable | None = None
     #: no two combinations of parameter values can write the same action id (every value is
     #: its own id part, every domain is without repeats, no other action has this name):

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import rng as rngmod
-from .codegen import option_enumerator
 from .flowcode import direct_function, rule_error
 from .limits import LIMITS
 from .observe import observation
@@ -547,28 +546,6 @@ class State:
             self.frames.append(Frame(scoring, [None] * scoring.nslots))
 
     # --- decisions -----------------------------------------------------------
-    def options_for(self, actions, who, parent_L=()) -> list:
-        out = []
-        seen = set()
-        for action in actions:
-            L = [None] * action.proc.nslots
-            if action.inherit:
-                L[:action.inherit] = parent_L[:action.inherit]
-            L[action.player_slot] = who
-            params = action.params
-            where = action.where
-            if not params:
-                if where is None or where(self, L):
-                    if action.name not in seen:
-                        seen.add(action.name)
-                        out.append((action, ()))
-                continue
-            enum = action.enumerate
-            if enum is None:
-                enum = action.enumerate = option_enumerator(action, id_part)
-            enum(self, L, seen, out)
-        return out
-
     def legal_actions(self) -> list:
         if self.pending is None:
             return []

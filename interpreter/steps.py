@@ -30,7 +30,7 @@ from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, gen_
 from . import flowcode as F
 from .limits import LIMITS
 from .model import Label, LoopInfo, Procedure, ScopeInfo
-from .runtime import Decision, ScopeRec
+from .runtime import ScopeRec
 from .values import Record, Zone, format_value
 
 SCOPE_KINDS = ("phase", "round", "scope")
@@ -581,42 +581,33 @@ class StepCompiler:
                 actions.append(action)
             elif isinstance(ref, dict) and "name" in ref:
                 actions.append(self.c.compile_inline_action(ref, rpos, self.proc, self.scope))
-        whof = None
+        who = None
         if "who" in step:
-            whof, wt = self.expr(step["who"], step.pos_of("who"), "who decides")
-            if whof is not None and not T.compatible(wt, T.PLAYER):
+            who, wt = self.text(step["who"], step.pos_of("who"), "who decides")
+            if who is not None and not T.compatible(wt, T.PLAYER):
                 self.report.error(step.pos_of("who"), f"who decides must be a seat, not {T.describe(wt)}", E_TYPE)
         as_slot = self.scope.declare(step["as"], T.STR) if step.get("as") else None
         group = str(step["simultaneous"]) if step.get("simultaneous") is not None else None
-        holder = {}
-        decide_pos = pos
+        names = ", ".join(a.name for a in actions)
 
-        def decide(st, fr):
-            L = fr.L
-            who = whof(st, L) if whof is not None else L[0]
-            if who is None:
-                raise RuleRuntimeError("nobody to decide: 'player' is not set here (give 'who:')", decide_pos)
-            if who in st.lay.automata:
-                raise RuleRuntimeError(f"{st.lay.seat_names[who]} is an automaton and takes no decisions; "
-                                       "the rules must act for it", decide_pos)
-            opts = st.options_for(actions, who, L)
-            if not opts:
-                if holder["has_otherwise"]:
-                    return None  # fall into the otherwise block
-                names = ", ".join(a.name for a in actions)
+        def cannot(st, who, nothing_legal):
+            """The located error of a decision nobody can take."""
+            if nothing_legal:
                 raise RuleRuntimeError(f"no legal action for {st.lay.seat_names[who]} ({names}) "
-                                       "and no 'otherwise' for this decision", decide_pos)
-            st.pending = Decision(who, opts, as_slot, decide_pos, group)
-            fr.pc = holder["after"]
-            return True
-        ins = self.emit(F.DECIDE, [], pos, call=self.bind(decide, "dec"), leaf=False)
-        holder["has_otherwise"] = "otherwise" in step
+                                       "and no 'otherwise' for this decision", pos)
+            if who is None:
+                raise RuleRuntimeError("nobody to decide: 'player' is not set here (give 'who:')", pos)
+            raise RuleRuntimeError(f"{st.lay.seat_names[who]} is an automaton and takes no decisions; "
+                                   "the rules must act for it", pos)
+        spec = F.DecideSpec(who, actions, as_slot, self.bind(pos, "pos"), self.bind(group, "s"),
+                            self.bind(cannot, "err"), "otherwise" in step)
+        ins = self.emit(F.DECIDE, [], pos, call=spec, leaf=False)
         otherwise = self.block(step.get("otherwise"), step.pos_of("otherwise")) if "otherwise" in step else []
-        holder["after"] = self.here()
+        spec.after = self.here()
         self.cur.append(F.Decide(ins.pc, otherwise, self.here()))
         turn = self._enclosing_turn()
         if turn is not None:                   # an action's end_turn jumps from here to the turn's end
-            self.proc.turn_exits[holder["after"]] = turn.extra
+            self.proc.turn_exits[spec.after] = turn.extra
         self.c.offers.extend((a, turn is not None, pos) for a in actions)
 
     def step_call(self, step: LDict, pos: Pos):

@@ -1,4 +1,4 @@
-"""Listing the legal options (codegen.option_enumerator): every combination of
+"""Listing the legal options (codegen.option_function): every combination of
 parameter values once per action id.  An action whose ids cannot repeat skips
 the check for repeats (exprs.yields_distinct, ActionDecl.distinct_options);
 these tests hold that claim against the check itself."""
@@ -7,7 +7,7 @@ import random
 import pytest
 
 from dsl.parser import parse_expression
-from interpreter.codegen import option_enumerator
+from interpreter.codegen import option_function
 from interpreter.exprs import yields_distinct
 from interpreter.game import Rulebook
 from interpreter.runtime import Option, id_part
@@ -131,17 +131,10 @@ def _checked_options(st):
         if not any(a is o.action for a in actions):
             actions.append(o.action)
     for opt_action in actions:
-        L = [None] * opt_action.proc.nslots
-        if opt_action.inherit:
-            L[:opt_action.inherit] = frame.L[:opt_action.inherit]
-        L[opt_action.player_slot] = dec.who
-        if not opt_action.params:
-            out.append((opt_action, ()))
-            continue
         saved = opt_action.distinct_options
         opt_action.distinct_options = False
         try:
-            option_enumerator(opt_action, id_part)(st, L, seen, out)
+            option_function(opt_action, id_part)(st, dec.who, frame.L, seen, out)
         finally:
             opt_action.distinct_options = saved
     return [Option(a, values).id for a, values in out]
