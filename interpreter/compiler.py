@@ -205,6 +205,7 @@ class Compiler:
         if not self.report.has_errors:
             self.mark_distinct_options()
         g.all_procs = dict(self.all_procs())
+        g.layout_ranges = tuple(g.layout_ranges)    # expressions compiled later make their ranges
         for proc in g.all_procs.values():
             proc.live = g.live
             proc.code = lazy_instructions(proc)     # each compiled alone when first called

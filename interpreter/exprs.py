@@ -736,7 +736,40 @@ def _range(node: ast.Range, cx: Cx):
     lo, hi = static_int(node.lo, cx.game), static_int(node.hi, cx.game)
     if lo is not None and hi is not None and hi - lo < 64:      # a short constant range: made once
         return cx.gen.bind(tuple(range(lo, hi + 1)), "r"), T.ListT(T.INT)
-    return cx.gen.guard(f"{cx.gen.bind(_make_range, 'f')}({ls}, {hs})", node.pos, "range"), T.ListT(T.INT)
+    made = cx.gen.guard(f"{cx.gen.bind(_make_range, 'f')}({ls}, {hs})", node.pos, "range")
+    ranges = getattr(cx.game, "layout_ranges", None)       # a list only while the rulebook compiles
+    if isinstance(ranges, list) and not cx.static and _per_layout(node.lo, cx) and _per_layout(node.hi, cx):
+        # bounds a layout fixes (constants, options, the number of players): made once per layout
+        # (Layout.ranges; None there when it failed or is empty: made here, as before)
+        k = len(ranges)
+        ranges.append(cx.gen.function(made, node.pos))
+        return f"(st.lay.ranges[{k}] or {made})", T.ListT(T.INT)
+    return made, T.ListT(T.INT)
+
+
+def _per_layout(node, cx: Cx) -> bool:
+    """Is ``node``'s value fixed by the layout (numbers, constants, options, the number of
+    players and seats, tables and constant maps of these, + - * // % min max abs)?"""
+    local = cx.scope.lookup if cx.scope is not None else (lambda name: None)
+    if isinstance(node, ast.Number):
+        return True
+    if isinstance(node, ast.Name):
+        return local(node.id) is None and (node.id in ("num_players", "num_seats") or node.id in cx.game.constants)
+    if isinstance(node, ast.Attr):
+        return (isinstance(node.obj, ast.Name) and node.obj.id == "option" and local("option") is None
+                and node.name in cx.game.options)
+    if isinstance(node, ast.Neg):
+        return _per_layout(node.operand, cx)
+    if isinstance(node, ast.BinOp):
+        return node.op in ("+", "-", "*", "//", "%") and _per_layout(node.left, cx) and _per_layout(node.right, cx)
+    if isinstance(node, ast.Index):
+        return (isinstance(node.obj, ast.Name) and local(node.obj.id) is None
+                and (node.obj.id in cx.game.tables or node.obj.id in cx.game.constants)
+                and len(node.args) == 1 and _per_layout(node.args[0], cx))
+    if isinstance(node, ast.Call):
+        return (isinstance(node.func, ast.Name) and node.func.id in ("min", "max", "abs")
+                and local(node.func.id) is None and all(_per_layout(a, cx) for a in node.args))
+    return False
 
 
 def _list(node: ast.ListExpr, cx: Cx):

@@ -50,6 +50,8 @@ class Layout:
         self.seats = ()
         self.num_seats = num_players
         self.seat_names = []
+        #: the ranges whose bounds the layout fixes (GameDef.layout_ranges; None: made where used)
+        self.ranges: list = []
         #: the fixed action space, made on first use by interpreter/spaces.py (space_of)
         self.action_space = None
         #: the observation tensors' names and shapes, made on first use by interpreter/tensors.py
@@ -170,6 +172,7 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
     for c in game.constants.values():
         if c.compute is None:
             lay.const[c.name] = c.value
+    lay.ranges = [_fixed(fn, st) for fn in game.layout_ranges]
     lay.max_decisions = None
     if game.max_decisions is not None:
         bound = game.max_decisions(st, [None])
@@ -263,6 +266,15 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
         lay.vkeys.append(keys)
     lay.init_vars = init
     return lay
+
+
+def _fixed(fn, st):
+    """A range whose bounds the layout fixes, or None when it is empty or cannot be made
+    now (the generated code then makes it where it is used, failing there if it fails)."""
+    try:
+        return fn(st, [None]) or None
+    except Exception:  # noqa: BLE001 - reported where the range is used, if it ever is
+        return None
 
 
 def _bounds(var, st, L):

@@ -366,6 +366,10 @@ class GameDef:
     memo_size: int = 0
     #: (table name, key expression node, {local: (lo, hi)}) for every table lookup
     table_lookups: list = field(default_factory=list)
+    #: ranges whose bounds a layout fixes, f(layout state, [None]) each: made once per layout
+    #: (Layout.ranges), read by the generated code as ``st.lay.ranges[i]``; a tuple once the
+    #: rulebook is compiled (an expression compiled later makes its ranges itself)
+    layout_ranges: list = field(default_factory=list)
     #: the rulebook's `display:` hints as written (read by interpreter/view; no rule depends on them)
     display: dict = field(default_factory=dict)
     #: action name -> (parameter names, the secret ones): what another seat is not told of a decision

@@ -353,3 +353,34 @@ end: {score: "x"}
 """, "place\"")      # the parser places an attribute at its name
     assert err.message == "field 'place': none is not a record"
     assert (err.pos.line, err.pos.col) == (line, col)
+
+
+def test_a_range_the_layout_fixes_is_made_once_per_layout(rulebook):
+    """1..num_players * 2 is made when a game of that size is laid out (Layout.ranges), each
+    player count its own; a range whose bounds cannot be worked out then (a table without a
+    row for 3 players) fails only where it is used, located there, as before."""
+    book = rulebook(HEAD.replace("max: 2", "max: 3") + """
+tables:
+  extra: {2: 1}
+variables: {x: 0, y: 0}
+flow:
+  - set: "x = sum(1..num_players * 2, k -> k)"
+  - if: "num_players == 2"
+    then: [{set: "y = count(1..extra[num_players])"}]
+    else: [{set: "y = 7"}]
+end: {score: "x * 10 + y"}
+""")
+    rb = Rulebook.load(book)
+    assert len(rb.game.layout_ranges) == 2
+    assert rb.new_game(2, 1).scores() == [10 * 10 + 1] * 2       # 1 + 2 + 3 + 4 = 10; 1..1
+    assert rb.new_game(3, 1).scores() == [21 * 10 + 7] * 3       # 1 + ... + 6 = 21; no row for 3, unused
+    assert rb.layout(3).ranges[1] is None
+    err, (line, col) = fail(rulebook, """
+tables:
+  extra: {3: 1}
+variables: {y: 0}
+flow:
+  - set: "y = count(1..extra[num_players])"
+end: {score: "y"}
+""", "extra[num_players]")
+    assert "table 'extra' has no row for 2" in err.message and (err.pos.line, err.pos.col) == (line, col)
