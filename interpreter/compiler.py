@@ -8,6 +8,7 @@ All problems are reported; a rulebook with errors gives no GameDef.
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 
 from dsl import ast
@@ -122,9 +123,9 @@ class Compiler:
             return None, T.NONE
         if isinstance(value, str):
             if value in g.symbol_enum:
-                return str(value), T.Sym(g.symbol_enum[value])
+                return sys.intern(str(value)), T.Sym(g.symbol_enum[value])     # one object per symbol
             if value in self.kind_names:
-                return str(value), T.Sym("kind")
+                return sys.intern(str(value)), T.Sym("kind")
             return str(value), T.STR
         if isinstance(value, list):
             items = [self.literal(v, value.pos_of(i) if isinstance(value, LList) else pos)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
 from dataclasses import dataclass, field
 
 from dsl import ast
@@ -348,7 +349,7 @@ def _name(node: ast.Name, cx: Cx):
             return _value(cx, const.value), const.type
         return f"st.lay.const[{cx.gen.bind(n, 's')}]", const.type
     if n in g.symbol_enum:
-        return cx.gen.bind(n, "s"), T.Sym(g.symbol_enum[n])
+        return cx.gen.bind(sys.intern(n), "s"), T.Sym(g.symbol_enum[n])
     if n in g.enums:
         return cx.gen.bind(g.enums[n].symbols, "e"), T.ListT(T.Sym(n))
     if n in g.zones:
@@ -361,7 +362,7 @@ def _name(node: ast.Name, cx: Cx):
                             E_ARITY)
         return f"st.lay.zfam[{int(fam.id)}][()]", T.ZoneT(fam.holds)
     if n in g.kinds:
-        return cx.gen.bind(n, "s"), T.Sym("kind")
+        return cx.gen.bind(sys.intern(n), "s"), T.Sym("kind")
     if n == "box":
         if cx.static:
             return cx.error(node.pos, "zone 'box' cannot be used here", E_STATIC)

@@ -8,6 +8,8 @@ state clone never copies a value, only the containers that hold them.
 """
 from __future__ import annotations
 
+import sys
+
 
 class MissingAttribute(KeyError):
     """A component read for an attribute its kind does not have."""
@@ -33,7 +35,7 @@ class Component:
 
     def __init__(self, cid: int, kind: str, attrs: dict, label: str):
         self.id = cid
-        self.kind = kind
+        self.kind = sys.intern(str(kind))     # a plain, shared str: compared at full speed
         self.attrs = Attrs(attrs)
         self.attrs.label = label
         self.label = label
