@@ -1170,7 +1170,7 @@ def _keyed(b, xs: str, lam, block: list, pos: Pos, cx: Cx) -> str:
     gen = cx.gen
     what = f"{b.name}()"
     items, keys = gen.temp(), gen.temp()
-    cx.stmts.extend([f"{items} = tuple({gen.guard(xs, pos, what)})", f"{keys} = []",
+    cx.stmts.extend([f"{items} = {gen.guard(xs, pos, what)}", f"{keys} = []",
                      f"for {lam.param} in {items}:", *indented(block),
                      f"    {keys}.append({gen.guard(lam.body, pos, what)})"])
     return gen.guard(f"{gen.bind(b.keyed, 'b')}(st, {items}, {keys})", pos, what)

@@ -359,7 +359,7 @@ class _Writer:
         u.text(head, d + 1, leave=("break",))
         self.after(head, d + 1)
         self.put(d + 1, f"_n += {n.stop - h}", h)
-        self.put(d + 1, "if _n > st.step_limit:", h)
+        self.put(d + 1, "if _n > _lim:", h)
         self.put(d + 2, f"_rw_endless(_rw_proc, {h}, st.step_limit)", h)
         if not self.seq(n.body, d + 1) and n.tail_runs:
             self.tail(n, d + 1)
@@ -374,7 +374,7 @@ class _Writer:
         for line in bind:
             self.put(d + 1, line, n.head)
         self.put(d + 1, f"_n += {n.stop - n.head}", n.head)
-        self.put(d + 1, "if _n > st.step_limit:", n.head)
+        self.put(d + 1, "if _n > _lim:", n.head)
         self.put(d + 2, f"_rw_endless(_rw_proc, {n.head}, st.step_limit)", n.head)
         self.seq(n.body, d + 1)
 
@@ -516,7 +516,7 @@ def make_entry(proc, pc: int, live: frozenset | None = None):
     w = _Writer(unit, direct=False)
     unit.put(1, "L = fr.L")
     unit.put(1, "frames = st.frames")
-    unit.put(1, "_n = 0")
+    unit.put(1, "_n, _lim = 0, st.step_limit")
     w.seq_from(proc.tree, pc, 1)
     unit.put(1, f"fr.pc = {len(proc.ops)}")
     fn = _compile(unit, "def _rw_entry(st, fr):\n", "_rw_entry", "steps")
@@ -548,7 +548,7 @@ def direct_function(proc, live: frozenset, _seen=None):
     fn = None
     if ok:
         # every local a Python local, each an argument (the caller's new locals, in order)
-        unit.put(1, "_n = 0")
+        unit.put(1, "_n, _lim = 0, st.step_limit")
         _Writer(unit, direct=True).seq(proc.tree, 1)
         params = "".join(f", _l{i}" for i in range(max(proc.nslots, 1)))
         fn = _compile(unit, f"def _rw_direct(st{params}):\n", "_rw_direct", "procedure", _python_local)
