@@ -44,6 +44,10 @@ def local(slot: int) -> str:
 
 def in_frame(slot: int) -> str:
     return f"L[{slot}]"
+
+
+def _python_local(slot: int) -> str:
+    return f"_l{slot}"
 _PREFIX = "        return "      # the generated line's indentation: columns count from here
 _MEMO_PREFIX = "        _memo[_key] = _v = "
 #: what a remembered-result lookup gives when there is none
@@ -177,11 +181,21 @@ def option_function(action, id_part):
     ns = dict(gen.ns)
     ns.update({"__builtins__": BUILTINS, "_id": id_part, "_action": action,
                "_name": action.name, "_where": action.where})
-    lines = ["def _rw_options(st, who, PL, seen, out):",
-             f"    L = [None] * {max(int(action.proc.nslots), 1)}"]
-    if action.inherit:
-        lines.append(f"    L[:{int(action.inherit)}] = PL[:{int(action.inherit)}]")
-    lines.append(f"    L[{int(action.player_slot)}] = who")
+    nslots = max(int(action.proc.nslots), 1)
+    lines = ["def _rw_options(st, who, PL, seen, out):"]
+    own = action.where is None or isinstance(action.where, LazyExpr)
+    if own:         # the action's locals as Python locals (nothing else sees them)
+        locals_as = _python_local
+        lines.append("    " + " = ".join(f"_l{i}" for i in range(nslots)) + " = None")
+        if action.inherit:
+            lines.append("    " + "".join(f"_l{i}, " for i in range(int(action.inherit)))
+                         + f"= PL[:{int(action.inherit)}]")
+    else:           # a where the coverage recorder counts is called with the locals as a list
+        locals_as = in_frame
+        lines.append(f"    L = [None] * {nslots}")
+        if action.inherit:
+            lines.append(f"    L[:{int(action.inherit)}] = PL[:{int(action.inherit)}]")
+    lines.append(f"    {local(action.player_slot)} = who")
     indent = "    "
     for i, spec in enumerate(params):
         lines.extend(indent + line for line in spec.pre)
@@ -209,7 +223,7 @@ def option_function(action, id_part):
         lines.append(f"{indent}if key not in seen:")
         lines.append(f"{indent}    seen.add(key)")
         lines.append(f"{indent}    out.append((_action, ({xs})))")
-    text, spans = strip("\n".join(lines) + "\n", gen.guards)
+    text, spans = strip("\n".join(lines) + "\n", gen.guards, locals_as=locals_as)
     _counter[0] += 1
     filename = f"<options of {action.name} #{_counter[0]}>"
     ns["_rw_info"] = Info(filename, spans)

@@ -51,7 +51,7 @@ import re
 
 from dsl.diagnostics import RuleRuntimeError
 
-from .codegen import BUILTINS, Gen, Info, as_rule_error, in_frame, local, option_function, strip
+from .codegen import BUILTINS, Gen, Info, _python_local, as_rule_error, in_frame, local, option_function, strip
 
 # --- what an instruction is to the flow --------------------------------------------
 STMT = "stmt"              # statements; may start a frame when its `pushes` are live
@@ -554,10 +554,6 @@ def direct_function(proc, live: frozenset, _seen=None):
         fn = _compile(unit, f"def _rw_direct(st{params}):\n", "_rw_direct", "procedure", _python_local)
     proc.direct = fn or False
     return fn
-
-
-def _python_local(slot: int) -> str:
-    return f"_l{slot}"
 
 
 def instruction(proc, pc: int):
