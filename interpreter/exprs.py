@@ -1400,8 +1400,13 @@ def _inline(fdecl, parts: list, cx: Cx) -> str | None:
     for i, p in enumerate(parts):
         scope.py[i] = p
     report = Report()
-    src, _ = gen_expr(fdecl.inline_body, Cx(cx.game, report, scope, False, {}, cx.compiler, cx.gen))
-    return None if report.has_errors else f"({src})"
+    block = [] if cx.stmts is not None else None      # in statement context, its parts may be statements
+    src, _ = gen_expr(fdecl.inline_body, Cx(cx.game, report, scope, False, {}, cx.compiler, cx.gen, block, cx.depth))
+    if report.has_errors:
+        return None
+    if block:
+        cx.stmts.extend(block)
+    return f"({src})"
 
 
 _DISPATCH = {
