@@ -121,6 +121,8 @@ class StepCompiler:
         args = f"{self.bind(kind, 's')}, {self.bind(name, 's')}"
         if f"{kind}_start" in self.g.live:
             return f"st.scope_start({args})"
+        if F.DEFERRED not in self.g.live:       # nothing ever waits on it: one record serves all
+            return f"st.scopes.append({self.bind(ScopeRec(kind, name), 'R')})"
         return f"st.scopes.append({self.bind(ScopeRec, 'R')}({args}))"
 
     def scope_end(self, kind: str, name: str) -> str:
