@@ -262,20 +262,24 @@ class State:
     def move_zone(self, src, dst, bottom: bool, pos: Pos) -> None:
         """Move everything ``src`` holds: ``move(tuple(contents of src), dst, bottom, pos)``,
         without taking the components out one by one."""
-        comps = self.z[src.id]
+        z = self.z
+        sid = src.id
+        comps = z[sid]
         if not comps:
             return
-        sid, did = src.id, dst.id
+        did = dst.id
         if sid == did:
             self.move(tuple(comps), dst, bottom, pos)
             return
-        lst = self.z[did]
-        if dst.capacity is not None and len(lst) + len(comps) > dst.capacity:
+        lst = z[did]
+        cap = dst.capacity
+        if cap is not None and len(lst) + len(comps) > cap:
             raise RuleRuntimeError(
-                f"{dst.name} is full: it holds {len(lst)} of {dst.capacity} and cannot take {len(comps)} more", pos)
-        if dst.holds:
+                f"{dst.name} is full: it holds {len(lst)} of {cap} and cannot take {len(comps)} more", pos)
+        holds = dst.holds
+        if holds:
             for c in comps:
-                if c.kind not in dst.holds:
+                if c.kind not in holds:
                     raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
         moved = tuple(comps)
         if bottom:                      # one at a time onto the bottom: the last one lowest
@@ -288,10 +292,21 @@ class State:
             where[c.id] = did
         if self.known:
             self.forget((did, sid))
-        self.forget_results((did, sid))
-        if self.game.on_moved:
+        stale_results = self.lay.stale_results      # forget_results((did, sid)), written out
+        a = stale_results[did]
+        b = stale_results[sid]
+        if a is None or b is None:
+            self.forget_all()
+        else:
+            memo = self.memo
+            for slot in a:
+                memo[slot] = None
+            for slot in b:
+                memo[slot] = None
+        game = self.game
+        if game.on_moved:
             self.emit("moved", Record.of({"components": moved, "to": dst, "from": src}), pos)
-        if self.game.condition_triggers:     # no function reads what moved: only they may care
+        if game.condition_triggers:     # no function reads what moved: only they may care
             self.changed(())
 
     def move_component(self, c, dst, bottom: bool, pos: Pos) -> None:
