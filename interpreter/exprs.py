@@ -1359,8 +1359,8 @@ def inlinable(node: ast.Node, functions) -> bool:
     (``count`` of one thing, ``min`` and ``max`` of several values too) and at most one
     rulebook function (``functions``), which keeps its own memory.  It may read zones:
     looking one up, its size, its top component cost less than a call that looks the
-    remembered result up (counted in instructions: Azul 5.5 %, Moonlight Market 3.9 %
-    fewer per game, Yak and Iquazú unchanged; docs/performance.md)."""
+    remembered result up (counted in instructions per game of the shipped rulebooks: up to
+    5.5 % fewer; docs/performance.md)."""
     count = 0
     user_calls = 0
     stack = [node]
