@@ -20,95 +20,13 @@ from . import rng as rngmod
 from .flowcode import direct_function, rule_error
 from .limits import LIMITS
 from .observe import observation
+from .frames import Decision, Frame, Option, ScopeRec, id_part, option_id  # noqa: F401 - part of this module's API
 from .values import Component, Record, encode, decode, format_value
 
 
 
 class IllegalAction(Exception):
     """A decision that is not among the legal actions; the state is unchanged."""
-
-
-class Frame:
-    __slots__ = ("proc", "code", "pc", "L", "trigger")
-
-    def __init__(self, proc, L, pc=0, trigger=None):
-        self.proc = proc
-        self.code = proc.entries or proc.code
-        self.pc = pc
-        self.L = L
-        self.trigger = trigger
-
-    def copy(self) -> "Frame":
-        return Frame(self.proc, list(self.L), self.pc, self.trigger)
-
-
-class ScopeRec:
-    __slots__ = ("kind", "name", "deferred")
-
-    def __init__(self, kind, name, deferred=None):
-        self.kind = kind
-        self.name = name
-        self.deferred = deferred if deferred is not None else []
-
-    def copy(self) -> "ScopeRec":
-        return ScopeRec(self.kind, self.name, list(self.deferred))
-
-
-class Option:
-    """One legal action: the action and the parameter values; its id is written
-    only when asked for (bots and playouts choose by index and never need it)."""
-
-    __slots__ = ("_id", "action", "values")
-
-    def __init__(self, action, values, oid=None):
-        self._id = oid
-        self.action = action
-        self.values = values
-
-    @property
-    def id(self) -> str:
-        oid = self._id
-        if oid is None:
-            oid = self._id = option_id(self.action, self.values)
-        return oid
-
-    def record(self) -> Record:
-        return Record({"action": self.action.name,
-                       **{p.name: v for p, v in zip(self.action.params, self.values)}})
-
-
-class Decision:
-    """A pending decision: who decides and the legal options, as ``(action, values)``
-    pairs (``raw``, what the option enumerators list); :class:`Option` objects are made
-    only when asked for (``options``) — a playout choosing by index never needs them."""
-
-    __slots__ = ("who", "raw", "_options", "_by_id", "as_slot", "pos", "group")
-
-    def __init__(self, who, raw, as_slot, pos, group=None):
-        self.who = who
-        self.raw = raw
-        self._options = None
-        self._by_id = None
-        self.as_slot = as_slot
-        self.pos = pos
-        #: the `simultaneous:` group of the decide step, or None
-        self.group = group
-
-    @property
-    def options(self) -> list:
-        """The legal options as :class:`Option` objects, in order (made when first asked for)."""
-        opts = self._options
-        if opts is None:
-            opts = self._options = [Option(action, values) for action, values in self.raw]
-        return opts
-
-    @property
-    def by_id(self) -> dict:
-        """The options by id (built when first asked for)."""
-        m = self._by_id
-        if m is None:
-            m = self._by_id = {o.id: o for o in self.options}
-        return m
 
 
 def public_action_id(game, action_id: str) -> str:
@@ -135,24 +53,6 @@ def public_action_id(game, action_id: str) -> str:
         parts.append(f"{pname}={'…' if pname in hidden else body[start:end]}")
         at = end + 1
     return f"{name}({','.join(parts)})"
-
-
-def option_id(action, values) -> str:
-    if not action.params:
-        return action.name
-    inner = ",".join(f"{p.name}={format_value(v)}" for p, v in zip(action.params, values))
-    return f"{action.name}({inner})"
-
-
-def id_part(v):
-    """What of a parameter value its action id shows (a component: its label;
-    components with one label are interchangeable), without writing the id."""
-    t = type(v)
-    if t is int or t is str:
-        return v
-    if t is Component:
-        return v.label
-    return format_value(v)
 
 
 class State:

@@ -30,7 +30,7 @@ from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, gen_
 from . import flowcode as F
 from .limits import LIMITS
 from .model import Label, LoopInfo, Procedure, ScopeInfo
-from .runtime import ScopeRec
+from .frames import ScopeRec
 from .values import Record, Zone, format_value
 
 SCOPE_KINDS = ("phase", "round", "scope")
