@@ -24,7 +24,7 @@ from .game import Rulebook
 from .layout import GameSetupError
 from .model import Procedure
 from .runtime import Frame, IllegalAction
-from .flowcode import instruction
+from .flowcode import instruction, rule_error
 from .steps import StepCompiler
 from .values import Zone, format_value, plain
 
@@ -296,7 +296,12 @@ class ScenarioRunner:
         proc.live = self.game.live
         frame = Frame(proc, [None] * max(scope.nslots, 1))
         for pc in range(len(proc.ops)):
-            instruction(proc, pc)(st, frame)
+            try:
+                instruction(proc, pc)(st, frame)
+            except RuleRuntimeError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a failing edit (no such index): a located rule error
+                raise rule_error(exc, proc, pc) from None
 
     # --- steps ------------------------------------------------------------------------
     def _step(self, st, step: LDict, pos: Pos):

@@ -41,3 +41,16 @@ def test_the_shipped_scenarios_have_no_warnings():
     for folder, file in find_scenarios([AZUL]):
         rb = books.setdefault(folder, Rulebook.load(folder))
         assert ScenarioRunner(rb, file).run().messages == []
+
+
+def test_a_set_of_a_variable_that_has_no_such_index_is_a_located_failure(tmp_path):
+    # `score` is indexed by the seats: score[7] of a 2-player game does not exist; the
+    # scenario fails where it says so (it used to escape as a KeyError from generated code)
+    text = (AZUL / "scenarios" / "01_take_factory_with_joker.yaml").read_text().replace(
+        "  set: {round: 1, joker: purple, start_player: 0}\n",
+        "  set: {round: 1, joker: purple, start_player: 0, \"score[7]\": 3}\n")
+    assert "score[7]" in text
+    result = run(AZUL, text, tmp_path)
+    assert not result.ok
+    [failure] = [d for d in result.messages if d.severity == "error"]
+    assert failure.message == "there is no score[7]" and failure.pos.line == 13
