@@ -241,9 +241,28 @@ def gen_as_list(node: ast.Node, cx: Cx, what: str = "this"):
     return src_as_list(src, typ, node.pos, cx, what)
 
 
+class _ZoneText(str):
+    """The text of a zone of a family (``st.zf[family][key]``) that also knows the family
+    and key: where only the zone's contents are needed, they are read through its id
+    (``st.z[st.zi[family][key]]``), one lookup fewer."""
+
+    def __new__(cls, text, fid: int, key: str, pos, custom):
+        self = super().__new__(cls, text)
+        self.fid, self.key, self.pos, self.custom = fid, key, pos, custom
+        return self
+
+
+def contents_of(src, cx: Cx) -> str:
+    """The contents (a list) of the zone ``src`` stands for."""
+    if isinstance(src, _ZoneText):
+        zid = f"st.zi[{src.fid}][{src.key}]"
+        return f"st.z[{cx.gen.guard(zid, src.pos, 'zone', src.custom) if src.custom is not None else zid}]"
+    return f"st.z[{src}.id]"
+
+
 def src_as_list(src, typ, pos, cx: Cx, what="this"):
     if isinstance(typ, T.ZoneT):
-        return f"st.z[{src}.id]", T.ListT(T.elem_of(typ))
+        return contents_of(src, cx), T.ListT(T.elem_of(typ))
     if isinstance(typ, T.MapT):
         return f"tuple({src})", T.ListT(typ.key)
     if not T.is_listlike(typ):
@@ -360,7 +379,7 @@ def _name(node: ast.Name, cx: Cx):
         if fam.index:
             return cx.error(node.pos, f"zone family '{n}' needs an index: {n}[{', '.join(i.name for i in fam.index)}]",
                             E_ARITY)
-        return f"st.lay.zfam[{int(fam.id)}][()]", T.ZoneT(fam.holds)
+        return _ZoneText(f"st.zf[{int(fam.id)}][()]", int(fam.id), "()", node.pos, None), T.ZoneT(fam.holds)
     if n in g.kinds:
         return cx.gen.bind(sys.intern(n), "s"), T.Sym("kind")
     if n == "box":
@@ -402,7 +421,8 @@ def _index(node: ast.Index, cx: Cx):
                                           "game is laid out", E_STATIC)
             key = _family_key(node, fam.index, f"zone family '{n}'", cx)
             custom = _key_error(lambda k: f"there is no zone {n}[{_show_key(k)}]")(node.pos)
-            return gen.guard(f"st.lay.zfam[{int(fam.id)}][{key}]", node.pos, "zone", custom), T.ZoneT(fam.holds)
+            text = gen.guard(f"st.zf[{int(fam.id)}][{key}]", node.pos, "zone", custom)
+            return _ZoneText(text, int(fam.id), key, node.pos, custom), T.ZoneT(fam.holds)
         if n in g.variables and g.variables[n].index:
             var = g.variables[n]
             if cx.static:
@@ -410,7 +430,7 @@ def _index(node: ast.Index, cx: Cx):
                                           "the number of players are known when a game is laid out", E_STATIC)
             key = _family_key(node, var.index, f"variable '{n}'", cx)
             custom = _key_error(lambda k: f"there is no {n}[{_show_key(k)}]")(node.pos)
-            slot = gen.guard(f"st.lay.vkeys[{int(var.family_id)}][{key}]", node.pos, "variable", custom)
+            slot = gen.guard(f"st.vk[{int(var.family_id)}][{key}]", node.pos, "variable", custom)
             _dynamic_zone(cx, var.type)
             return f"st.v[{slot}]", var.type
         if n in g.tables:
@@ -1241,7 +1261,7 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
     for a, (pname, ptype) in zip(node.args, fdecl.params):
         s, t = gen_expr(a, cx)
         if isinstance(ptype, T.ListT) and isinstance(t, T.ZoneT):
-            s = f"tuple(st.z[{s}.id])"      # a snapshot, hashable
+            s = f"tuple({contents_of(s, cx)})"      # a snapshot, hashable
             t = T.ListT(T.elem_of(t))
         if not T.compatible(t, ptype):
             cx.error(a.pos, f"argument '{pname}' of {fdecl.name}() must be {T.describe(ptype)}, not {T.describe(t)}")

@@ -286,6 +286,7 @@ def _fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.short_draws = []
     st.known = {}
     st.chance = None
+    st.zf, st.zi, st.vk = lay.zfam, lay.zid, lay.vkeys
     return st
 
 

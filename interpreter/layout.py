@@ -30,6 +30,19 @@ class _LayoutState:
         self.where = None
         self.v = None
 
+    # what a State keeps of its layout for the generated code (a zone's home is an expression)
+    @property
+    def zf(self):
+        return self.lay.zfam
+
+    @property
+    def zi(self):
+        return self.lay.zid
+
+    @property
+    def vk(self):
+        return self.lay.vkeys
+
 
 class Layout:
     def __init__(self, game, num_players: int, options: dict, variants):
@@ -41,6 +54,8 @@ class Layout:
         self.components: list = []
         self.zones: list = []
         self.zfam: list = []
+        #: per zone family: key -> the zone's id (the zfam zones' ids)
+        self.zid: list = []
         #: (family id, leading index values) -> the zones of that part of the family (zones_of)
         self._zone_parts: dict = {}
         self.vkeys: list = []
@@ -196,6 +211,7 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
             lay.zones.append(z)
             ids[key] = z
         lay.zfam.append(ids)
+        lay.zid.append({key: z.id for key, z in ids.items()})
     box = Zone(len(lay.zones), BOX, (), BOX, "area", None, frozenset(), None, ())
     lay.zones.append(box)
     lay.box = box

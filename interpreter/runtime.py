@@ -56,11 +56,13 @@ def public_action_id(game, action_id: str) -> str:
 
 
 class State:
-    """Everything that changes during a game.  See the module docstring."""
+    """Everything that changes during a game.  See the module docstring.  (``zf``, ``zi``,
+    ``vk``: the layout's zones, zone ids and variable slots by family and key, kept here
+    for the generated code to reach in one step.)"""
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo",
-                 "short_draws", "known", "step_limit", "chance")
+                 "short_draws", "known", "step_limit", "chance", "zf", "zi", "vk")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -87,6 +89,7 @@ class State:
         s.short_draws = []
         s.known = dict(self.known)
         s.chance = None
+        s.zf, s.zi, s.vk = self.zf, self.zi, self.vk
         return s
 
     # --- queries -----------------------------------------------------------
@@ -720,6 +723,7 @@ class State:
         s.short_draws = []
         s.known = {int(zid): frozenset(seats) for zid, seats in data.get("known", {}).items()}
         s.chance = None
+        s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
         return s
 
 

@@ -25,7 +25,7 @@ from dsl.yamlload import LDict, LList
 
 from . import types as T
 from .codegen import Gen, LazyExpr, local as _l
-from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, gen_as_list, gen_cond, gen_text, guard,
+from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, contents_of, gen_as_list, gen_cond, gen_text, guard,
                     note_range, suggest, E_NAME, E_TYPE)
 from . import flowcode as F
 from .limits import LIMITS
@@ -240,7 +240,7 @@ class StepCompiler:
             idx = ast.Index(ast.Name(name, pos=node.pos), node.index, pos=node.pos)
             # the expression compiler writes the key (and checks arity and types)
             key = _family_key(idx, var.index, f"variable '{name}'", self.cx(self.gen, self.pre))
-            at = self.gen.guard(f"st.lay.vkeys[{int(var.family_id)}][_w_k]", node.pos, "variable",
+            at = self.gen.guard(f"st.vk[{int(var.family_id)}][_w_k]", node.pos, "variable",
                                 _no_entry(name, node.pos))
             lines = [f"_w_k = {key}", f"_w_at = {at}",
                      f"_w_x = {self._combined(op, 'st.v[_w_at]', vs, node.pos, name)}"]
@@ -645,7 +645,7 @@ class StepCompiler:
             if s is None:
                 continue
             if isinstance(ptype, T.ListT) and isinstance(t, T.ZoneT):
-                s = f"tuple(st.z[{s}.id])"
+                s = f"tuple({contents_of(s, self.cx(self.gen))})"
                 t = T.ListT(T.elem_of(t))
             if not T.compatible(t, ptype):
                 self.report.error(vpos, f"parameter '{key}' of {what} is {T.describe(ptype)}, not {T.describe(t)}",
