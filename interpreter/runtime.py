@@ -195,17 +195,7 @@ class State:
             where[c.id] = did
         if self.known:
             self.forget((did, sid))
-        stale_results = self.lay.stale_results      # forget_results((did, sid)), written out
-        a = stale_results[did]
-        b = stale_results[sid]
-        if a is None or b is None:
-            self.forget_all()
-        else:
-            memo = self.memo
-            for slot in a:
-                memo[slot] = None
-            for slot in b:
-                memo[slot] = None
+        _forget_two(self, did, sid)
         game = self.game
         if game.on_moved:
             self.emit("moved", Record.of({"components": moved, "to": dst, "from": src}), pos)
@@ -241,17 +231,7 @@ class State:
             where[cid] = did
             if self.known:
                 self.forget((did, src))
-            stale_results = self.lay.stale_results      # forget_results((did, src)), written out
-            a = stale_results[did]
-            b = stale_results[src]
-            if a is None or b is None:
-                self.forget_all()
-            else:
-                memo = self.memo
-                for slot in a:
-                    memo[slot] = None
-                for slot in b:
-                    memo[slot] = None
+            _forget_two(self, did, src)
             if game.on_moved:
                 self.emit("moved", Record.of({"components": (c,), "to": dst, "from": self.lay.zones[src]}), pos)
         else:
@@ -725,6 +705,21 @@ class State:
         s.chance = None
         s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
         return s
+
+
+def _forget_two(st: State, a: int, b: int) -> None:
+    """``st.forget_results((a, b))`` for the two zones of a move, without the tuple and loop."""
+    stale_results = st.lay.stale_results
+    drop_a = stale_results[a]
+    drop_b = stale_results[b]
+    if drop_a is None or drop_b is None:
+        st.forget_all()
+        return
+    memo = st.memo
+    for slot in drop_a:
+        memo[slot] = None
+    for slot in drop_b:
+        memo[slot] = None
 
 
 def run(st: State, limit: int | None = None, first=None, L=None, proc=None) -> None:
