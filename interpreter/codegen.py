@@ -46,7 +46,7 @@ def in_frame(slot: int) -> str:
     return f"L[{slot}]"
 
 
-def _python_local(slot: int) -> str:
+def python_local(slot: int) -> str:
     return f"_l{slot}"
 _PREFIX = "        return "      # the generated line's indentation: columns count from here
 _MEMO_PREFIX = "        _memo[_key] = _v = "
@@ -185,7 +185,7 @@ def option_function(action, id_part):
     lines = ["def _rw_options(st, who, PL, seen, out):"]
     own = action.where is None or isinstance(action.where, LazyExpr)
     if own:         # the action's locals as Python locals (nothing else sees them)
-        locals_as = _python_local
+        locals_as = python_local
         lines.append("    " + " = ".join(f"_l{i}" for i in range(nslots)) + " = None")
         if action.inherit:
             lines.append("    " + "".join(f"_l{i}, " for i in range(int(action.inherit)))

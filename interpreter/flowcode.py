@@ -27,8 +27,9 @@ condition trigger exists, a scope's end only where something is deferred.
 A game without triggers never looks.  A procedure that can neither suspend
 nor start a frame (no decision, no such effect, no ``end_game``, and only
 calls of procedures like it) is also written as a plain function
-``proc(st, L)`` (:func:`direct_function`): a ``call`` of it is a Python call
-with the new locals, not a frame for the run loop.
+``proc(st, *locals)``, its locals Python locals (:func:`direct_function`): a
+``call`` of it is a Python call with the new locals as arguments, not a frame
+for the run loop.
 
 Every pc also has its instruction alone, ``ins(st, fr)`` (:func:`instruction`):
 the same text as a function of its own, following the run loop's protocol —
@@ -51,7 +52,7 @@ import re
 
 from dsl.diagnostics import RuleRuntimeError
 
-from .codegen import BUILTINS, Gen, Info, _python_local, as_rule_error, in_frame, local, option_function, strip
+from .codegen import BUILTINS, Gen, Info, as_rule_error, in_frame, local, option_function, python_local, strip
 
 # --- what an instruction is to the flow --------------------------------------------
 STMT = "stmt"              # statements; may start a frame when its `pushes` are live
@@ -237,8 +238,8 @@ def call_lines(unit: Unit, ins: Ins, d: int, direct: bool) -> None:
         if text.isidentifier() or _LOCAL_MARK.match(text):
             slots[slot] = text
         else:
-            unit.put(d, f"_a{i} = {text}", ins.pc)
-            slots[slot] = f"_a{i}"
+            unit.put(d, f"_w_a{i} = {text}", ins.pc)
+            slots[slot] = f"_w_a{i}"
     if direct:
         unit.put(d, f"_rw_d{ins.pc}(st, {', '.join(slots)})", ins.pc)
     else:
@@ -248,7 +249,7 @@ def call_lines(unit: Unit, ins: Ins, d: int, direct: bool) -> None:
 # --- an entry: the rest of the procedure from a pc -----------------------------------
 class _Writer:
     """Writes the steps from a pc on as the body of ``entry(st, fr)`` or, for a direct
-    procedure, of ``proc(st, L)`` (nothing in it ever stops)."""
+    procedure, of ``proc(st, *locals)`` (nothing in it ever stops)."""
 
     def __init__(self, unit: Unit, direct: bool):
         self.u = unit
@@ -524,7 +525,7 @@ def make_entry(proc, pc: int, live: frozenset | None = None):
 
 
 def direct_function(proc, live: frozenset, _seen=None):
-    """``proc`` as ``f(st, L)`` that runs it to its end, when nothing in it can stop (no
+    """``proc`` as ``f(st, *locals)`` that runs it to its end, when nothing in it can stop (no
     decision, no effect that may start a frame in this game, no ``end_game`` or
     ``end_turn``, only calls of such procedures); else None.  Made once per procedure."""
     cached = proc.direct
@@ -551,7 +552,7 @@ def direct_function(proc, live: frozenset, _seen=None):
         unit.put(1, "_n, _lim = 0, st.step_limit")
         _Writer(unit, direct=True).seq(proc.tree, 1)
         params = "".join(f", _l{i}" for i in range(max(proc.nslots, 1)))
-        fn = _compile(unit, f"def _rw_direct(st{params}):\n", "_rw_direct", "procedure", _python_local)
+        fn = _compile(unit, f"def _rw_direct(st{params}):\n", "_rw_direct", "procedure", python_local)
     proc.direct = fn or False
     return fn
 
