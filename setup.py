@@ -17,7 +17,7 @@ itself succeeds.  ``REGELWERK_NATIVE=0`` at install time skips the build.
 """
 from __future__ import annotations
 
-import hashlib
+import importlib.util
 import json
 import os
 import sys
@@ -36,8 +36,22 @@ NATIVE_MODULES = [
     "interpreter.rng",
     "interpreter.bots",
 ]
-MANIFEST = "_native.json"       # in the package directory, next to the compiled modules
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _native_module():
+    """interpreter/native.py, loaded from its file (it needs only the standard library): the
+    manifest's name and the source digest are the ones the import side checks, not a copy."""
+    spec = importlib.util.spec_from_file_location("_regelwerk_native_build",
+                                                  os.path.join(HERE, "interpreter", "native.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_native = _native_module()
+MANIFEST = _native.MANIFEST     # in the package directory, next to the compiled modules
+sha256 = _native.sha256_of      # a module's .py and the .pxd beside it, if any
 
 
 def warn(message: str) -> None:
@@ -46,18 +60,6 @@ def warn(message: str) -> None:
 
 def source_of(name: str) -> str:
     return os.path.join(HERE, *name.split(".")) + ".py"
-
-
-def sha256(path: str) -> str:
-    """A module's source digest: its .py and the .pxd beside it, if any (as interpreter/native.py)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        h.update(f.read())
-    pxd = path[:-3] + ".pxd"
-    if os.path.exists(pxd):
-        with open(pxd, "rb") as f:
-            h.update(b"\0" + f.read())
-    return h.hexdigest()
 
 
 class OptionalBuildExt(build_ext):
