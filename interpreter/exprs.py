@@ -277,22 +277,6 @@ def _dyn_list(st, v):
     return st.z[v.id] if isinstance(v, Zone) else v
 
 
-def as_list(fn, typ, pos, cx: Cx, what="this"):
-    """``fn`` (compiled) as a list: a zone stands for its contents."""
-    if isinstance(typ, T.ZoneT):
-        def contents(st, L, fn=fn):
-            return st.z[fn(st, L).id]
-        return contents, T.ListT(T.elem_of(typ))
-    if isinstance(typ, T.MapT):
-        return (lambda st, L, fn=fn: tuple(fn(st, L))), T.ListT(typ.key)
-    if not T.is_listlike(typ):
-        cx.error(pos, f"{what} must be a list or a zone, but this is {T.describe(typ)}")
-        return fn, T.ListT(T.ANY)
-    if T.is_any(typ):
-        return (lambda st, L, fn=fn: _dyn_list(st, fn(st, L))), T.ListT(T.ANY)
-    return fn, typ
-
-
 def _use(cx: Cx, name: str) -> None:
     """Count a use of a global name (for the unused-definition check)."""
     uses = getattr(cx.game, "uses", None)
@@ -478,11 +462,6 @@ def _show_key(k) -> str:
     if isinstance(k, tuple):
         return ", ".join(format_value(x) for x in k)
     return format_value(k)
-
-
-def compile_family_key(node: ast.Index, index: list, what: str, cx: Cx):
-    """``key(st, L)``: the index values of ``node`` as a family's key (checked like ``family[...]``)."""
-    return _compiled(node, cx, lambda n, c: (_family_key(n, index, what, c), None))[0]
 
 
 def _family_key(node: ast.Index, index: list, what: str, cx: Cx) -> str:

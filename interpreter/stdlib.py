@@ -15,7 +15,7 @@ from typing import Callable
 
 from . import types as T
 from .limits import LIMITS, check_combinations, check_permutations, check_size
-from .values import Component, Record, Zone
+from .values import Record
 
 
 @dataclass
@@ -598,11 +598,3 @@ def _multisets(st, kinds, n):
     kinds = tuple(kinds)
     check_combinations(len(kinds) + n - 1, n)
     return tuple(combinations_with_replacement(kinds, n))
-
-
-def is_component(x) -> bool:
-    return isinstance(x, Component)
-
-
-def is_zone(x) -> bool:
-    return isinstance(x, Zone)
