@@ -23,7 +23,7 @@ CHILD = """
 import sys, time
 sys.path.insert(0, '.')
 from interpreter.game import Rulebook
-from interpreter.bots import RandomBot, play_out
+from interpreter.ai.bots import RandomBot, play_out
 game, players, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rb = Rulebook.load('rules/' + game)
 st = rb.new_game(players, n, logging=False)      # unmeasured, as in `regelwerk bench`: code made on first use

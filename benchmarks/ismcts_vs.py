@@ -26,10 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from interpreter.bots import BOTS  # noqa: E402
+from interpreter.ai.bots import BOTS  # noqa: E402
 from interpreter.game import Rulebook  # noqa: E402
-from interpreter.ismcts import IsmctsBot  # noqa: E402
-from interpreter.report.stats import wilson  # noqa: E402
+from interpreter.ai.ismcts import IsmctsBot  # noqa: E402
+from interpreter.tools.report.stats import wilson  # noqa: E402
 
 GAMES = ["azul_summer_pavilion", "iquazu", "moonlight_market", "yak"]
 

@@ -14,13 +14,9 @@ from pathlib import Path
 
 from dsl.diagnostics import RulebookError, RuleRuntimeError, format_report
 
-from .bots import make_bots, play_out
-from .game import Rulebook, check_rulebook
-from .layout import GameSetupError
-
-
-class UsageError(Exception):
-    pass
+from .ai.bots import make_bots, play_out
+from .commands import SEED, UsageError, whole
+from .game import GameSetupError, Rulebook, check_rulebook, rulebook_path, shipped_games
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,22 +24,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _whole(least: int, most: int | None = None):
-    """An argparse type: a whole number in least..most (a clear message otherwise)."""
-    def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-        if n < least or (most is not None and n > most):
-            span = f"from {least} to {most}" if most is not None else f"at least {least}"
-            raise argparse.ArgumentTypeError(f"must be {span}, not {n}")
-        return n
-    parse.__name__ = "number"
-    return parse
-
-
-_SEED = _whole(0, 2**63 - 1)
+_whole, _SEED = whole, SEED
 
 
 def _rulebook_dirs(paths) -> list[Path]:
@@ -102,23 +83,23 @@ def _variants(items) -> list:
 
 
 def cmd_play(args) -> int:
-    from .gamelog import header
-    from .narrate import Narrator
+    from .play.gamelog import header
+    from .play.narrate import Narrator
     rb = Rulebook.load(args.rulebook)
     options = _parse_options(args.option)
     variants = _variants(args.variant)
     seats = args.seats or args.bots
     if args.resume:
-        from .tui import resume_in_terminal
+        from .play.tui import resume_in_terminal
         if args.seats:
-            from .session import parse_seats
+            from .play.session import parse_seats
             parse_seats(args.seats, 1)
         return resume_in_terminal(rb, args.resume, args.seats, args.log)
     if args.players is None:
         raise UsageError("the following arguments are required: --players")
     if "human" in [x.strip() for x in seats.split(",")]:
-        from .session import parse_seats
-        from .tui import play_in_terminal
+        from .play.session import parse_seats
+        from .play.tui import play_in_terminal
         parse_seats(seats, 1)  # an unknown name: one clear line
         if args.seed is None:
             import secrets
@@ -184,7 +165,7 @@ def cmd_play(args) -> int:
 
 def cmd_test(args) -> int:
     from .progress import progress
-    from .scenarios import find_scenarios, iter_scenarios
+    from .tools.scenarios import find_scenarios, iter_scenarios
     try:
         found = find_scenarios(args.paths)
     except FileNotFoundError as exc:
@@ -210,7 +191,7 @@ def cmd_test(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import bench, format_line, to_json
+    from .tools.bench import bench, format_line, to_json
     rb = Rulebook.load(args.rulebook)
     counts = _counts(None if args.players is None else str(args.players), rb.game)
     results = bench(rb, counts, args.games, args.repeat, args.seed,
@@ -234,7 +215,7 @@ def _counts(text, game) -> list:
 
 def cmd_check(args) -> int:
     import os
-    from .simulate import run_check, write_replay
+    from .tools.simulate import run_check, write_replay
     from dsl.diagnostics import Diagnostic
     rb = Rulebook.load(args.rulebook)
     counts = _counts(args.players, rb.game)
@@ -245,7 +226,7 @@ def cmd_check(args) -> int:
     for vs in variant_sets:
         rb.layout(counts[0], options, vs)  # bad options or variants: one clear line now
     jobs = args.jobs or min(os.cpu_count() or 1, 4)
-    from .backends import BackendError, make_backend
+    from .tools.backends import BackendError, make_backend
     try:
         backend = make_backend(args.backend, jobs, args.address)
     except BackendError as exc:
@@ -285,11 +266,11 @@ def cmd_check(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .backends import BackendError, make_backend
-    from .bots import make_bots as _check_bots
+    from .tools.backends import BackendError, make_backend
+    from .ai.bots import make_bots as _check_bots
     from .progress import progress
     try:
-        from .report import Plan, ReportError, configs_from, write_report
+        from .tools.report import Plan, ReportError, configs_from, write_report
         import matplotlib  # noqa: F401
     except ImportError as exc:
         raise UsageError(f"report needs the report extra: pip install 'regelwerk[report]' ({exc})") from None
@@ -337,9 +318,30 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_games(args) -> int:
+    """The rulebooks shipped with the package: a line each (name, players, folder), or JSON."""
+    rows = []
+    for name, folder in shipped_games().items():
+        game = Rulebook.load(folder).game
+        rows.append({"name": name, "title": game.name, "players": [game.min_players, game.max_players],
+                     "path": str(folder)})
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return 0
+    if not rows:
+        print("no shipped rulebooks are installed")
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        lo, hi = r["players"]
+        players = f"{lo} player{'s' * (hi != 1)}" if lo == hi else f"{lo}-{hi} players"
+        print(f"{r['name']:<{width}}  {r['title']} ({players})  {r['path']}")
+    return 0
+
+
 def _cmd_serve(args) -> int:
     try:
-        from .web.server import cmd_serve
+        from .play.web.server import cmd_serve
     except ImportError as exc:
         raise UsageError(f"serve needs the web extra: pip install 'regelwerk[web]' ({exc})") from None
     return cmd_serve(args)
@@ -357,6 +359,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="regelwerk", description="Regelwerk: a rules language and engine for board games.")
     p.add_argument("--version", action="version", version=f"regelwerk {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    g = sub.add_parser("games", help="list the rulebooks shipped with regelwerk (usable by name anywhere)")
+    g.add_argument("--json", action="store_true", help="one JSON list")
+    g.set_defaults(func=cmd_games)
 
     v = sub.add_parser("validate", help="check rulebooks: YAML, schema, names, types")
     v.add_argument("paths", nargs="+", metavar="PATH", help="rulebook folders (or a folder of rulebooks)")
@@ -438,7 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--replay", metavar="LOG", help="open a game log (time travel over it)")
     sv.set_defaults(func=_cmd_serve)
 
-    from .replay import cmd_replay
+    from .play.replay import cmd_replay
     r = sub.add_parser("replay", help="replay a game log, checking every line; --show draws the game")
     r.add_argument("file", metavar="LOG")
     r.add_argument("--until", type=_whole(0), metavar="N", help="stop after N decisions")
@@ -447,7 +453,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                            "(default: an onlooker)")
     r.set_defaults(func=cmd_replay)
 
-    from . import coverage, mutate             # issue 15: their own modules, registered here
+    from .tools import coverage, mutate             # issue 15: their own modules, registered here
     coverage.add_parser(sub)
     mutate.add_parser(sub)
     return p
@@ -460,6 +466,11 @@ def main(argv=None) -> int:
         if not getattr(args, "command", None):
             parser.print_help()
             return 2
+        # a shipped game's name stands for its folder wherever a rulebook is named (a path that exists wins)
+        if isinstance(getattr(args, "rulebook", None), str):
+            args.rulebook = str(rulebook_path(args.rulebook))
+        if isinstance(getattr(args, "paths", None), list):
+            args.paths = [str(rulebook_path(x)) for x in args.paths]
         return args.func(args)
     except UsageError as exc:
         print(f"regelwerk: error: {exc}", file=sys.stderr)

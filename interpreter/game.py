@@ -1,338 +1,52 @@
-"""The facade: load a rulebook, start games, and the state API players use.
+"""The engine's public face: what the tools, play and AI wings (and users) take from the engine.
 
-    rules = Rulebook.load("rules/<game>")
+    from interpreter.game import Rulebook
+    rules = Rulebook.load("rules/<game>")      # or a shipped game by name: Rulebook.load("yak")
     state = rules.new_game(players=3, seed=7)
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     state.scores(), state.ranking()
 
-``Rulebook.load`` runs every check (YAML, schema, names, types) and raises
-:class:`RulebookError` with all diagnostics if anything is wrong.  A game
-state follows the OpenSpiel habits: ``current_player``, ``legal_actions``,
-``apply_action``, ``is_terminal``, ``returns``; plus ``observation(p)``,
-``clone`` and ``to_json`` / ``Rulebook.state_from_json``.
+The engine (``interpreter/engine/``: load, compile, run) imports nothing from
+the wings around it; they import from this module only, never from
+``interpreter.engine.*`` (``tests/test_architecture.py`` checks both).  The
+names are grouped by who needs them; docs/api.md documents the first group.
 """
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-from pathlib import Path
+from dsl.diagnostics import RulebookError, RuleRuntimeError
 
-from dsl.diagnostics import Report, RulebookError, RuleRuntimeError
-from dsl.loader import load_rulebook
+# --- games: load, start, play, serialise (docs/api.md) ----------------------------------------------
+from .engine.chance import ChanceState
+from .engine.layout import GameSetupError
+from .engine.rulebook import Rulebook, check_rulebook
+from .engine.runtime import IllegalAction, State, public_action_id
+from .engine.shipped import rulebook_path, shipped_games
 
-from . import rng as rngmod
-from .compiler import compile_source
-from .layout import GameSetupError, make_layout
-from .model import Procedure
-from .runtime import Frame, IllegalAction, ScopeRec, State, run
+# --- values as the engine holds them, and how they read --------------------------------------------
+from .engine import types
+from .engine.values import Component, Zone, format_value, plain
+from .engine.rng import Rng
 
-__all__ = ["Rulebook", "State", "IllegalAction", "GameSetupError", "RulebookError", "RuleRuntimeError",
-           "check_rulebook"]
+# --- seats' knowledge: what a seat has seen, as text --------------------------------------------------
+from .engine.infosets import information_state_string
 
+# --- the rulebook's display: section (drawing a state is the play wing's) --------------------------
+from .engine.display import DisplayHints, check_display, read_hints
 
-def check_rulebook(path, semantic: bool = True, coverage=None) -> tuple[Report, object]:
-    """Load and compile ``path``; return the report and the GameDef (or None).
+# --- compiling rulebook text outside a rulebook (scenarios' steps and expressions, coverage, mutants) -
+from .engine.exprs import Cx, Scope, compile_expr, suggest
+from .engine.flowcode import instruction, rule_error
+from .engine.model import Procedure
+from .engine.frames import Frame
+from .engine.steps import STEP_KINDS, StepCompiler
 
-    ``semantic`` also runs the semantic checks of :mod:`interpreter.checks`
-    (what `regelwerk validate` reports); loading a rulebook to play skips them.
-    ``coverage``: a recorder of :mod:`interpreter.coverage`, compiled in (None: plain play).
-    """
-    with _no_cycle_collection():
-        return _check_rulebook(path, semantic, coverage)
-
-
-@contextmanager
-def _no_cycle_collection():
-    """Pause Python's cycle collector while a rulebook loads: loading makes many long-lived
-    objects and almost no cyclic garbage, and the collector's passes over them cost ~10 % of
-    validating the four games.  (Reference counting frees everything else as usual; the collector runs
-    again afterwards.)"""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def _check_rulebook(path, semantic: bool, coverage) -> tuple[Report, object]:
-    report = Report()
-    source = load_rulebook(path, report)
-    game = None
-    if source.files and not report.has_errors:
-        game = compile_source(source, report, coverage)
-        if semantic and not report.has_errors:
-            report.extend(_semantic_findings(source, game))
-    elif source.files and not any(d.code in ("RW001", "RW006") for d in report.items):
-        # structure errors: still compile to report name and type errors too
-        # (not after a YAML syntax error: a file is missing, names would cascade)
-        try:
-            compile_source(source, report)
-        except Exception:  # noqa: BLE001 - a broken structure may confuse the compiler; schema errors stand
-            pass
-    return report, (None if report.has_errors else game)
-
-
-def _semantic_findings(source, game) -> list:
-    """What the semantic checks find: remembered for this very text and engine
-    (interpreter/checkcache.py), else found and remembered."""
-    from . import checkcache
-    found = checkcache.lookup(source)
-    if found is not None:
-        return found
-    from .checks import run_checks
-    try:
-        found = run_checks(source, game)
-    except Exception as exc:  # noqa: BLE001 - a fault in a check must not hide the rulebook's state
-        from dsl.diagnostics import ERROR, Diagnostic, Pos
-        return [Diagnostic(Pos(source.files[0]), f"a semantic check failed inside Regelwerk, so this "
-                                                 f"rulebook could not be fully checked: "
-                                                 f"{type(exc).__name__}: {exc}", ERROR, "RW299")]
-    checkcache.store(source, found)
-    return found
-
-
-class Rulebook:
-    """A compiled rulebook, ready to start games."""
-
-    def __init__(self, game, path: Path, report: Report):
-        self.game = game
-        self.path = Path(path)
-        self.report = report
-        self._layouts: dict = {}
-
-    @classmethod
-    def load(cls, path, coverage=None) -> "Rulebook":
-        """Load and compile a rulebook (every error raised at once; `validate` checks more).
-
-        ``coverage``: an :class:`interpreter.coverage.Recorder` to compile in, so that
-        what runs is recorded (only for measuring scenarios; plain play passes nothing)."""
-        report, game = check_rulebook(path, semantic=False, coverage=coverage)
-        if game is None:
-            raise RulebookError(report.sorted() or report.items)
-        return cls(game, Path(path), report)
-
-    @property
-    def name(self) -> str:
-        return self.game.name
-
-    @property
-    def score_direction(self) -> str:
-        """``"higher"`` (the default) or ``"lower"`` (``end: better: lower``): which scores win."""
-        return self.game.score_direction
-
-    def layout(self, players: int, options=None, variants=()):
-        key = (players, tuple(sorted((options or {}).items())), tuple(sorted(variants)))
-        lay = self._layouts.get(key)
-        if lay is None:
-            lay = make_layout(self.game, players, options, variants)
-            self._layouts[key] = lay
-        return lay
-
-    def action_space(self, players: int, options=None, variants=()):
-        """Every action id that can ever be legal in this layout, in a stable order
-        (an :class:`interpreter.spaces.ActionSpace`: ``ids``, ``action_index(id)``,
-        ``action_id(i)``, ``mask(legal_ids)``)."""
-        from .spaces import space_of
-        return space_of(self.game, self.layout(players, options, variants))
-
-    def observation_spec(self, players: int, options=None, variants=()):
-        """Names and shapes of ``State.observation_tensor`` in this layout
-        (an :class:`interpreter.tensors.ObservationSpec`; needs numpy for the tensors)."""
-        from .tensors import observation_spec
-        return observation_spec(self.game, self.layout(players, options, variants))
-
-    def information_state_spec(self, players: int, options=None, variants=()):
-        """Names and shapes of ``State.information_state_tensor`` in this layout: the
-        observation spec and the two history parts (see interpreter/infosets.py)."""
-        from .infosets import information_state_spec
-        return information_state_spec(self.game, self.layout(players, options, variants))
-
-    def info(self, players: int, options=None, variants=()) -> dict:
-        """Facts about a layout: seats, deciding seats, automata, sizes, score direction
-        (see interpreter/facts.py)."""
-        from .facts import game_info
-        return game_info(self, players, options, variants)
-
-    def new_chance_game(self, players: int, options=None, variants=()):
-        """A game whose every random number is an explicit chance node
-        (an :class:`interpreter.chance.ChanceState`)."""
-        from .chance import ChanceState
-        return ChanceState(self, players, options, variants)
-
-    def new_game(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True,
-                 start=None) -> State:
-        """A new game, run up to its first decision.
-
-        ``start`` (used by scenarios) is a callable ``start(state)`` applied
-        after setup; it may edit zones and variables and return the name of
-        a flow label to start at, plus the locals to set there.
-        """
-        if start is None:
-            lay = self.layout(players, options, variants)
-            st = _fresh_state(self.game, lay, seed, logging)
-            if self.game.flow is not None:
-                st.frames.append(Frame(self.game.flow, _locals(self.game.flow)))
-            if self.game.setup is not None:
-                st.frames.append(Frame(self.game.setup, _locals(self.game.setup)))
-                st.status = "setup"
-            run(st)
-            return st
-        # scenario start: run setup, stop, let the scenario edit, then enter the flow
-        st = self.run_setup(players, seed, options, variants, logging)
-        st.status = "play"
-        label, local_values = start(st)
-        st.forget_all()
-        flow = self.game.flow
-        frame = Frame(flow, _locals(flow))
-        if label is not None:
-            enter_label(st, frame, label, local_values)
-        else:
-            for name, value in (local_values or {}).items():
-                frame.L[_slot(flow, name)] = value
-        st.frames.append(frame)
-        run(st)
-        return st
-
-    def run_setup(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True) -> State:
-        """A new game after its setup, before the flow begins (no decision pending)."""
-        st, error = self.try_setup(players, seed, options, variants, logging)
-        if error is not None:
-            raise error
-        return st
-
-    def try_setup(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True,
-                  limit: int | None = None):
-        """Run the setup; return (state, None), or (the state as far as it got, the rule error)."""
-        lay = self.layout(players, options, variants)
-        st = _fresh_state(self.game, lay, seed, logging)
-        halt = Procedure("halt", self.game.flow.pos if self.game.flow else None, code=[lambda s, f: True],
-                         kind="halt")
-        st.frames.append(Frame(halt, [None]))
-        if self.game.setup is not None:
-            st.frames.append(Frame(self.game.setup, _locals(self.game.setup)))
-        st.status = "setup"
-        try:
-            run(st) if limit is None else run(st, limit)
-        except RuleRuntimeError as exc:
-            return st, exc
-        st.frames.clear()
-        return st, None
-
-    def evaluate(self, state: State, text: str, player=None):
-        """Evaluate an expression of the rulebook's language in ``state``.
-
-        Raises :class:`RulebookError` for an expression that does not
-        compile and :class:`RuleRuntimeError` for one that fails.
-        """
-        from dsl.diagnostics import Pos
-        from dsl.parser import ParseError, parse_expression
-        from .exprs import Cx, Scope, compile_expr
-        from . import types as T
-        report = Report()
-        try:
-            node = parse_expression(text, Pos("<expression>"))
-        except ParseError as exc:
-            from dsl.diagnostics import Diagnostic
-            raise RulebookError([Diagnostic(exc.pos, exc.message, "error", "RW100")]) from None
-        scope = Scope([("player", T.PLAYER)])
-        fn, _ = compile_expr(node, Cx(self.game, report, scope, False, {}, None))
-        if report.has_errors:
-            raise RulebookError(report.sorted())
-        L = [None] * max(scope.nslots, 1)
-        L[0] = player
-        return fn(state, L)
-
-    def state_from_json(self, data: dict) -> State:
-        lay_info = data["layout"]
-        lay = self.layout(lay_info["players"], lay_info["options"], lay_info["variants"])
-        return State.from_json(self.game, data, lay)
-
-
-def _locals(proc) -> list:
-    return [None] * max(proc.nslots, 1)
-
-
-def _slot(proc, name):
-    names = getattr(proc, "slot_names", None) or []
-    if name in names:
-        return names.index(name)
-    raise GameSetupError(f"the flow has no local '{name}' to set")
-
-
-def _fresh_state(game, lay, seed: int, logging: bool) -> State:
-    st = State.__new__(State)
-    st.game = game
-    st.lay = lay
-    st.z = [list(c) for c in lay.start_contents]
-    st.where = list(lay.start_where)
-    st.v = list(lay.init_vars)
-    st.rng = rngmod.seed_state(seed)
-    st.seed = seed
-    st.frames = []
-    st.scopes = []
-    st.pending = None
-    st._history = []
-    st.status = "play"
-    st.running = frozenset()
-    st.forced = []
-    st.log = []
-    st.logging = logging
-    st.steps = 0
-    st.error = None
-    st.memo = [None] * st.game.memo_size
-    st.short_draws = []
-    st.known = {}
-    st.chance = None
-    st.zf, st.zi, st.vk = lay.zfam, lay.zid, lay.vkeys
-    return st
-
-
-def enter_label(st: State, frame: Frame, label_name: str, local_values: dict | None) -> None:
-    """Position ``frame`` (of the flow) at a phase label, as if play got there."""
-    proc = frame.proc
-    label = proc.labels.get(label_name)
-    if label is None:
-        known = ", ".join(sorted(proc.labels)) or "none"
-        raise GameSetupError(f"the flow has no phase '{label_name}' to start at (phases: {known})")
-    local_values = dict(local_values or {})
-    L = frame.L
-    names = proc.slot_names
-    for name, value in local_values.items():
-        if name == "player":
-            L[0] = value
-        elif name in names:
-            L[names.index(name)] = value
-    for info in label.enclosing:
-        if info.__class__.__name__ == "ScopeInfo":
-            st.scopes.append(ScopeRec(info.kind, info.name))
-            continue
-        if info.kind == "for":
-            items = tuple(info.iterable(st, L))
-            if info.var_global is not None:
-                current = st.v[info.var_global]
-            elif info.var_slot is not None:
-                current = L[info.var_slot]
-            else:
-                current = None
-            idx = items.index(current) if current in items else 0
-            L[info.iter_slot] = items
-            L[info.index_slot] = idx + 1
-            if items:
-                if info.var_global is not None:
-                    st.v[info.var_global] = items[idx]
-                elif info.var_slot is not None:
-                    L[info.var_slot] = items[idx]
-        elif info.kind == "turns":
-            seat = local_values.get("player", L[info.var_slot] if info.var_slot is not None else 0) or 0
-            L[info.index_slot] = seat
-            if info.var_slot is not None:
-                L[info.var_slot] = seat
-            L[info.extra["taken"]] = 0
-            L[info.extra["skipped"]] = 0
-            st.scopes.append(ScopeRec("turn", "turn"))
-        elif info.kind == "repeat":
-            L[info.index_slot] = 0
-    frame.pc = label.pc
+__all__ = [
+    "Rulebook", "State", "ChanceState", "IllegalAction", "GameSetupError", "RulebookError", "RuleRuntimeError",
+    "check_rulebook", "public_action_id", "rulebook_path", "shipped_games",
+    "types", "Component", "Zone", "format_value", "plain", "Rng",
+    "information_state_string",
+    "DisplayHints", "check_display", "read_hints",
+    "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",
+    "StepCompiler",
+]

@@ -121,6 +121,17 @@ def install() -> NativeFinder:
     return _finder
 
 
+def import_built(finder: NativeFinder | None = None) -> None:
+    """Import every module the build compiled or tried to (so that :func:`backend` speaks of all of them)."""
+    import importlib
+    finder = finder or install()
+    for name in sorted(set(finder.manifest) | finder.not_built):
+        try:
+            importlib.import_module(name)
+        except ImportError:         # a manifest of an older layout names a module that is gone
+            pass
+
+
 def status(finder: NativeFinder | None = None) -> dict[str, str]:
     """Each module the build compiled or tried to that is imported now: ``native`` or why it runs as Python."""
     finder = finder or install()

@@ -14,7 +14,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel adapter needs the
 
 from pettingzoo.test import api_test  # noqa: E402
 
-from interpreter.adapters import openspiel, pettingzoo as pz_adapter  # noqa: E402
+from interpreter.ai.adapters import openspiel, pettingzoo as pz_adapter  # noqa: E402
 
 ALL = [(g, n) for g, ns in {"azul_summer_pavilion": (2, 3, 4), "iquazu": (2, 3, 4),
                             "moonlight_market": (1, 2, 3, 4, 5), "yak": (2, 3, 4)}.items() for n in ns]

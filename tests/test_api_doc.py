@@ -51,8 +51,8 @@ def test_every_member_named_exists():
 def test_the_exceptions_are_where_the_page_says():
     import dsl.diagnostics as diagnostics
     import interpreter.game as game
-    import interpreter.layout as layout
-    import interpreter.runtime as runtime
+    import interpreter.engine.layout as layout
+    import interpreter.engine.runtime as runtime
     assert game.RulebookError is diagnostics.RulebookError
     assert game.RuleRuntimeError is diagnostics.RuleRuntimeError
     assert game.IllegalAction is runtime.IllegalAction
@@ -71,8 +71,8 @@ def test_the_observation_keys_are_the_documented_ones():
 
 def test_the_game_log_is_as_described(tmp_path):
     from interpreter.cli import main
-    from interpreter.gamelog import read_log
-    from interpreter.replay import replay_log
+    from interpreter.play.gamelog import read_log
+    from interpreter.play.replay import replay_log
     log = tmp_path / "game.jsonl"
     assert main(["play", str(RULES / "yak"), "--players", "2", "--seed", "3", "--quiet", "--log", str(log)]) == 0
     lines = [json.loads(x) for x in log.read_text().splitlines()]

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from interpreter.backends import BackendError, LocalBackend, RayBackend, make_backend
+from interpreter.tools.backends import BackendError, LocalBackend, RayBackend, make_backend
 
 
 def square_or_fail(x):

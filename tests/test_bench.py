@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.bench import backend
-from interpreter.bots import make_bots, play_out
+from interpreter.tools.bench import backend
+from interpreter.ai.bots import make_bots, play_out
 from interpreter.cli import main
 from interpreter.game import Rulebook
 

@@ -50,7 +50,7 @@ def test_broken_rulebook(path, tmp_path):
     case = load_case(path)
     book, target, line = plant(case, tmp_path)
     if case.get("simulate"):
-        from interpreter.simulate import run_check
+        from interpreter.tools.simulate import run_check
         from interpreter.game import Rulebook
         game = Rulebook.load(book).game
         counts = range(game.min_players, game.max_players + 1)

@@ -4,9 +4,9 @@ import random
 import pytest
 
 from conftest import RULES
-from interpreter.chance import ChanceState
+from interpreter.engine.chance import ChanceState
 from interpreter.game import Rulebook
-from interpreter.runtime import State
+from interpreter.engine.runtime import State
 
 HEAD = """\
 regelwerk: 1
@@ -36,13 +36,10 @@ def test_chance_nodes_with_the_seeded_numbers_give_the_seeded_game(game, players
     """The chance mode changes who picks the numbers, nothing else: fed the numbers the
     seeded generator drew, it plays the seeded game decision for decision."""
     rb = Rulebook.load(RULES / game)
-    from interpreter.game import _fresh_state, _locals
-    from interpreter.runtime import Frame, run
+    from interpreter.engine.runtime import run
+    from interpreter.engine.start import fresh_state, with_frames
     _SEEN.clear()
-    st = _fresh_state(rb.game, rb.layout(players), 11, False)
-    st.frames.append(Frame(rb.game.flow, _locals(rb.game.flow)))
-    st.frames.append(Frame(rb.game.setup, _locals(rb.game.setup)))
-    st.status = "setup"
+    st = with_frames(fresh_state(rb.game, rb.layout(players), 11, False))
     st.chance = _recording(st)
     run(st)
     rng = random.Random(5)

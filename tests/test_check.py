@@ -2,7 +2,7 @@
 import json
 
 from interpreter.cli import main
-from interpreter.simulate import run_check, structure_problems
+from interpreter.tools.simulate import run_check, structure_problems
 from interpreter.game import Rulebook
 
 HEAD = """\

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import argparse
 
-from interpreter.coverage import Recorder, cmd_coverage, format_text, measure
+from interpreter.tools.coverage import Recorder, cmd_coverage, format_text, measure
 from interpreter.game import Rulebook
 
 BOOK = Path(__file__).parent / "rulebooks" / "untested_branch"

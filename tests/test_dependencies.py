@@ -3,7 +3,7 @@ a change forgets only the results that read what changed, and a result the state
 still remembers always equals a fresh computation."""
 import pytest
 
-from interpreter.bots import RandomBot
+from interpreter.ai.bots import RandomBot
 from interpreter.game import Rulebook
 
 from conftest import RULES, SHIPPED

@@ -4,7 +4,7 @@ six equally likely outcomes.  Rulebook: tests/rulebooks/dice (Pig)."""
 from pathlib import Path
 
 from interpreter.game import Rulebook
-from interpreter.scenarios import ScenarioRunner, find_scenarios
+from interpreter.tools.scenarios import ScenarioRunner, find_scenarios
 
 BOOK = Path(__file__).parent / "rulebooks" / "dice"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import Rulebook, check_rulebook
-from interpreter.scenarios import ScenarioRunner, find_scenarios
+from interpreter.tools.scenarios import ScenarioRunner, find_scenarios
 
 BOOK = Path(__file__).parent / "rulebooks" / "end_turn"
 HEADER = "regelwerk: 1\ngame: {name: T, players: {min: 2, max: 2}}\nvariables: {n: 0}\nend: {score: n}\n"

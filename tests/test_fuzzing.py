@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from conftest import RULES
 from dsl.diagnostics import RulebookError, RuleRuntimeError
 from interpreter.game import IllegalAction, Rulebook, check_rulebook
-from interpreter.scenarios import run_scenarios
+from interpreter.tools.scenarios import run_scenarios
 
 GAMES = ["azul_summer_pavilion", "iquazu", "moonlight_market", "yak"]
 QUICK = settings(max_examples=8, deadline=None, derandomize=True,
@@ -164,7 +164,7 @@ def _expression(data, game) -> str:
     g = rb.game
     names = sorted(set(g.variables) | set(g.zones) | set(g.functions) | set(g.constants) | set(g.tables)
                    | set(g.symbol_enum))
-    from interpreter.stdlib import BUILTINS
+    from interpreter.engine.stdlib import BUILTINS
     tokens = st.sampled_from(OPERATORS + names + sorted(BUILTINS))
     return " ".join(data.draw(st.lists(tokens, min_size=1, max_size=14)))
 

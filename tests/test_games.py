@@ -8,9 +8,9 @@ import json
 import pytest
 
 from conftest import game_folders
-from interpreter.bots import make_bots, play_out
+from interpreter.ai.bots import make_bots, play_out
 from interpreter.game import Rulebook
-from interpreter.rng import Rng
+from interpreter.engine.rng import Rng
 
 BOOKS = {p.name: p for p in game_folders()}
 

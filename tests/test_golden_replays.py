@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.bots import make_bots
+from interpreter.ai.bots import make_bots
 from interpreter.game import Rulebook
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,16 +6,16 @@ from pathlib import Path
 import pytest
 
 from conftest import RULES
-from interpreter.bots import make_bots
+from interpreter.ai.bots import make_bots
 from interpreter.game import Rulebook
-from interpreter.ismcts import IsmctsBot
+from interpreter.ai.ismcts import IsmctsBot
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _swap_hidden(st, seat):
     """A copy in which two hidden components of one seat's deck and hand change places."""
-    from interpreter.observe import zone_visible
+    from interpreter.engine.observe import zone_visible
     s = st.clone()
     hidden = [z for z in s.lay.zones if not zone_visible(s, z, seat) and len(s.z[z.id]) > 1]
     z = hidden[0]
@@ -69,7 +69,7 @@ def test_benchmark_smoke_run():
 def test_ismcts_starts_no_iteration_that_would_end_after_its_time(monkeypatch):
     """On a clock where every iteration takes 0.3 s, a 1 s budget allows three,
     ending at 0.9 s: a fourth would end at 1.2 s."""
-    import interpreter.ismcts as ismcts
+    import interpreter.ai.ismcts as ismcts
     rb = Rulebook.load(RULES / "moonlight_market")
     st = rb.new_game(2, 1, logging=False)
     while len(st.legal_actions()) < 2:

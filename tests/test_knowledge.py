@@ -6,7 +6,7 @@ from pathlib import Path
 
 from dsl.diagnostics import RulebookError
 from interpreter.game import Rulebook, check_rulebook
-from interpreter.scenarios import ScenarioRunner, find_scenarios
+from interpreter.tools.scenarios import ScenarioRunner, find_scenarios
 
 BOOK = Path(__file__).parent / "rulebooks" / "knowledge"
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import game_folders
-from interpreter.bots import make_bots, play_out
+from interpreter.ai.bots import make_bots, play_out
 from interpreter.game import Rulebook
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ import yaml
 import argparse
 
 from interpreter.cli import _Parser
-from interpreter.mutate import add_parser, enumerate_mutants, format_text, mutate, sample
+from interpreter.tools.mutate import add_parser, enumerate_mutants, format_text, mutate, sample
 
 from test_coverage import BOOK, MISSING
 

@@ -118,8 +118,8 @@ def run_python(code, env=None, cwd=None, path=None):
 
 
 PLAY = """
-import interpreter.runtime as r
-from interpreter.bench import backend, run_once
+import interpreter.engine.runtime as r
+from interpreter.tools.bench import backend, run_once
 from interpreter.game import Rulebook
 rb = Rulebook.load({rules!r})
 print(r.__file__)
@@ -143,14 +143,14 @@ def test_an_edited_source_runs_as_python_beside_its_stale_binary(tmp_path):
     """A copy of the built package whose runtime.py was edited: that module runs from its .py."""
     for d in ("dsl", "interpreter", "schemas"):
         shutil.copytree(ROOT / d, tmp_path / d, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
-    edited = tmp_path / "interpreter" / "runtime.py"
+    edited = tmp_path / "interpreter" / "engine" / "runtime.py"
     edited.write_text(edited.read_text() + "\nEDITED_AFTER_THE_BUILD = True\n")
-    out = run_python("import interpreter.runtime as r, interpreter.exprs as e\n"
-                     "from interpreter.bench import backend\n"
+    out = run_python("import interpreter.engine.runtime as r, interpreter.engine.exprs as e\n"
+                     "from interpreter.tools.bench import backend\n"
                      "print(r.__file__); print(e.__file__); print(r.EDITED_AFTER_THE_BUILD); print(backend())",
                      cwd=tmp_path, path=tmp_path)
     assert out[0] == str(edited)
-    assert out[1].startswith(str(tmp_path / "interpreter" / "exprs.")) and not out[1].endswith(".py")
+    assert out[1].startswith(str(tmp_path / "interpreter" / "engine" / "exprs.")) and not out[1].endswith(".py")
     assert out[2] == "True"
     assert out[3] == "native except runtime: its source changed since the build"
 
@@ -161,7 +161,7 @@ def copy_project(dest: Path) -> Path:
     for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy2(ROOT / name, dest / name)
     skip = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.c", native.MANIFEST)
-    for d in ("dsl", "interpreter", "schemas"):
+    for d in ("dsl", "interpreter", "schemas", "rules"):
         shutil.copytree(ROOT / d, dest / d, symlinks=True, ignore=skip)
     return dest
 
@@ -174,6 +174,7 @@ def test_install_without_a_working_compiler_is_pure_python_and_plays(tmp_path, n
     venv.create(env_dir, with_pip=True)
     env = {k: v for k, v in os.environ.items() if k not in ("REGELWERK_PURE", "REGELWERK_NATIVE", "CC")}
     env.pop("PYTHONPATH", None)
+    env["REGELWERK_NATIVE"] = "1"                           # the build is asked for, and cannot be made
     if no_compiler == "CC=/bin/false":
         env["CC"] = "/bin/false"
     else:
@@ -183,11 +184,11 @@ def test_install_without_a_working_compiler_is_pure_python_and_plays(tmp_path, n
     assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
     said = [ln for ln in (pip.stdout + pip.stderr).splitlines() if "regelwerk: native build" in ln]
     assert len(said) == 1 and "native build skipped (" in said[0] and "pure Python" in said[0], said
-    assert not list((project / "interpreter").glob("*.so")) and not (project / "interpreter" / native.MANIFEST).exists()
+    assert not list((project / "interpreter").glob("**/*.so")) and not (project / "interpreter" / native.MANIFEST).exists()
     code = PLAY.format(rules=str(ROOT / "rules" / "yak"))
     out = subprocess.run([str(env_dir / "bin" / "python"), "-c", code], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     file, backend, decisions = out.stdout.strip().splitlines()
-    assert file == str(project / "interpreter" / "runtime.py") and backend == "pure Python"
+    assert file == str(project / "interpreter" / "engine" / "runtime.py") and backend == "pure Python"
     assert int(decisions) > 0

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from dsl.parser import parse_expression
-from interpreter.codegen import option_function
-from interpreter.exprs import yields_distinct
+from interpreter.engine.codegen import option_function
+from interpreter.engine.exprs import yields_distinct
 from interpreter.game import Rulebook
-from interpreter.runtime import Option, id_part
+from interpreter.engine.runtime import Option, id_part
 
 from conftest import game_folders
 

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 from interpreter.game import Rulebook, check_rulebook
-from interpreter.narrate import Narrator
-from interpreter.runtime import public_action_id
-from interpreter.scenarios import ScenarioRunner, find_scenarios
+from interpreter.play.narrate import Narrator
+from interpreter.engine.runtime import public_action_id
+from interpreter.tools.scenarios import ScenarioRunner, find_scenarios
 
 BOOK = Path(__file__).parent / "rulebooks" / "sealed_offers"
 

@@ -12,7 +12,7 @@ import math
 import pytest
 
 from interpreter.cli import main
-from interpreter.report.stats import diff_of_proportions, mean_ci, wilson
+from interpreter.tools.report.stats import diff_of_proportions, mean_ci, wilson
 
 from conftest import RULES
 

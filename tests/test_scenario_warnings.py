@@ -3,7 +3,7 @@ the scenario still passes."""
 from conftest import RULES
 
 from interpreter.game import Rulebook
-from interpreter.scenarios import ScenarioRunner
+from interpreter.tools.scenarios import ScenarioRunner
 
 AZUL = RULES / "azul_summer_pavilion"
 
@@ -36,7 +36,7 @@ def test_a_player_that_no_turns_loop_uses(tmp_path):
 
 
 def test_the_shipped_scenarios_have_no_warnings():
-    from interpreter.scenarios import find_scenarios
+    from interpreter.tools.scenarios import find_scenarios
     books = {}
     for folder, file in find_scenarios([AZUL]):
         rb = books.setdefault(folder, Rulebook.load(folder))

@@ -3,7 +3,7 @@ hand calculation, written out in the scenario's `source`)."""
 import pytest
 
 from conftest import game_folders
-from interpreter.scenarios import ScenarioRunner, find_scenarios
+from interpreter.tools.scenarios import ScenarioRunner, find_scenarios
 from interpreter.game import Rulebook
 
 CASES = find_scenarios(game_folders())

@@ -5,9 +5,9 @@ tests/rulebooks/lowest_wins/game.yaml (take 1..3 points per turn, two turns
 each; fewest points win, then most tokens)."""
 from pathlib import Path
 
-from interpreter.bots import GreedyBot
+from interpreter.ai.bots import GreedyBot
 from interpreter.game import Rulebook
-from interpreter.scenarios import ScenarioRunner, find_scenarios
+from interpreter.tools.scenarios import ScenarioRunner, find_scenarios
 
 BOOK = Path(__file__).parent / "rulebooks" / "lowest_wins"
 
@@ -50,7 +50,7 @@ def test_the_greedy_bot_takes_the_fewest_points():
 
 
 def test_ismcts_values_an_unfinished_game_by_lower_scores():
-    from interpreter.ismcts import _values
+    from interpreter.ai.ismcts import _values
     _, st = play(["take(n=1)", "take(n=3)"])         # 1 point against 3, not over
     v = _values(st)
     assert v[0] > 0.5 > v[1] and abs(v[0] + v[1] - 1) < 1e-9   # seat 0 leads by 2 (fewer points)
@@ -65,7 +65,7 @@ def test_the_scenario_passes():
 def test_ismcts_aims_low_too():
     # the fewest points win: taking 1 is never worse than 2 or 3, and strictly better
     # at the first decision, so a search that scores the right way round takes 1
-    from interpreter.ismcts import IsmctsBot
+    from interpreter.ai.ismcts import IsmctsBot
     rb = Rulebook.load(BOOK)
     firsts = []
     for seed in range(6):

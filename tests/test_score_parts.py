@@ -65,7 +65,7 @@ def test_every_shipped_game_names_its_score_parts_and_they_add_up():
     for game in SHIPPED:
         rb = Rulebook.load(RULES / game)
         st = rb.new_game(rb.game.min_players, 3, logging=False)
-        from interpreter.bots import make_bots
+        from interpreter.ai.bots import make_bots
         bots = make_bots("random", st.lay.num_seats, 3)
         while not st.is_terminal():
             st.apply_action(bots[st.current_player()].choose(st))

@@ -12,9 +12,9 @@ from rich.console import Console
 
 from conftest import ROOT, RULES, game_folders
 from interpreter.game import Rulebook
-from interpreter.replay import replay_log
-from interpreter.session import Session
-from interpreter.tui import TerminalPlay, choose
+from interpreter.play.replay import replay_log
+from interpreter.play.session import Session
+from interpreter.play.tui import TerminalPlay, choose
 
 GAMES = [p.name for p in game_folders()]
 #: the longest terminal games run with the slow suites (CI runs both), to keep the default run short
@@ -72,7 +72,7 @@ class Typist:
 
 
 def _numbered(st, seat):
-    from interpreter.view import build_view
+    from interpreter.play.view import build_view
     return [o for g in build_view(st, seat)["actions"] for o in g["options"]]
 
 

@@ -33,7 +33,7 @@ def test_a_number_expected_where_a_label_is_text_says_so(tmp_path):
     """A newcomer's slip found writing the tutorial: `labels(...)` are texts; the
     failure must not read 'expected [1, 2], got [1, 2]'."""
     from interpreter.game import Rulebook
-    from interpreter.scenarios import ScenarioRunner
+    from interpreter.tools.scenarios import ScenarioRunner
     run_page(PAGE, tmp_path, files_only=True)
     scen = tmp_path / "dice_duel" / "scenarios" / "01_low_cards_score.yaml"
     scen.write_text(scen.read_text().replace('["1", "2", "4", "5"]', "[1, 2, 4, 5]"))

@@ -6,11 +6,11 @@ import pytest
 from rich.console import Console
 
 from conftest import RULES, game_folders
-from interpreter.bots import make_bots
+from interpreter.ai.bots import make_bots
 from interpreter.cli import main
 from interpreter.game import Rulebook
-from interpreter.view import build_view
-from interpreter.view.terminal import view_renderable
+from interpreter.play.view import build_view
+from interpreter.play.view.terminal import view_renderable
 
 GAMES = [p.name for p in game_folders()]
 

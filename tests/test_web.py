@@ -22,7 +22,7 @@ import pytest
 from browser import start_browser as _browser
 from conftest import ROOT, RULES, game_folders
 from interpreter.cli import main
-from interpreter.replay import replay_log
+from interpreter.play.replay import replay_log
 
 bottle = pytest.importorskip("bottle", reason="browser play needs the web extra: pip install -e '.[web]'")
 
@@ -42,7 +42,7 @@ def call(base, method, path, data=None):
 @pytest.fixture
 def server():
     from interpreter.game import Rulebook
-    from interpreter.web.server import make
+    from interpreter.play.web.server import make
     servers = []
 
     def start(game):
@@ -200,9 +200,9 @@ def test_a_full_game_in_the_browser(game, tmp_path):
 
 def test_a_loaded_log_opens_for_time_travel(tmp_path, capsys):
     from interpreter.game import Rulebook
-    from interpreter.replay import LogProblem
-    from interpreter.session import Session
-    from interpreter.web.server import GameServer
+    from interpreter.play.replay import LogProblem
+    from interpreter.play.session import Session
+    from interpreter.play.web.server import GameServer
     log = tmp_path / "g.jsonl"
     assert main(["play", str(RULES / "iquazu"), "--players", "2", "--seed", "2", "--quiet", "--log", str(log)]) == 0
     rb = Rulebook.load(RULES / "iquazu")

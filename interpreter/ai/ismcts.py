@@ -24,7 +24,7 @@ import time
 
 from dsl.diagnostics import RuleRuntimeError
 
-from .rng import Rng
+from ..game import Rng
 
 
 class _Node:

@@ -14,7 +14,7 @@ from typing import Iterator
 
 from dsl.diagnostics import Diagnostic, ERROR, Pos
 
-from .. import types as T
+from . import types as T
 
 
 @dataclass

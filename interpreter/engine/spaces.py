@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from dsl import ast
 from dsl.parser import ParseError, parse_expression
 
-from .runtime import option_id
+from .frames import option_id
 from .values import Component, Zone
 
 #: beyond this many possible values a set is "unbounded" (and so is a space of more ids)

@@ -17,13 +17,13 @@ import statistics
 import time
 from dataclasses import asdict, dataclass
 
-from .bots import make_bots, play_out
+from ..ai.bots import make_bots, play_out
 
 
 def backend() -> str:
     """Which engine ran: ``native`` when the compiled modules were imported, else ``pure Python``."""
-    from . import bots, exprs, rng, runtime, stdlib, steps, values  # noqa: F401 - the modules a build compiles
-    from .native import backend as native_backend
+    from ..native import backend as native_backend, import_built
+    import_built()
     return native_backend()
 
 
@@ -53,7 +53,7 @@ def run_once(rb, players: int, games: int, seed: int, options, variants, done=la
 
 def bench(rb, counts, games: int, repeat: int, seed: int, options, variants, show_progress=True) -> list:
     """Measure every player count in ``counts`` (a progress bar per run on a terminal only)."""
-    from .progress import progress
+    from ..progress import progress
     results = []
     for n in counts:
         rates, drates, times, decisions = [], [], [], 0

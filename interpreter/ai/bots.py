@@ -8,7 +8,7 @@ random draws.
 """
 from __future__ import annotations
 
-from .rng import Rng
+from ..game import Rng
 
 
 class RandomBot:

@@ -30,9 +30,9 @@ except ImportError as exc:  # pragma: no cover - the rl extra is absent
 
 from pathlib import Path
 
-from ..chance import ChanceState
-from ..game import Rulebook
-from ..infosets import information_state_string
+from ...game import ChanceState
+from ...game import Rulebook
+from ...game import information_state_string
 
 __all__ = ["load", "register"]
 

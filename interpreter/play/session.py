@@ -7,7 +7,7 @@ so an undone game is exactly a game that was played that way.
 """
 from __future__ import annotations
 
-from .bots import BOTS, split_names
+from ..ai.bots import BOTS, split_names
 from .gamelog import header, write_log
 from .narrate import Narrator
 
@@ -45,7 +45,7 @@ class Session:
         of another rulebook."""
         from dsl.diagnostics import RuleRuntimeError
         from .replay import LogProblem, replay_log
-        from .runtime import IllegalAction
+        from ..game import IllegalAction
         done = replay_log(path)
         log = done.log
         if seats is None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.rule import Rule
 
-from .runtime import IllegalAction
+from ..game import IllegalAction
 from .session import Session
 from .view import build_view
 from .view.terminal import actions_renderable, numbered_actions, view_renderable

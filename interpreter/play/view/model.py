@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
-from .. import types as T
-from ..values import Component, Zone, format_value
-from .hints import DisplayHints, read_hints
+from ...game import types as T
+from ...game import Component, Zone, format_value
+from ...game import DisplayHints, read_hints
 
 #: colours for symbols that are colour words, and a palette for the others
 NAMED = {

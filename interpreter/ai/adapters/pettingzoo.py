@@ -24,7 +24,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the rl extra is absent
     raise ImportError("the PettingZoo adapter needs the rl extra: pip install -e '.[rl]'") from exc
 
-from ..game import Rulebook
+from ...game import Rulebook
 
 __all__ = ["env", "RulebookEnv"]
 

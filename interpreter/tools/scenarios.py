@@ -18,15 +18,15 @@ from dsl.diagnostics import Diagnostic, Pos, Report, RuleRuntimeError
 from dsl.parser import ParseError, parse_expression
 from dsl.yamlload import LDict, LList, load_yaml_file, located_str
 
-from . import types as T
-from .exprs import Cx, Scope, compile_expr
-from .game import Rulebook
-from .layout import GameSetupError
-from .model import Procedure
-from .runtime import Frame, IllegalAction
-from .flowcode import instruction, rule_error
-from .steps import StepCompiler
-from .values import Zone, format_value, plain
+from ..game import types as T
+from ..game import Cx, Scope, compile_expr
+from ..game import Rulebook
+from ..game import GameSetupError
+from ..game import Procedure
+from ..game import Frame, IllegalAction
+from ..game import instruction, rule_error
+from ..game import StepCompiler
+from ..game import Zone, format_value, plain
 
 
 @dataclass
@@ -201,7 +201,7 @@ class ScenarioRunner:
         fam_name, args = m.group(1), m.group(2)
         if fam_name not in self.game.zones:
             known = sorted(self.game.zones)
-            from .exprs import suggest
+            from ..game import suggest
             raise ScenarioFailure(pos, f"unknown zone '{fam_name}'{suggest(fam_name, known)}")
         fam = self.game.zones[fam_name]
         if args is None or "*" not in args:

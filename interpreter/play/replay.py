@@ -12,8 +12,8 @@ import sys
 from dsl.diagnostics import RulebookError, RuleRuntimeError, format_report
 
 from .gamelog import LogProblem, read_log, rulebook_hash
-from .layout import GameSetupError
-from .runtime import IllegalAction
+from ..game import GameSetupError
+from ..game import IllegalAction
 
 
 class Replayed:
@@ -25,8 +25,8 @@ class Replayed:
 
 def replay_log(path, until: int | None = None, on_decision=None, warn=None) -> Replayed:
     """Replay the log at ``path``; raise :class:`LogProblem` (or a list of them as ``LogProblems``)."""
-    from .game import Rulebook
-    from .simulate import structure_problems
+    from ..game import Rulebook
+    from ..tools.simulate import structure_problems
     log, problems = read_log(path)
     if problems:
         raise LogProblems(problems)
@@ -118,7 +118,7 @@ def cmd_replay(args) -> int:
         print(p.format(), file=sys.stderr)
 
     if args.until is not None and args.until < 0:
-        from .cli import UsageError
+        from ..commands import UsageError
         raise UsageError("--until takes a number of decisions (0 or more)")
     try:
         done = replay_log(args.file, args.until, tell, warn)
@@ -128,7 +128,7 @@ def cmd_replay(args) -> int:
     if args.show:
         seat = args.seat - 1 if args.seat else None
         if seat is not None and not 0 <= seat < st.lay.num_seats:
-            from .cli import UsageError
+            from ..commands import UsageError
             raise UsageError(f"--seat takes 1 to {st.lay.num_seats}")
         console.print(view_renderable(build_view(st, seat)))
     print(f"{done.rb.name}: {done.applied} decisions replayed")

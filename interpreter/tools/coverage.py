@@ -30,8 +30,8 @@ from pathlib import Path
 
 from dsl.yamlload import LDict, LList, LStr
 
-from .steps import STEP_KINDS
-from .values import format_value
+from ..game import STEP_KINDS
+from ..game import format_value
 
 __all__ = ["Recorder", "Point", "CoverageReport", "measure", "format_text", "format_json", "cmd_coverage",
            "add_parser", "step_spans"]
@@ -269,7 +269,7 @@ class CoverageReport:
 
 def measure(path) -> CoverageReport:
     """Run the scenarios of the rulebook at ``path`` with a recorder compiled in."""
-    from .game import Rulebook
+    from ..game import Rulebook
     from .scenarios import ScenarioRunner, find_scenarios
     recorder = Recorder()
     rb = Rulebook.load(path, coverage=recorder)

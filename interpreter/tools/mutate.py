@@ -61,7 +61,7 @@ from dsl.diagnostics import Report
 from dsl.loader import load_rulebook
 from dsl.yamlload import LDict, LList, LStr
 
-from .steps import STEP_KINDS
+from ..game import STEP_KINDS
 
 __all__ = ["Mutant", "Result", "enumerate_mutants", "sample", "run_mutant", "mutate", "MutationRun",
            "format_text", "add_parser", "cmd_mutate", "STAGES"]
@@ -339,7 +339,7 @@ def _block(f: _File, pos):
 def enumerate_mutants(path) -> tuple[list[Mutant], dict]:
     """Every mutant of the rulebook at ``path``, in a fixed order, and the equivalent ones
     (mutant id -> the reason written in the rulebook)."""
-    from .game import check_rulebook
+    from ..game import check_rulebook
     report, game = check_rulebook(path, semantic=False)
     if game is None:
         from dsl.diagnostics import RulebookError
@@ -426,7 +426,7 @@ def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2
 
 
 def _stages(book: Path, games: int, max_decisions: int) -> tuple[str, str]:
-    from .game import Rulebook, check_rulebook
+    from ..game import Rulebook, check_rulebook
     from .scenarios import ScenarioRunner, find_scenarios
     try:
         report, game = check_rulebook(book)
@@ -455,7 +455,7 @@ def _stages(book: Path, games: int, max_decisions: int) -> tuple[str, str]:
 def _short_game(rb, players: int, seed: int, max_decisions: int) -> str:
     """One random game, checked as `regelwerk check` checks it; what broke, or ''."""
     from dsl.diagnostics import RuleRuntimeError
-    from .bots import make_bots
+    from ..ai.bots import make_bots
     from .simulate import structure_problems
     try:
         st = rb.new_game(players, seed, logging=False)
@@ -607,7 +607,7 @@ def format_json(run: MutationRun) -> str:
 
 # --- the command -----------------------------------------------------------------------
 def add_parser(sub) -> None:
-    from .cli import _SEED, _whole
+    from ..commands import SEED as _SEED, whole as _whole
     p = sub.add_parser("mutate", help="seeded one-point changes of a rulebook: do its scenarios notice them?")
     p.add_argument("rulebook", metavar="RULEBOOK")
     p.add_argument("--sample", type=_whole(1), metavar="N", help="how many mutants (default: all)")

@@ -29,10 +29,10 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 import bottle
 
-from ..bots import BOTS
+from ...ai.bots import BOTS
 from ..gamelog import header
-from ..layout import GameSetupError
-from ..runtime import IllegalAction
+from ...game import GameSetupError
+from ...game import IllegalAction
 from ..session import HUMAN, Session, parse_seats
 from ..view import build_view
 from dsl.diagnostics import RuleRuntimeError
@@ -234,7 +234,7 @@ def make(rb, port: int, session=None):
 
 
 def cmd_serve(args) -> int:
-    from ..game import Rulebook
+    from ...game import Rulebook
     from ..replay import LogProblem, LogProblems, print_problems
     rb = Rulebook.load(args.rulebook)
     session = None

@@ -32,7 +32,7 @@ from dsl.loader import RulebookSource
 from dsl.yamlload import LDict, LList
 
 from .exprs import static_int
-from .layout import GameSetupError
+from .layout import GameSetupError, make_layout
 
 SCOPE_STEPS = ("phase", "round", "scope")
 #: a setup that runs longer than this is stuck (the trigger-cycle check says why)
@@ -362,9 +362,9 @@ def unreachable(a: Analysis) -> Iterator[Diagnostic]:
 def component_accounting(a: Analysis) -> Iterator[Diagnostic]:
     """Run setup for every player count and variant; a short draw or an
     overfull zone there is a rulebook that needs more than the game has."""
-    from .game import Rulebook
+    from .start import try_setup
     g = a.game
-    rb = Rulebook(g, a.src.root, None)
+    layouts: dict = {}
     seen = set()
     variant_sets = [()] + [(v,) for v in sorted(g.variants)]
     for n in range(g.min_players, g.max_players + 1):
@@ -372,7 +372,9 @@ def component_accounting(a: Analysis) -> Iterator[Diagnostic]:
             for seed in (1, 2):
                 label = f"{n} players" + (f", variant {variants[0]}" if variants else "")
                 try:
-                    state, error = rb.try_setup(n, seed, variants=variants, logging=False, limit=SETUP_STEPS)
+                    if (n, variants) not in layouts:
+                        layouts[n, variants] = make_layout(g, n, None, variants)
+                    state, error = try_setup(g, layouts[n, variants], seed, logging=False, limit=SETUP_STEPS)
                 except GameSetupError as exc:
                     key = ("layout", str(exc))
                     if key not in seen:
@@ -581,7 +583,7 @@ def empty_decisions(a: Analysis) -> Iterator[Diagnostic]:
 
 def display_hints(a: Analysis) -> Iterator[Diagnostic]:
     """RW250: a `display:` hint names a family, index, symbol, variable or action that does not exist."""
-    from .view.hints import check_display
+    from .display import check_display
     yield from check_display(a.src, a.game)
 
 

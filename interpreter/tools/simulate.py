@@ -26,7 +26,7 @@ from pathlib import Path
 
 from dsl.diagnostics import Pos, RuleRuntimeError
 
-from .bots import make_bots
+from ..ai.bots import make_bots
 
 
 @dataclass
@@ -55,7 +55,7 @@ _BOOKS: dict = {}
 
 
 def _book(path: str):
-    from .game import Rulebook
+    from ..game import Rulebook
     if path not in _BOOKS:
         _BOOKS[path] = Rulebook.load(path)
     return _BOOKS[path]
@@ -201,7 +201,7 @@ def write_replay(finding: Finding, rulebook: str, game_name: str, folder: Path) 
 
 def replay(path: Path):
     """Re-run a replay (or `play --log`) file; return (state, decisions applied)."""
-    from .game import Rulebook
+    from ..game import Rulebook
     lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     if not lines:
         raise ValueError(f"{path}: empty replay file")

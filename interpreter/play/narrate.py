@@ -8,8 +8,8 @@ public.
 """
 from __future__ import annotations
 
-from .runtime import public_action_id
-from .view.hints import read_hints
+from ..game import public_action_id
+from ..game import read_hints
 
 
 def pretty_action(action_id: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from dsl.diagnostics import RuleRuntimeError
 
-from ..bots import make_bots
+from ...ai.bots import make_bots
 from ..simulate import _book
 
 
@@ -50,7 +50,7 @@ def play_game(path: str, config: Config, players: int, seed: int, bots_spec: str
            "players": players, "seed": seed, "bots": bots_spec}
     rb = _book(path)
     try:
-        from ..view.hints import read_hints
+        from ...game import read_hints
         round_var = read_hints(rb.game).round
         st = rb.new_game(players, seed, config.option_dict, list(config.variants), logging=False)
         seats = st.lay.num_seats

@@ -22,7 +22,8 @@ first number not yet chosen.  The default engine path is untouched.
 """
 from __future__ import annotations
 
-from .runtime import Frame, State, run
+from .runtime import State, run
+from .start import fresh_state, with_frames
 
 class _NeedChance(BaseException):
     """Stops a replay at a number not yet chosen.  A BaseException, so that the
@@ -137,7 +138,7 @@ class ChanceState:
         """Pickled as the rulebook's folder, the layout, the last decision point (as JSON),
         the decision taken there, the outcomes since and the steps so far."""
         base = None if self.base is None else self.base.to_json()
-        return (_rebuild, (str(self.rulebook.path), self.players, self.options, self.variants, base,
+        return (_rebuild, (type(self.rulebook), str(self.rulebook.path), self.players, self.options, self.variants, base,
                            self.action, list(self.outcomes), list(self.history)))
 
     # --- replaying a segment -----------------------------------------------
@@ -168,10 +169,10 @@ class ChanceState:
 _BOOKS: dict = {}
 
 
-def _rebuild(path, players, options, variants, base, action, outcomes, history) -> ChanceState:
-    from .game import Rulebook
+def _rebuild(rulebook_class, path, players, options, variants, base, action, outcomes, history) -> ChanceState:
+    """A pickled chance state again (its rulebook loaded once per process, by the class it was of)."""
     if path not in _BOOKS:
-        _BOOKS[path] = Rulebook.load(path)
+        _BOOKS[path] = rulebook_class.load(path)
     rb = _BOOKS[path]
     cs = ChanceState.__new__(ChanceState)
     cs.rulebook, cs.players, cs.options, cs.variants = rb, players, dict(options), tuple(variants)
@@ -189,13 +190,4 @@ def _rebuild(path, players, options, variants, base, action, outcomes, history) 
 
 
 def _start(rulebook, players, options, variants) -> State:
-    from .game import _fresh_state, _locals
-    game = rulebook.game
-    lay = rulebook.layout(players, options, variants)
-    st = _fresh_state(game, lay, 0, False)
-    if game.flow is not None:
-        st.frames.append(Frame(game.flow, _locals(game.flow)))
-    if game.setup is not None:
-        st.frames.append(Frame(game.setup, _locals(game.setup)))
-        st.status = "setup"
-    return st
+    return with_frames(fresh_state(rulebook.game, rulebook.layout(players, options, variants), 0, False))

@@ -1,0 +1,64 @@
+"""The import paths of 0.1, kept for one release: ``interpreter.runtime`` is ``interpreter.engine.runtime``.
+
+0.2 put the modules into wings (engine, tools, play, ai; docs/design.md).  Code
+written against 0.1 (``from interpreter.runtime import State``,
+``interpreter.gamelog.read_log``, ``from interpreter import bots``) still
+imports: :class:`MovedFinder` (on ``sys.meta_path``, installed by the
+package's ``__init__``) answers an old name with the module at its new place
+— the same module object, not a copy — and warns once with a
+``DeprecationWarning``.  These names go in 0.3.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+import warnings
+
+_WINGS = {
+    "engine": "chance checkcache checks codegen compiler dependencies exprs facts flowcode frames infosets layout "
+              "limits model observe rng runtime spaces stdlib steps tensors types values",
+    "tools": "backends bench coverage mutate report scenarios simulate",
+    "play": "gamelog narrate replay session tui view web",
+    "ai": "adapters bots ismcts",
+}
+MOVED = {f"interpreter.{old}": f"interpreter.{wing}.{old}" for wing, names in _WINGS.items() for old in names.split()}
+MOVED["interpreter.view.hints"] = "interpreter.engine.display"
+
+
+def new_name(name: str) -> str | None:
+    """Where the 0.1 module ``name`` (or a module inside a moved package) lives now, or None."""
+    if name in MOVED:
+        return MOVED[name]
+    head, _, rest = name.rpartition(".")
+    while head:
+        if head in MOVED:
+            return MOVED[head] + name[len(head):]
+        head, _, _ = head.rpartition(".")
+    return None
+
+
+class _Alias(importlib.abc.Loader):
+    def __init__(self, target: str):
+        self.target = target
+
+    def create_module(self, spec):
+        return importlib.import_module(self.target)
+
+    def exec_module(self, module):
+        pass            # the module at its new place has run already
+
+
+class MovedFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        new = new_name(name) if name.startswith("interpreter.") else None
+        if new is None or importlib.util.find_spec(new) is None:
+            return None
+        warnings.warn(f"{name} moved to {new} (the old name goes in 0.3)", DeprecationWarning, stacklevel=3)
+        return importlib.util.spec_from_loader(name, _Alias(new))
+
+
+def install() -> None:
+    if not any(isinstance(f, MovedFinder) for f in sys.meta_path):
+        sys.meta_path.append(MovedFinder())

@@ -1,0 +1,227 @@
+"""The architecture holds: four wings around an engine, no import cycles (docs/design.md).
+
+The import graph is computed from the source (every ``import`` and ``from … import``
+statement, at module level or inside a function: a lazy import is an import too):
+
+- no cycle among the modules of ``dsl`` and ``interpreter``;
+- the engine (``interpreter/engine/``) imports nothing from the wings (``tools``, ``play``,
+  ``ai``), from the front door (``cli``) or from the public face;
+- a wing takes the engine only through the public face ``interpreter.game``, never
+  ``interpreter.engine.*``, and no module takes a private (``_``) name of another wing;
+- the package's root holds only the face, the front door and the shared modules listed here.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("dsl", "interpreter")
+WINGS = ("tools", "play", "ai")
+FACE = "interpreter.game"
+# the root of interpreter/: the package, its face, the front door and the modules both sides share
+ROOT_MODULES = {"interpreter", "interpreter.game", "interpreter.cli", "interpreter.commands",
+                "interpreter.native", "interpreter.moved", "interpreter.progress"}
+
+
+def modules(root: Path) -> dict[str, Path]:
+    """``{dotted name: file}`` of every module of the packages under ``root``."""
+    out = {}
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = path
+    return out
+
+
+def imports(name: str, path: Path, known: set[str]) -> list[tuple[str, str | None, int]]:
+    """(module imported, name taken from it or None, line) for each import in ``path``."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend((a.name, None, node.lineno) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for a in node.names:
+                sub = f"{target}.{a.name}"
+                out.append((sub, None, node.lineno) if sub in known else (target, a.name, node.lineno))
+    return out
+
+
+def owner(name: str, known: set[str]) -> str | None:
+    """The module of ours that ``name`` is (or is inside), else None (the standard library, a dependency)."""
+    while name and name not in known:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def graph(root: Path):
+    mods = modules(root)
+    known = set(mods)
+    edges: dict[str, set[str]] = {m: set() for m in mods}
+    taken: list[tuple[str, str, str | None, int]] = []
+    for name, path in mods.items():
+        for target, what, line in imports(name, path, known):
+            mod = owner(target, known)
+            if mod is None or mod == name:
+                continue
+            edges[name].add(mod)
+            taken.append((name, mod, what, line))
+    return mods, edges, taken
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index, low, on, stack, out = {}, {}, set(), [], []
+    counter = 0
+    for start in sorted(edges):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(edges[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on.add(start)
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(edges[w]))))
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    if len(comp) > 1:
+                        out.append(sorted(comp))
+    return out
+
+
+def wing_of(module: str) -> str:
+    parts = module.split(".")
+    if parts[0] == "dsl":
+        return "dsl"
+    if len(parts) > 1 and parts[1] in ("engine",) + WINGS:
+        return parts[1]
+    return module            # a root module: its own
+
+
+def problems(root: Path) -> list[str]:
+    mods, edges, taken = graph(root)
+    found = [f"import cycle: {' -> '.join(c)}" for c in cycles(edges)]
+    for src, dst, what, line in taken:
+        where = f"{mods[src].relative_to(root)}:{line}"
+        a, b = wing_of(src), wing_of(dst)
+        if a == "engine" and (b in WINGS or dst in (FACE, "interpreter.cli", "interpreter.commands")):
+            found.append(f"{where}: the engine imports {dst} (the engine imports nothing around it)")
+        if a in WINGS and b == "engine":
+            found.append(f"{where}: {src} imports {dst}: a wing takes the engine through {FACE} only")
+        if a in WINGS and b in WINGS and a != b and what is not None and what.startswith("_"):
+            found.append(f"{where}: {src} takes the private name {what} of {dst}")
+        if a == "dsl" and dst.startswith("interpreter"):
+            found.append(f"{where}: the front end (dsl) imports {dst}")
+    for name in mods:
+        if name.startswith("interpreter") and wing_of(name) not in ("engine",) + WINGS and name not in ROOT_MODULES:
+            found.append(f"{mods[name].relative_to(root)}: a module at the root of interpreter/ "
+                         f"(put it in a wing, or list it as shared in docs/design.md and here)")
+    return found
+
+
+def test_the_project_has_no_import_cycle_and_keeps_its_wings_apart():
+    assert problems(ROOT) == []
+
+
+def test_the_graph_sees_the_whole_package():
+    mods, edges, _ = graph(ROOT)
+    assert {"interpreter.engine.runtime", "interpreter.tools.scenarios", "interpreter.play.session",
+            "interpreter.ai.bots", "interpreter.cli", "dsl.parser"} <= set(mods)
+    assert "interpreter.engine.runtime" in edges["interpreter.engine.rulebook"]
+    assert FACE in edges["interpreter.cli"]
+
+
+def _copy(tmp_path: Path) -> Path:
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "__pycache__" not in path.parts:
+                dest = tmp_path / path.relative_to(ROOT)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_text(path.read_text())
+    return tmp_path
+
+
+def _plant(root: Path, module: str, line: str) -> None:
+    path = root / (module.replace(".", "/") + ".py")
+    path.write_text(path.read_text() + f"\n\ndef _planted():\n    {line}\n")
+
+
+@pytest.mark.parametrize("module, line, expected", [
+    # a lazy import that closes a cycle: limits -> runtime -> limits
+    ("interpreter.engine.limits", "from .runtime import State", "import cycle"),
+    # the engine reaching into a wing
+    ("interpreter.engine.runtime", "from ..play.narrate import Narrator", "the engine imports interpreter.play.narrate"),
+    # a wing past the face
+    ("interpreter.play.session", "from ..engine.runtime import State", "a wing takes the engine through"),
+    # a wing's private name
+    ("interpreter.tools.simulate", "from ..play.session import _private", "takes the private name _private"),
+])
+def test_a_planted_violation_is_found(tmp_path, module, line, expected):
+    root = _copy(tmp_path)
+    assert problems(root) == []
+    _plant(root, module, line)
+    found = problems(root)
+    assert any(expected in p for p in found), found
+
+
+def test_a_stray_module_at_the_root_is_found(tmp_path):
+    root = _copy(tmp_path)
+    (root / "interpreter" / "helpers.py").write_text("X = 1\n")
+    assert any("interpreter/helpers.py: a module at the root" in p for p in problems(root))
+
+
+def test_the_import_paths_of_0_1_still_import_the_moved_modules():
+    """docs/api.md's old paths (interpreter.runtime, interpreter.gamelog, …) are the modules at
+    their new places, with a DeprecationWarning, for one release."""
+    import importlib
+    import sys
+    import warnings
+
+    from interpreter.engine import runtime
+    from interpreter.play import gamelog
+    for old in ("interpreter.runtime", "interpreter.gamelog", "interpreter.view.hints"):
+        sys.modules.pop(old, None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        old_runtime = importlib.import_module("interpreter.runtime")
+        from interpreter.gamelog import read_log
+        hints = importlib.import_module("interpreter.view.hints")
+    assert old_runtime is runtime and read_log is gamelog.read_log
+    assert hints.read_hints is importlib.import_module("interpreter.engine.display").read_hints
+    said = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
+    assert any("interpreter.runtime moved to interpreter.engine.runtime" in s for s in said), said
