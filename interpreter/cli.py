@@ -438,10 +438,20 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="print the summary as JSON (no progress bar)")
     rp.set_defaults(func=cmd_report)
 
-    sv = sub.add_parser("serve", help="play in the browser: a local server on 127.0.0.1 (needs the web extra)")
-    sv.add_argument("rulebook", metavar="RULEBOOK")
+    sv = sub.add_parser("serve", help="play in the browser: tables with a link per seat, kept in SQLite; "
+                                      "127.0.0.1 unless --host (needs the web extra)")
+    sv.add_argument("rulebook", metavar="RULEBOOK", nargs="+")
     sv.add_argument("--port", type=_whole(0, 65535), default=8000, help="the port (0: any free one)")
     sv.add_argument("--replay", metavar="LOG", help="open a game log (time travel over it)")
+    sv.add_argument("--db", metavar="PATH", help="the SQLite file keeping the tables (default .regelwerk/serve.sqlite)")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the network)")
+    sv.add_argument("--allow-host", action="append", metavar="NAME",
+                    help="a host name the server answers to besides localhost and IP addresses (repeatable)")
+    sv.add_argument("--bot-delay", type=float, default=0.3, metavar="SECONDS",
+                    help="a pause before each bot decision, so people can follow (default 0.3)")
+    sv.add_argument("--sync", choices=["normal", "full"], default="normal",
+                    help="full: every decision waits for the disk (survives a power cut, slower)")
     sv.set_defaults(func=_cmd_serve)
 
     from .play.replay import cmd_replay

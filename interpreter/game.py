@@ -34,6 +34,9 @@ from .engine.infosets import information_state_string
 # --- the rulebook's display: section (drawing a state is the play wing's) --------------------------
 from .engine.display import DisplayHints, check_display, read_hints
 
+# --- the engine's limits (the play wing's server adds its own fields: serve_tables, serve_streams…) -
+from .engine.limits import LIMITS, configure as configure_limits
+
 # --- compiling rulebook text outside a rulebook (scenarios' steps and expressions, coverage, mutants) -
 from .engine.exprs import Cx, Scope, compile_expr, suggest
 from .engine.flowcode import instruction, rule_error
@@ -47,6 +50,7 @@ __all__ = [
     "types", "Component", "Zone", "format_value", "plain", "Rng",
     "information_state_string",
     "DisplayHints", "check_display", "read_hints",
+    "LIMITS", "configure_limits",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",
     "StepCompiler",
 ]

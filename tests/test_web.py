@@ -88,7 +88,7 @@ def test_the_api_plays_a_game_with_undo_time_travel_and_a_log(server, tmp_path, 
     past = json.loads(call(base, "GET", "/api/state?at=3&seat=1")[1])["game"]
     assert past["at"] == 3 and past["view"]["viewer"] == 1 and past["view"]["actions"] == []
     code, text = call(base, "POST", "/api/act", {"action": "nonsense"})
-    assert code == 400 and "no person is to decide" in json.loads(text)["error"]
+    assert code == 409 and "no person is to decide" in json.loads(text)["error"]
     code, log = call(base, "GET", "/api/log")
     (tmp_path / "g.jsonl").write_text(log)
     done = replay_log(tmp_path / "g.jsonl")

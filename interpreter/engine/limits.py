@@ -18,6 +18,10 @@ limit           default    what it bounds
 ``log_chars``   2,000      one ``log`` line (longer lines are cut, not refused)
 ==============  =========  =====================================================
 
+``regelwerk serve`` (docs/serve.md) is bounded too: ``serve_tables`` (500) unfinished
+tables at once, ``serve_streams`` (200) live-update connections held open at once,
+``serve_body`` (65,536) bytes in one request body.
+
 Research runs may raise them: ``interpreter.limits.configure(steps=10**7)``
 or the environment variable ``REGELWERK_LIMITS="steps=10000000,elements=5000000"``.
 Checks sit in the primitives that build big things, never per expression
@@ -42,6 +46,9 @@ class Limits:
     decisions: int = 20_000
     components: int = 100_000
     log_chars: int = 2_000
+    serve_tables: int = 500
+    serve_streams: int = 200
+    serve_body: int = 65_536
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)

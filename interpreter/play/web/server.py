@@ -1,9 +1,14 @@
-"""``regelwerk serve RULEBOOK [--port P] [--replay LOG]``: play in the browser.
+"""``regelwerk serve RULEBOOK… [--db PATH] [--host H] [--port P] [--replay LOG]``: play in the browser.
 
-A small JSON API (bottle for routing; the standard library's WSGI server,
-bound to 127.0.0.1 only) around one :class:`~interpreter.session.Session`;
-the page (``static/``, shipped in the package: no network at run time) draws
-the same view data the terminal draws.
+Two kinds of play, on one server (bottle for routing; the standard library's
+threaded WSGI server, bound to 127.0.0.1 unless ``--host`` says otherwise):
+
+* **Tables** (:mod:`.tableapi`, :mod:`.tables`): a lobby (``/lobby``) lists the
+  rulebooks and open tables; a table has a secret link per seat and one for
+  spectators, live updates, bots moving on the server, and every decision kept in
+  SQLite (:mod:`.store`).  See docs/serve.md.
+* **The hot-seat page** (``/`` when one rulebook is served): one
+  :class:`~interpreter.session.Session` in memory, every seat at one screen:
 
 ====================  ======================================================
 GET  /                the page
@@ -17,6 +22,9 @@ POST /api/bot         one bot decision (the page shows bots step by step)
 POST /api/undo        back to the last decision a person made
 GET  /api/log         the game log (JSON lines; ``regelwerk replay`` reads it)
 ====================  ======================================================
+
+Every request passes :mod:`.guard` first (Host, Origin, JSON bodies, sizes).
+The pages draw every text with the DOM's text nodes, never as HTML.
 """
 from __future__ import annotations
 
@@ -35,6 +43,8 @@ from ...game import GameSetupError
 from ...game import IllegalAction
 from ..session import HUMAN, Session, parse_seats
 from ..view import build_view
+from .guard import Refused, install, json_body, option_map, query_seat, reply, text, text_list, whole
+from .tableapi import table_routes
 from dsl.diagnostics import RuleRuntimeError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -45,8 +55,6 @@ class GameServer:
         self.rb = rb
         self.session = session
         self.lock = threading.Lock()
-        self.app = bottle.Bottle()
-        self._routes()
 
     # --- helpers ------------------------------------------------------------------
     def info(self) -> dict:
@@ -98,36 +106,23 @@ class GameServer:
             "open_view": s.state.is_terminal() or not s.humans()}}
 
     # --- routes ---------------------------------------------------------------------
-    def _routes(self):
-        app = self.app
-
-        def reply(data, status=200):
-            bottle.response.status = status
-            bottle.response.content_type = "application/json"
-            return json.dumps(data)
+    def routes(self, app: bottle.Bottle) -> None:
+        """The hot-seat page and its API on ``app`` (behind :func:`.guard.install`)."""
 
         def error(message, status=400):
             return reply({"error": message}, status)
 
-        def body() -> dict:
-            try:
-                data = json.loads(bottle.request.body.read() or b"{}")
-            except (ValueError, UnicodeDecodeError):
-                return {}
-            return data if isinstance(data, dict) else {}
+        def seat_of(value):
+            """``?seat=`` / ``"seat"`` checked (a seat number in range, 'none', 'auto' or nothing)."""
+            if isinstance(value, bool) or not isinstance(value, (str, int, type(None))):
+                raise Refused("'seat' must be a seat number, 'none' or 'auto'")
+            query_seat(str(value) if isinstance(value, int) else value,
+                       len(self.session.kinds) if self.session is not None else 0)
+            return value
 
         @app.get("/")
         def index():
             return bottle.static_file("index.html", root=str(STATIC))
-
-        @app.get("/favicon.ico")
-        def favicon():
-            bottle.response.status = 204
-            return ""
-
-        @app.get("/static/<name>")
-        def static(name):
-            return bottle.static_file(name, root=str(STATIC))
 
         @app.get("/api/info")
         def api_info():
@@ -139,23 +134,22 @@ class GameServer:
             at = q.get("at")
             with self.lock:
                 try:
-                    return reply(self.payload(q.get("seat"), int(at) if at not in (None, "") else None))
+                    at = int(at) if at not in (None, "") else None
                 except ValueError:
-                    return error("at and seat take numbers")
+                    return error("'at' takes a number")
+                return reply(self.payload(seat_of(q.get("seat")), at))
 
         @app.post("/api/new")
         def api_new():
-            d = body()
+            d = json_body()
+            players = whole(d, "players", self.rb.game.min_players, 1, 1000)
+            seed = whole(d, "seed", 0)
+            seats = ",".join(text_list(d, "seats")) or HUMAN
+            options = option_map(d)
+            variants = text_list(d, "variants")
             try:
-                players = int(d.get("players", self.rb.game.min_players))
-                seed = int(d.get("seed", 0))
-                seats = d.get("seats") or [HUMAN]
-                if isinstance(seats, list):
-                    seats = ",".join(str(x) for x in seats)
-                options = {str(k): str(v) for k, v in (d.get("options") or {}).items() if str(v) != ""}
-                variants = [str(v) for v in (d.get("variants") or [])]
-                parse_seats(str(seats), 1)
-                session = Session(self.rb, players, seed, options, variants, str(seats))
+                parse_seats(seats, 1)
+                session = Session(self.rb, players, seed, options, variants, seats)
             except (ValueError, TypeError, GameSetupError) as exc:
                 return error(str(exc))
             except RuleRuntimeError as exc:
@@ -166,15 +160,16 @@ class GameServer:
 
         @app.post("/api/act")
         def api_act():
-            d = body()
+            d = json_body()
+            action = text(d, "action", "", 2000)
             with self.lock:
                 s = self.session
                 if s is None:
-                    return error("no game: start one")
+                    return error("no game: start one", 409)
                 if not s.waiting_for_human():
-                    return error("no person is to decide now")
+                    return error("no person is to decide now", 409)
                 try:
-                    s.apply(str(d.get("action", "")))
+                    s.apply(action)
                 except IllegalAction as exc:
                     return error(str(exc))
                 except RuleRuntimeError as exc:
@@ -183,22 +178,25 @@ class GameServer:
 
         @app.post("/api/bot")
         def api_bot():
+            d = json_body()
             with self.lock:
                 s = self.session
                 if s is None:
-                    return error("no game: start one")
+                    return error("no game: start one", 409)
+                seat = seat_of(d.get("seat"))
                 try:
                     s.bot_step()
                 except RuleRuntimeError as exc:
                     return error(exc.diagnostic().format(), 500)
-                return reply(self.payload(body().get("seat")))
+                return reply(self.payload(seat))
 
         @app.post("/api/undo")
         def api_undo():
+            json_body()
             with self.lock:
                 s = self.session
                 if s is None or not s.undo():
-                    return error("nothing to undo")
+                    return error("nothing to undo", 409)
                 return reply(self.payload())
 
         @app.get("/api/log")
@@ -206,7 +204,7 @@ class GameServer:
             with self.lock:
                 s = self.session
                 if s is None:
-                    return error("no game: start one")
+                    return error("no game: start one", 409)
                 head = header(self.rb.path, self.rb.path / "x", self.rb.name, s.players, s.seed, s.options,
                               s.variants, s.kinds)
                 head["rulebook"] = str(self.rb.path.resolve())   # a download lands anywhere
@@ -224,31 +222,104 @@ class _Quiet(WSGIRequestHandler):
 
 class _Threading(socketserver.ThreadingMixIn, WSGIServer):
     daemon_threads = True
+    request_queue_size = 128
 
 
-def make(rb, port: int, session=None):
-    """The server (not yet serving) and its address."""
-    gs = GameServer(rb, session)
-    httpd = make_server("127.0.0.1", port, gs.app, server_class=_Threading, handler_class=_Quiet)
-    return httpd, f"http://127.0.0.1:{httpd.server_port}/", gs
+def rulebook_keys(rulebooks) -> dict:
+    """key (the folder's name; -2, -3… for a second folder of the same name) -> Rulebook."""
+    out = {}
+    for rb in rulebooks:
+        key = Path(rb.path).resolve().name
+        n = 2
+        while key in out:
+            key = f"{Path(rb.path).resolve().name}-{n}"
+            n += 1
+        out[key] = rb
+    return out
+
+
+def build_app(hall, hotseat: GameServer | None, allowed_hosts: set) -> bottle.Bottle:
+    app = bottle.Bottle()
+    if hotseat is not None:
+        hotseat.routes(app)
+    else:
+        @app.get("/")
+        def root():
+            return bottle.redirect("/lobby")
+
+    @app.get("/favicon.ico")
+    def favicon():
+        bottle.response.status = 204
+        return ""
+
+    @app.get("/static/<name>")
+    def static(name):
+        return bottle.static_file(name, root=str(STATIC))
+
+    table_routes(app, hall, STATIC)
+    install(app, allowed_hosts)
+    return app
+
+
+def make(rulebooks, port: int, session=None, db=None, host: str = "127.0.0.1", allow_hosts=(),
+         bot_delay: float = 0.3, sync: str = "normal"):
+    """The server (not yet serving), its address and the hot-seat GameServer (None with several
+    rulebooks).  ``rulebooks``: one Rulebook or a list; ``db``: the SQLite file (None: in memory)."""
+    from .store import Store
+    from .tables import Hall
+    if not isinstance(rulebooks, (list, tuple)):
+        rulebooks = [rulebooks]
+    books = rulebook_keys(rulebooks)
+    store = Store(db if db is not None else ":memory:", sync)
+    hall = Hall(books, store, bot_delay, log=lambda text: print(text, file=sys.stderr, flush=True))
+    hall.problems = hall.restore()
+    gs = GameServer(rulebooks[0], session) if len(rulebooks) == 1 else None
+    allowed = {host.lower(), *(h.lower() for h in allow_hosts)}
+    app = build_app(hall, gs, allowed)
+    httpd = make_server(host, port, app, server_class=_Threading, handler_class=_Quiet)
+    shown = host if ":" not in host else f"[{host}]"
+    if host in ("0.0.0.0", "::"):
+        shown = "127.0.0.1"
+    httpd.hall = hall
+    return httpd, f"http://{shown}:{httpd.server_port}/", gs
 
 
 def cmd_serve(args) -> int:
     from ...game import Rulebook
     from ..replay import LogProblem, LogProblems, print_problems
-    rb = Rulebook.load(args.rulebook)
+    rulebooks = [Rulebook.load(p) for p in args.rulebook]
     session = None
     if args.replay:
+        if len(rulebooks) != 1:
+            print("regelwerk: error: --replay opens a log of one rulebook: name only that one", file=sys.stderr)
+            return 2
         try:
-            session = Session.from_log(rb, args.replay)
+            session = Session.from_log(rulebooks[0], args.replay)
         except (LogProblems, LogProblem) as exc:
             return print_problems(exc)
-    httpd, url, _ = make(rb, args.port, session)
-    print(f"Regelwerk: {rb.name} at {url}  (Ctrl-C stops)", flush=True)
+    db = Path(args.db) if args.db else Path(".regelwerk") / "serve.sqlite"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        httpd, url, gs = make(rulebooks, args.port, session, db, args.host, args.allow_host or (),
+                              args.bot_delay, args.sync)
+    except OSError as exc:
+        print(f"regelwerk: error: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    hall = httpd.hall
+    for line in hall.problems:
+        print(f"regelwerk: warning: {line}", file=sys.stderr, flush=True)
+    names = ", ".join(rb.name for rb in rulebooks)
+    where = ("only this computer can connect (--host 0.0.0.0 opens it to the network)"
+             if args.host in ("127.0.0.1", "localhost", "::1") else
+             f"listening on {args.host}: every computer that reaches it can connect")
+    print(f"Regelwerk: {names} at {url}  (Ctrl-C stops)", flush=True)
+    print(f"  lobby {url}lobby · {where} · games kept in {db}"
+          f" ({len(hall.tables)} unfinished table(s) restored)", flush=True)
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         httpd.server_close()
+        hall.close()
     return 0

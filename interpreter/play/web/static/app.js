@@ -259,6 +259,7 @@ async function newGame(ev) {
 }
 
 window.addEventListener("DOMContentLoaded", async () => {
+  if (document.body.dataset.table !== undefined) return;     // a table's page: table.js starts it
   const params = new URLSearchParams(location.search);
   if (params.has("speed")) $("speed").value = params.get("speed");
   $("newform").addEventListener("submit", newGame);
