@@ -17,7 +17,6 @@ GET  /api/t/TOKEN/log      the seat's own history; the whole log once the game i
 """
 from __future__ import annotations
 
-import json
 import secrets
 
 import bottle
@@ -97,7 +96,8 @@ def table_routes(app: bottle.Bottle, hall, static_root) -> None:
         table, seat = hall.find(token)
         hall.act(table, seat, d.get("action"), at_of(d))
         with table.lock:
-            return reply(table.payload(seat))
+            bottle.response.content_type = "application/json"
+            return table.payload_json(seat)
 
     @app.post("/api/t/<token>/undo")
     def api_undo(token):
@@ -139,11 +139,13 @@ def table_routes(app: bottle.Bottle, hall, static_root) -> None:
                     with table.lock:
                         if table.version == seen:
                             table.lock.wait(timeout=15)
-                        data = None
+                        data, over = None, table.over
                         if table.version != seen:
                             seen = table.version
-                            data = json.dumps(table.payload(seat))
+                            data = table.payload_json(seat)
                     yield f"id: {BOOT}-{seen}\ndata: {data}\n\n" if data is not None else ": still here\n\n"
+                    if over:
+                        return           # a finished game changes no more (the page stops listening)
             finally:
                 with hall.lock:
                     hall.streams -= 1

@@ -55,6 +55,7 @@ class Table:
         self.lock = threading.Condition()
         self.version = 0               # grows with every change; live streams wait for it
         self.bots_busy = False
+        self._sent: dict = {}           # seat -> the JSON of its payload at this version
 
     @property
     def id(self) -> str:
@@ -77,7 +78,16 @@ class Table:
     def changed(self) -> None:
         """Call with the lock held."""
         self.version += 1
+        self._sent = {}
         self.lock.notify_all()
+
+    def payload_json(self, seat) -> str:
+        """:meth:`payload` of the present as JSON text, made once per change and seat (the live
+        streams of a seat's tabs and its own decision's answer share it).  Call with the lock held."""
+        text = self._sent.get(seat)
+        if text is None:
+            text = self._sent[seat] = json.dumps(self.payload(seat))
+        return text
 
     # --- what a seat is sent -----------------------------------------------------------
     def payload(self, seat, asked="auto", at=None) -> dict:

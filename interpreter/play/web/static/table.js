@@ -39,6 +39,7 @@ function listen() {
   es.onerror = () => { $("live").textContent = "reconnecting…"; };
   es.onmessage = (e) => {
     latest = JSON.parse(e.data);
+    if (latest.game.over) es.close();        // a finished game changes no more
     if (at === null && viewerAsk === "auto" && !busy) show(latest);
   };
 }

@@ -1,0 +1,243 @@
+"""Load on `regelwerk serve`: many tables, every seat a client playing random legal moves over HTTP.
+
+    python benchmarks/serve_load.py [--tables 50] [--seats 4] [--seconds 120] [--game rules/yak]
+
+Starts the server on loopback (127.0.0.1, a free port, a fresh SQLite file in a
+temporary folder), makes ``--tables`` tables of ``--seats`` people each, and runs
+one client thread per seat, as a browser would: it listens to its table's live
+updates (Server-Sent Events) and, when it is to move, posts a random legal action
+with the decision count it saw.  A finished game is replaced by a new table.
+After ``--seconds`` the clients stop; the server is stopped and the database is
+read back: every decision the server acknowledged (HTTP 200) must be stored.
+
+Prints decisions/s, the latency of a decision (POST to answer) at p50/p95/p99,
+errors (any answer but 200, any broken stream: must be 0) and lost decisions
+(acknowledged but not in the database: must be 0).  Bounded: loopback only, at
+most ``--seconds`` plus the time to stop.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+class Run:
+    def __init__(self, port: int, deadline: float):
+        self.port = port
+        self.deadline = deadline
+        self.lock = threading.Lock()
+        self.latencies: list = []
+        self.errors: list = []
+        self.acked: dict = {}        # table id -> [(decision number, seat, action)] acknowledged
+        self.games_done = 0
+
+    def request(self, method, path, data=None):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        body = None if data is None else json.dumps(data).encode()
+        c.request(method, path, body=body, headers={"Content-Type": "application/json"})
+        r = c.getresponse()
+        out = r.status, r.read()
+        c.close()
+        return out
+
+    def error(self, text):
+        with self.lock:
+            self.errors.append(text)
+
+
+class Slot:
+    """One table's place: its seats' clients meet here when a game ends, and seat 0 makes the next table."""
+
+    def __init__(self, run: Run, game: str, seats: int, no: int):
+        self.run, self.game, self.seats, self.no = run, game, seats, no
+        self.barrier = threading.Barrier(seats)
+        self.tokens = None
+        self.table = None
+        self.games = 0
+
+    def new_table(self):
+        code, body = self.run.request("POST", "/api/tables", {"rulebook": self.game, "players": self.seats,
+                                                              "seats": ["human"] * self.seats})
+        if code != 200:
+            raise RuntimeError(f"making a table: {code} {body[:200]!r}")
+        links = json.loads(body)
+        self.table = links["table"]
+        self.tokens = [s["link"].rsplit("/", 1)[1] for s in links["seats"]]
+        with self.run.lock:
+            self.run.acked[self.table] = []
+
+
+def seat_client(slot: Slot, seat: int, rng: random.Random):
+    run = slot.run
+    while time.time() < run.deadline:
+        if seat == 0:
+            try:
+                slot.new_table()
+            except Exception as exc:            # noqa: BLE001 - counted, reported
+                run.error(str(exc))
+                slot.tokens = None
+        try:
+            slot.barrier.wait(timeout=60)
+        except threading.BrokenBarrierError:
+            return
+        if slot.tokens is None:
+            return
+        if not play_one(slot, seat, rng):
+            return
+        try:
+            slot.barrier.wait(timeout=120)
+        except threading.BrokenBarrierError:
+            return
+        if seat == 0:
+            with run.lock:
+                run.games_done += 1
+
+
+def play_one(slot: Slot, seat: int, rng: random.Random) -> bool:
+    """Play this seat until the game is over (True) or the time is up (False)."""
+    run, token, table = slot.run, slot.tokens[seat], slot.table
+    c = http.client.HTTPConnection("127.0.0.1", run.port, timeout=30)   # a keep-alive comes every 15 s
+    try:
+        c.request("GET", f"/api/t/{token}/events")
+        r = c.getresponse()
+        if r.status != 200:
+            run.error(f"events: {r.status} {r.read()[:200]!r}")
+            return False
+        acted_at = -1
+        data = None
+        while True:
+            if time.time() >= run.deadline:
+                return False
+            line = r.fp.readline()
+            if not line:
+                if time.time() < run.deadline:
+                    run.error("a live-update stream ended before the game did")
+                return False
+            line = line.decode().rstrip("\n")
+            if line.startswith("data: "):
+                data = line[6:]
+                continue
+            if line or data is None:
+                continue
+            game = json.loads(data)["game"]
+            data = None
+            if game["over"]:
+                return True
+            if time.time() >= run.deadline:
+                return False
+            n = game["decisions"]
+            if game["view"]["to_move"] != seat or n <= acted_at:
+                continue
+            ids = [o["id"] for g in game["view"]["actions"] for o in g["options"]]
+            action = rng.choice(ids)
+            t0 = time.perf_counter()
+            code, body = run.request("POST", f"/api/t/{token}/act", {"action": action, "at": n})
+            dt = time.perf_counter() - t0
+            acted_at = n
+            with run.lock:
+                if code == 200:
+                    run.latencies.append(dt)
+                    run.acked[table].append((n, seat, action))
+                else:
+                    run.errors.append(f"act: {code} {body[:200]!r}")
+    except Exception as exc:                    # noqa: BLE001 - counted, reported
+        run.error(f"{type(exc).__name__}: {exc}")
+        return False
+    finally:
+        c.close()
+
+
+def pct(values, p):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--seconds", type=float, default=120)
+    ap.add_argument("--game", default=str(ROOT / "rules" / "yak"))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args(argv)
+    tmp = Path(tempfile.mkdtemp(prefix="regelwerk-serve-load-"))
+    db = tmp / "serve.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(ROOT),
+           "REGELWERK_LIMITS": f"serve_streams={max(200, 2 * args.tables * args.seats)}"}
+    server = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", args.game, "--port", "0",
+                               "--host", "127.0.0.1", "--db", str(db), "--bot-delay", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    line = server.stdout.readline()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if not m:
+        print("the server did not start: " + line + server.stderr.read(), file=sys.stderr)
+        return 2
+    key = Path(args.game).resolve().name
+    start = time.time()
+    run = Run(int(m.group(1)), start + args.seconds)
+    rng = random.Random(args.seed)
+    threads = []
+    for i in range(args.tables):
+        slot = Slot(run, key, args.seats, i)
+        for seat in range(args.seats):
+            t = threading.Thread(target=seat_client, args=(slot, seat, random.Random(rng.random())), daemon=True)
+            threads.append(t)
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=max(1.0, start + args.seconds + 30 - time.time()))
+    elapsed = time.time() - start
+    server.terminate()
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    from interpreter.web.store import Store, effective_history
+    store = Store(db)
+    lost = 0
+    for tid, acked in run.acked.items():
+        rec = store.load(tid)
+        stored = effective_history(rec.decisions) if rec is not None else []
+        lost += sum(1 for n, seat, action in acked if n >= len(stored) or stored[n] != (seat, action))
+    store.close()
+    total = sum(len(a) for a in run.acked.values())
+    ms = [x * 1000 for x in run.latencies]
+    figures = {"tables": args.tables, "seats": args.seats, "game": key, "seconds": round(elapsed, 1),
+               "decisions": total, "decisions_per_s": round(total / elapsed, 1), "games_finished": run.games_done,
+               "p50_ms": round(pct(ms, 50), 1), "p95_ms": round(pct(ms, 95), 1), "p99_ms": round(pct(ms, 99), 1),
+               "mean_ms": round(statistics.fmean(ms), 1) if ms else None,
+               "errors": len(run.errors), "lost": lost, "db_bytes": db.stat().st_size}
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(f"{args.tables} tables x {args.seats} seats of {key}, {elapsed:.0f} s on loopback: "
+              f"{total} decisions ({figures['decisions_per_s']}/s), {run.games_done} games finished")
+        print(f"decision latency p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms")
+        print(f"errors {len(run.errors)}, lost decisions {lost}")
+        for e in run.errors[:10]:
+            print("  " + e)
+    for f in tmp.iterdir():
+        f.unlink()
+    tmp.rmdir()
+    return 0 if not run.errors and not lost else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
