@@ -209,7 +209,7 @@ def main(argv=None) -> int:
         server.wait(timeout=30)
     except subprocess.TimeoutExpired:
         server.kill()
-    from interpreter.web.store import Store, effective_history
+    from interpreter.play.web.store import Store, effective_history
     store = Store(db)
     lost = 0
     for tid, acked in run.acked.items():

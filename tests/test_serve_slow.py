@@ -24,9 +24,9 @@ from conftest import ROOT, RULES
 bottle = pytest.importorskip("bottle", reason="serve needs the web extra: pip install -e '.[web]'")
 
 from interpreter.game import Rulebook                      # noqa: E402
-from interpreter.observe import sees_zone                  # noqa: E402
-from interpreter.web.store import Store, effective_history  # noqa: E402
-from interpreter.web.tables import state_hash              # noqa: E402
+from interpreter.engine.observe import sees_zone           # noqa: E402
+from interpreter.play.web.store import Store, effective_history  # noqa: E402
+from interpreter.play.web.tables import state_hash              # noqa: E402
 
 GAMES = [("yak", 2), ("iquazu", 3), ("azul_summer_pavilion", 2), ("moonlight_market", 4), ("yak", 4)]
 
@@ -139,7 +139,7 @@ def hidden_labels(state, seat) -> set:
 @pytest.mark.slow
 def test_two_browsers_play_a_whole_game_at_one_table(tmp_path):
     from selenium.webdriver.common.by import By
-    from interpreter.web.server import make
+    from interpreter.play.web.server import make
     httpd, url, _ = make([Rulebook.load(RULES / "yak")], 0, db=tmp_path / "serve.sqlite", bot_delay=0)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     hall, base = httpd.hall, url.rstrip("/")
