@@ -395,3 +395,29 @@ def test_serve_prints_where_it_listens(tmp_path):
     assert first.startswith("Regelwerk: Yak at http://127.0.0.1:")
     assert "only this computer can connect" in second and "x.sqlite" in second
     assert Path(tmp_path / "x.sqlite").exists()
+
+
+def test_the_hot_seat_game_is_kept_too_and_opens_again_after_a_restart(serve, tmp_path):
+    db = tmp_path / "hot.sqlite"
+    s = serve(db=db)
+    p = s.ok("POST", "/api/new", {"players": 2, "seed": 4, "seats": ["human", "random"]})["game"]
+    rng = random.Random(4)
+    while p["decisions"] < 8:
+        if p["bot_to_move"]:
+            p = s.ok("POST", "/api/bot", {})["game"]
+        else:
+            p = s.ok("POST", "/api/act", {"action": rng.choice(options_of({"game": p}))})["game"]
+    p = s.ok("POST", "/api/undo", {})["game"]                    # an undo is stored as well
+    kept = p["decisions"]
+    assert kept < 8 and s.ok("GET", "/api/lobby")["tables"] == []   # not offered in the lobby
+    before = state_hash(s.gs.session.state)
+    s.stop()
+    s2 = serve(db=db)
+    p2 = s2.ok("GET", "/api/state")["game"]
+    assert p2["decisions"] == kept and p2["seed"] == 4 and state_hash(s2.gs.session.state) == before
+    first = s2.gs.table.id
+    s2.ok("POST", "/api/new", {"players": 3, "seed": 1})             # a new game sets the old one aside
+    s2.stop()
+    s3 = serve(db=db)
+    assert s3.gs.table.id != first and s3.ok("GET", "/api/state")["game"]["players"] == 3
+    assert first not in s3.hall.tables

@@ -103,8 +103,9 @@ def test_serve_without_a_port_number_is_a_usage_error(capsys):
 
 # --- the real browser ---------------------------------------------------------------------
 
-def _serve(game):
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", str(RULES / game), "--port", "0"],
+def _serve(game, db):
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", str(RULES / game), "--port", "0",
+                             "--db", str(db)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     line = proc.stdout.readline()
@@ -129,7 +130,7 @@ def test_a_full_game_in_the_browser(game, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
     driver, profile = _browser()
-    proc, base = _serve(game)
+    proc, base = _serve(game, tmp_path / "serve.sqlite")
     shots = os.environ.get("REGELWERK_SCREENSHOTS")
     try:
         driver.get(base + "/?speed=0")
@@ -217,11 +218,11 @@ def test_a_loaded_log_opens_for_time_travel(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_hot_seat_in_the_browser_hides_the_board_between_people():
+def test_hot_seat_in_the_browser_hides_the_board_between_people(tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
     driver, profile = _browser()
-    proc, base = _serve("yak")
+    proc, base = _serve("yak", tmp_path / "serve.sqlite")
     try:
         driver.get(base + "/?speed=0")
         body = driver.find_element(By.TAG_NAME, "body")

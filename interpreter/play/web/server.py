@@ -7,8 +7,8 @@ threaded WSGI server, bound to 127.0.0.1 unless ``--host`` says otherwise):
   rulebooks and open tables; a table has a secret link per seat and one for
   spectators, live updates, bots moving on the server, and every decision kept in
   SQLite (:mod:`.store`).  See docs/serve.md.
-* **The hot-seat page** (``/`` when one rulebook is served): one
-  :class:`~interpreter.session.Session` in memory, every seat at one screen:
+* **The hot-seat page** (``/`` when one rulebook is served): one game, every
+  seat at one screen (a table of the store too, see :class:`GameServer`):
 
 ====================  ======================================================
 GET  /                the page
@@ -51,10 +51,31 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 
 class GameServer:
-    def __init__(self, rb, session: Session | None = None):
+    """The hot-seat page's game.  With a :class:`~.tables.Hall` its game is a table of the store
+    (made by ``/api/new``, every decision and undo written before the answer, the last unfinished
+    one opened again when the server starts); without one (or for a log opened with ``--replay``)
+    it lives in memory."""
+
+    def __init__(self, rb, session: Session | None = None, hall=None, key: str | None = None):
         self.rb = rb
-        self.session = session
-        self.lock = threading.Lock()
+        self.hall = hall
+        self.key = key
+        self.table = None
+        self._session = session
+        self._lock = threading.Lock()
+        if session is None and hall is not None:
+            tid = hall.store.latest_hotseat(key)
+            table = hall.table(tid) if tid is not None else None
+            if table is not None and table.session is not None and not table.problem:
+                self.table = table
+
+    @property
+    def session(self) -> Session | None:
+        return self.table.session if self.table is not None else self._session
+
+    @property
+    def lock(self):
+        return self.table.lock if self.table is not None else self._lock
 
     # --- helpers ------------------------------------------------------------------
     def info(self) -> dict:
@@ -149,13 +170,24 @@ class GameServer:
             variants = text_list(d, "variants")
             try:
                 parse_seats(seats, 1)
+            except ValueError as exc:
+                return error(str(exc))
+            if self.hall is not None:
+                table = self.hall.create(self.key, players, seed, seats.split(","), variants, options, [],
+                                         undo=True, hotseat=True)
+                old, self.table = self.table, table
+                if old is not None:
+                    self.hall.set_aside(old)
+                with self.lock:
+                    return reply(self.payload())
+            try:
                 session = Session(self.rb, players, seed, options, variants, seats)
             except (ValueError, TypeError, GameSetupError) as exc:
                 return error(str(exc))
             except RuleRuntimeError as exc:
                 return error(exc.diagnostic().format())
             with self.lock:
-                self.session = session
+                self._session = session
                 return reply(self.payload())
 
         @app.post("/api/act")
@@ -168,6 +200,9 @@ class GameServer:
                     return error("no game: start one", 409)
                 if not s.waiting_for_human():
                     return error("no person is to decide now", 409)
+                if self.table is not None:
+                    self.hall.apply(self.table, s.state.current_player(), action)
+                    return reply(self.payload())
                 try:
                     s.apply(action)
                 except IllegalAction as exc:
@@ -185,7 +220,12 @@ class GameServer:
                     return error("no game: start one", 409)
                 seat = seat_of(d.get("seat"))
                 try:
-                    s.bot_step()
+                    if self.table is not None:
+                        if not s.state.is_terminal() and not s.is_human(s.state.current_player()):
+                            who = s.state.current_player()
+                            self.hall.apply(self.table, who, s.bots[who].choose(s.state))
+                    else:
+                        s.bot_step()
                 except RuleRuntimeError as exc:
                     return error(exc.diagnostic().format(), 500)
                 return reply(self.payload(seat))
@@ -195,8 +235,14 @@ class GameServer:
             json_body()
             with self.lock:
                 s = self.session
-                if s is None or not s.undo():
+                last = None if s is None else max((i for i, (p, _) in enumerate(s.history) if s.is_human(p)),
+                                                  default=None)
+                if last is None:
                     return error("nothing to undo", 409)
+                if self.table is not None:
+                    self.hall.take_back(self.table, s.history[last][0], last)
+                else:
+                    s.reset_to(last)
                 return reply(self.payload())
 
         @app.get("/api/log")
@@ -273,7 +319,7 @@ def make(rulebooks, port: int, session=None, db=None, host: str = "127.0.0.1", a
     store = Store(db if db is not None else ":memory:", sync)
     hall = Hall(books, store, bot_delay, log=lambda text: print(text, file=sys.stderr, flush=True))
     hall.problems = hall.restore()
-    gs = GameServer(rulebooks[0], session) if len(rulebooks) == 1 else None
+    gs = GameServer(rulebooks[0], session, hall, next(iter(books))) if len(rulebooks) == 1 else None
     allowed = {host.lower(), *(h.lower() for h in allow_hosts)}
     app = build_app(hall, gs, allowed)
     httpd = make_server(host, port, app, server_class=_Threading, handler_class=_Quiet)

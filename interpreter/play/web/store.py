@@ -5,7 +5,8 @@ Three tables:
 ``tables``     one row per table: its id, the rulebook's key, folder and SHA-256
                (over its files, as game logs have it), players, seed, options,
                variants, the kind of every seat (``human`` or a bot), whether undo
-               is allowed, when it was made and whether it is over
+               is allowed, when it was made, whether it is over, and whether it is
+               the hot-seat page's game (every seat at one screen)
 ``seats``      one row per seat: its token (the secret in the seat's link), the
                player's name, whether someone opened the link (claimed); the
                spectators' token is the row with seat -1
@@ -42,7 +43,8 @@ CREATE TABLE IF NOT EXISTS tables (
     kinds TEXT NOT NULL,
     undo INTEGER NOT NULL,
     created REAL NOT NULL,
-    over INTEGER NOT NULL DEFAULT 0
+    over INTEGER NOT NULL DEFAULT 0,
+    hotseat INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     token TEXT PRIMARY KEY,
@@ -84,6 +86,7 @@ class TableRecord:
     names: dict = field(default_factory=dict)     # seat -> player name
     claimed: set = field(default_factory=set)
     decisions: list = field(default_factory=list)  # (seat, action or None, undo_to or None)
+    hotseat: bool = False
 
 
 class Store:
@@ -117,9 +120,9 @@ class Store:
     # --- writing ------------------------------------------------------------------
     def add_table(self, rec: TableRecord) -> None:
         rows = [("INSERT INTO tables (id, rulebook, folder, rulebook_sha256, players, seed, options, variants, "
-                 "kinds, undo, created, over) VALUES (?,?,?,?,?,?,?,?,?,?,?,0)",
+                 "kinds, undo, created, over, hotseat) VALUES (?,?,?,?,?,?,?,?,?,?,?,0,?)",
                  (rec.id, rec.rulebook, rec.folder, rec.sha256, rec.players, rec.seed, json.dumps(rec.options),
-                  json.dumps(rec.variants), json.dumps(rec.kinds), int(rec.undo), rec.created))]
+                  json.dumps(rec.variants), json.dumps(rec.kinds), int(rec.undo), rec.created, int(rec.hotseat)))]
         for seat, token in rec.tokens.items():
             rows.append(("INSERT INTO seats (token, table_id, seat, name) VALUES (?,?,?,?)",
                          (token, rec.id, seat, rec.names.get(seat, ""))))
@@ -133,6 +136,9 @@ class Store:
             rows.append(("UPDATE tables SET over = 1 WHERE id = ?", (table_id,)))
         self._write(rows)
 
+    def set_over(self, table_id: str) -> None:
+        self._write([("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))])
+
     def claim(self, token: str) -> None:
         self._write([("UPDATE seats SET claimed = 1 WHERE token = ?", (token,))])
 
@@ -142,6 +148,13 @@ class Store:
         with self.lock:
             return [r[0] for r in self.db.execute(sql)]
 
+    def latest_hotseat(self, rulebook: str) -> str | None:
+        """The hot-seat page's unfinished game of ``rulebook`` made last, or None."""
+        with self.lock:
+            row = self.db.execute("SELECT id FROM tables WHERE hotseat = 1 AND over = 0 AND rulebook = ? "
+                                  "ORDER BY created DESC LIMIT 1", (rulebook,)).fetchone()
+        return row[0] if row else None
+
     def table_of(self, token: str) -> str | None:
         with self.lock:
             row = self.db.execute("SELECT table_id FROM seats WHERE token = ?", (token,)).fetchone()
@@ -150,7 +163,7 @@ class Store:
     def load(self, table_id: str) -> TableRecord | None:
         with self.lock:
             row = self.db.execute("SELECT id, rulebook, folder, rulebook_sha256, players, seed, options, variants, "
-                                  "kinds, undo, created, over FROM tables WHERE id = ?", (table_id,)).fetchone()
+                                  "kinds, undo, created, over, hotseat FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 return None
             seats = self.db.execute("SELECT seat, token, name, claimed FROM seats WHERE table_id = ?",
@@ -158,7 +171,7 @@ class Store:
             moves = self.db.execute("SELECT seat, action, undo_to FROM decisions WHERE table_id = ? ORDER BY no",
                                     (table_id,)).fetchall()
         rec = TableRecord(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]), json.loads(row[7]),
-                          json.loads(row[8]), bool(row[9]), row[10], bool(row[11]))
+                          json.loads(row[8]), bool(row[9]), row[10], bool(row[11]), hotseat=bool(row[12]))
         for seat, token, name, claimed in seats:
             rec.tokens[seat] = token
             if name:

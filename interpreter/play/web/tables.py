@@ -250,7 +250,7 @@ class Hall:
             tables = list(self.tables.values())
         rows = []
         for t in sorted(tables, key=lambda t: -t.rec.created):
-            if t.session is None or t.over:
+            if t.session is None or t.over or t.rec.hotseat:
                 continue
             with t.lock:
                 s = t.session
@@ -265,7 +265,7 @@ class Hall:
 
     # --- making a table ---------------------------------------------------------------------
     def create(self, key: str, players: int, seed: int | None, kinds: list, variants: list, options: dict,
-               names: list, undo: bool) -> Table:
+               names: list, undo: bool, hotseat: bool = False) -> Table:
         rb = self.rulebooks.get(key)
         if rb is None:
             raise Refused(f"no rulebook '{key}' here (rulebooks: {', '.join(self.rulebooks)})", 404)
@@ -289,7 +289,7 @@ class Hall:
         rec = TableRecord(secrets.token_hex(6), key, str(Path(rb.path)), self.hashes[key], players, seed,
                           dict(session.options), list(session.variants), list(session.kinds), bool(undo),
                           time.time(), False, tokens,
-                          {i: x for i, x in enumerate(names[:n]) if x})
+                          {i: x for i, x in enumerate(names[:n]) if x}, hotseat=hotseat)
         self.store.add_table(rec)
         table = Table(rec, rb, session)
         with self.lock:
@@ -298,6 +298,15 @@ class Hall:
                 self.tokens[token] = rec.id
         self.kick(table)
         return table
+
+    def set_aside(self, table: Table) -> None:
+        """A hot-seat game replaced by a new one: kept in the store as it was, marked over so it is
+        not restored again, and dropped from memory."""
+        self.store.set_over(table.id)
+        with self.lock:
+            self.tables.pop(table.id, None)
+            for token in table.rec.tokens.values():
+                self.tokens.pop(token, None)
 
     def links(self, table: Table) -> dict:
         rec = table.rec
@@ -344,11 +353,12 @@ class Hall:
                               f"look again and decide anew", 409)
             if s.state.current_player() != seat:
                 raise Refused(f"it is not your turn: {s.seat_names[s.state.current_player()]} decides now", 409)
-            self._apply(table, seat, action)
+            self.apply(table, seat, action)
         self.kick(table)
 
-    def _apply(self, table: Table, seat: int, action: str) -> None:
-        """With the table's lock: apply, store, and only then count it as done."""
+    def apply(self, table: Table, seat: int, action: str) -> None:
+        """With the table's lock: apply ``seat``'s decision, store it, and only then count it as done;
+        Refused (nothing changed) for an illegal one."""
         s = table.session
         n = len(s.history)
         try:
@@ -366,6 +376,13 @@ class Hall:
         table.rows += 1
         table.changed()
 
+    def take_back(self, table: Table, seat, to: int) -> None:
+        """With the table's lock: back to the first ``to`` decisions, recorded as an undo by ``seat``."""
+        self.store.add_decision(table.id, table.rows, seat, None, undo_to=to)
+        table.rows += 1
+        table.session.reset_to(to)
+        table.changed()
+
     def undo(self, table: Table, seat, at) -> None:
         with table.lock:
             s = table.session
@@ -376,17 +393,15 @@ class Hall:
                 raise Refused("nothing to undo: this table does not allow undo, or you have not decided yet, "
                               "or another person decided since" if table.rec.undo else
                               "this table does not allow undo", 409)
-            self.store.add_decision(table.id, table.rows, seat, None, undo_to=to)
-            table.rows += 1
-            s.reset_to(to)
-            table.changed()
+            self.take_back(table, seat, to)
         self.kick(table)
 
     # --- bots -----------------------------------------------------------------------------
     def kick(self, table: Table) -> None:
-        """Let the bots move if one is to (in the background; one runner per table)."""
+        """Let the bots move if one is to (in the background; one runner per table; the hot-seat
+        page steps its bots itself)."""
         with table.lock:
-            if table.bots_busy or not table.bot_to_move():
+            if table.rec.hotseat or table.bots_busy or not table.bot_to_move():
                 return
             table.bots_busy = True
         self.bots.submit(self._run_bots, table)
@@ -408,7 +423,7 @@ class Hall:
                 with table.lock:
                     if len(s.history) != seen or table.session is not s:
                         continue                     # an undo came in between: look again
-                    self._apply(table, seat, action)
+                    self.apply(table, seat, action)
         except BaseException as exc:               # a failing bot must not kill the runner silently
             with table.lock:
                 table.bots_busy = False
