@@ -131,6 +131,14 @@ def test_each_seat_gets_its_own_view_and_nothing_else(serve):
         other = 1 - seat if seat is not None else 0
         told = [x for x in p["story"] if x.startswith(f"Player {other + 1}: choose(")]
         assert told and all(x == f"Player {other + 1}: choose(…)" for x in told)   # yak's secret card
+        # asking for another seat's view is ignored until the game is over
+        for asked in ["0", "1", "none"]:
+            q = s.ok("GET", f"/api/t/{t}/state?seat={asked}")["game"]
+            assert q["viewer"] == seat and q["view"] == view
+        past = s.ok("GET", f"/api/t/{t}/state?at=2")["game"]          # time travel: the seat's own view then
+        then = build_view(table.session.state_after(2), seat)
+        then["actions"] = []
+        assert past["at"] == 2 and past["view"] == then
         log = s.call("GET", f"/api/t/{t}/log")[1].splitlines()
         head, moves = json.loads(log[0]), [json.loads(x) for x in log[1:]]
         assert "seed" not in head and head["view"] == ("spectator" if seat is None else seat)
@@ -218,8 +226,10 @@ def test_bad_decisions_are_refused_and_change_nothing(serve):
     assert s.ok("GET", f"/api/t/{t0}/state")["game"]["decisions"] == n
     rows = s.hall.store.db.execute("SELECT COUNT(*) FROM decisions").fetchone()[0]
     assert rows == 0
-    code, text = s.call("GET", "/api/t/short/state")
-    assert code == 404 and json.loads(text) == {"error": "no table has this link"}
+    for path in ["/api/t/short/state", "/api/t/" + "y" * 24 + "/events", "/api/t/" + "y" * 24 + "/log",
+                 "/api/t/" + "y" * 24 + "/state", "/api/t/" + "y" * 65 + "/state"]:
+        code, text = s.call("GET", path)
+        assert code == 404 and json.loads(text) == {"error": "no table has this link"}, path
 
 
 def test_live_updates_reach_the_other_seat_and_a_reconnect_resumes(serve):
@@ -297,6 +307,27 @@ def test_limits_on_tables_streams_and_bodies(serve):
         c.close()
     finally:
         configure(serve_tables=old[0], serve_streams=old[1], serve_body=old[2])
+
+
+def test_connections_are_bounded_and_idle_ones_time_out(serve):
+    import socket
+    s = serve()
+    old = LIMITS.serve_connections
+    idle = []
+    try:
+        configure(serve_connections=2)
+        for _ in range(2):                        # connected, sending nothing
+            idle.append(socket.create_connection(("127.0.0.1", s.port)))
+        time.sleep(0.3)
+        code, text = s.call("GET", "/api/lobby")
+        assert code == 503 and "serve_connections" in json.loads(text)["error"]
+        idle.pop().close()
+        time.sleep(0.3)
+        assert s.call("GET", "/api/lobby")[0] == 200
+    finally:
+        configure(serve_connections=old)
+        for c in idle:
+            c.close()
 
 
 # --- security ------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ limit           default    what it bounds
 
 ``regelwerk serve`` (docs/serve.md) is bounded too: ``serve_tables`` (500) unfinished
 tables at once, ``serve_streams`` (200) live-update connections held open at once,
-``serve_body`` (65,536) bytes in one request body.
+``serve_body`` (65,536) bytes in one request body, ``serve_connections`` (400)
+connections of any kind at once.
 
 Research runs may raise them: ``interpreter.limits.configure(steps=10**7)``
 or the environment variable ``REGELWERK_LIMITS="steps=10000000,elements=5000000"``.
@@ -49,6 +50,7 @@ class Limits:
     serve_tables: int = 500
     serve_streams: int = 200
     serve_body: int = 65_536
+    serve_connections: int = 400
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)

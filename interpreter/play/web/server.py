@@ -39,7 +39,7 @@ import bottle
 
 from ...ai.bots import BOTS
 from ..gamelog import header
-from ...game import GameSetupError
+from ...game import LIMITS, GameSetupError
 from ...game import IllegalAction
 from ..session import HUMAN, Session, parse_seats
 from ..view import build_view
@@ -262,13 +262,46 @@ class GameServer:
 
 
 class _Quiet(WSGIRequestHandler):
+    timeout = 30                   # a client that sends nothing does not hold its thread for ever
+
     def log_message(self, *args):  # no line per request
         pass
 
 
+_BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
+         b'{"error": "the server holds as many connections as it may (limit \'serve_connections\'): try again"}')
+
+
 class _Threading(socketserver.ThreadingMixIn, WSGIServer):
+    """A thread per connection, at most ``limits.serve_connections`` at once (more get a 503)."""
     daemon_threads = True
     request_queue_size = 128
+
+    def server_activate(self):
+        super().server_activate()
+        self.active = 0
+        self.counting = threading.Lock()
+
+    def process_request(self, request, client_address):
+        with self.counting:
+            full = self.active >= LIMITS.serve_connections
+            if not full:
+                self.active += 1
+        if full:
+            try:
+                request.sendall(_BUSY)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self.counting:
+                self.active -= 1
 
 
 def rulebook_keys(rulebooks) -> dict:
