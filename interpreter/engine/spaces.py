@@ -129,6 +129,23 @@ def unbounded_parameters(game, lay) -> list:
     return unbounded
 
 
+def unbounded_message(action, spec) -> str:
+    """Why parameter ``spec`` of ``action`` has no fixed action space, and what helps."""
+    from . import types as T
+    head = f"the values of parameter '{spec.name}' of action '{action.name}'"
+    if isinstance(spec.type, (T.ListT, T.TupleT)):
+        return (f"{head} are lists, which have no fixed action space; choose the elements as a set "
+                f"({{{spec.name}: {{set: \"...\", size: k}}}}, docs/language.md) or one at a time")
+    return (f"{head} cannot be bounded before the game; state them with bounds: "
+            f"{{{spec.name}: \"lo..hi\"}} (or a list of every value it can take)")
+
+
+def unbounded_diagnostics(space: ActionSpace) -> list:
+    """RW240 for every parameter of ``space`` that could not be bounded, located at it."""
+    from dsl.diagnostics import ERROR, Diagnostic
+    return [Diagnostic(pos, why, ERROR, "RW240") for _action, _param, pos, why in space.unbounded]
+
+
 def _actions(game) -> list:
     """Declared actions first (in rulebook order), then inline actions (in file order)."""
     return list(game.actions.values()) + sorted(game.inline_actions.values(),
@@ -164,9 +181,7 @@ def _action_ids(b: "_Bounder", action, count_only: bool = False):
         except Unbounded as exc:
             raise _located(exc, spec) from None
         if dom is None:
-            raise _located(Unbounded(f"the values of parameter '{spec.name}' of action '{action.name}' cannot "
-                                     f"be bounded before the game; state them with bounds: "
-                                     f"{{{spec.name}: \"lo..hi\"}}"), spec)
+            raise _located(Unbounded(unbounded_message(action, spec)), spec)
         if count_only and i + 1 == n:
             k = len({format_value(v) for v in dom})
             if count[0] + k > MAX_IDS:

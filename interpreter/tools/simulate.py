@@ -27,6 +27,7 @@ from pathlib import Path
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from ..ai.bots import make_bots
+from ..game import space_of
 
 
 @dataclass
@@ -103,8 +104,8 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
         st = rb.new_game(players, seed, options, variants, logging=False)
         bots = make_bots("random", st.lay.num_seats, seed)
         invariants = rb.game.invariants
-        space = rb.action_space(players, options, variants)
-        unbounded = {id(u[0]) for u in space.unbounded}      # reported by validate (RW240)
+        space = space_of(rb.game, rb.layout(players, options, variants))
+        unbounded = {id(u[0]) for u in space.unbounded}      # reported by validate (RW240, a warning)
         n = 0
         while not st.is_terminal():
             outside = [a for a in st.legal_actions() if a not in space.index
