@@ -6,7 +6,8 @@ per action (declared or inline), the combinations of every value each
 parameter can ever take.  Those values are found once per layout, without
 playing, by evaluating the parameter's domain expression over *sets of
 possible values* (:class:`_Bounder`): a number variable with ``min``/``max``
-stands for its range, a zone for every component its family may hold, an
+stands for its range, any other variable for its type's values, its initial
+values and ``none`` (so ``claim[k] == none`` keeps what it may keep), a zone for every component its family may hold, an
 enum for its symbols, a rulebook function for its body with the argument
 sets bound — an over-approximation, so every legal id is in the space.  A
 later parameter is bounded once per value of the earlier ones (a triangle
@@ -269,6 +270,7 @@ def _union(a, b):
 
 
 BOOLS = frozenset((True, False))
+_NONE = frozenset((None,))
 _COMPARE = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
             "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}
 
@@ -291,6 +293,7 @@ class _Bounder:
         # domain, function call or filtered comprehension recurs with every earlier value
         self._memo: dict = {}
         self._names: dict = {}
+        self._inits: dict = {}
 
     # --- entry points -----------------------------------------------------
     def elems_of_source(self, source, pos, env):
@@ -440,10 +443,37 @@ class _Bounder:
         return self._typed_var(var, clamp, T)
 
     def _typed_var(self, var, clamp, T):
+        """Every value ``var`` can hold: its type's values (a number's range), its initial
+        values, and ``none`` (which any variable but a number with ``min``/``max`` may be
+        set to: the clamp of such a number fails on none) — so that ``x == none`` filters
+        keep what they may keep."""
         typ = var.type
         if clamp is not None and clamp[0] is not None and clamp[1] is not None and typ == T.INT:
-            return frozenset(range(clamp[0], clamp[1] + 1))
-        return self.by_type(typ)
+            out = frozenset(range(clamp[0], clamp[1] + 1))
+        else:
+            out = self.by_type(typ)
+            if out is None:
+                return None
+            out = out | _NONE
+        init = self._initial(var)
+        return out if init is None or init <= out else out | init
+
+    def _initial(self, var):
+        """The initial values of ``var`` in this layout (None: not hashable)."""
+        got = self._inits.get(var.name)
+        if got is None and var.name not in self._inits:
+            lay = self.lay
+            if var.index:
+                keys = lay.vkeys[var.family_id] if 0 <= var.family_id < len(lay.vkeys) else {}
+                vals = [lay.init_vars[i] for i in keys.values()]
+            else:
+                vals = [lay.init_vars[var.offset]] if 0 <= var.offset < len(lay.init_vars) else []
+            try:
+                got = frozenset(vals)
+            except TypeError:
+                got = None
+            self._inits[var.name] = got
+        return got
 
     def v_Attr(self, node, env):
         objs = self.val(node.obj, env)
