@@ -25,6 +25,7 @@ from .codegen import Gen, LazyExpr, id_is_value
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
 from . import flowcode
+from .choices import choose_sets, parse_size
 from .flowcode import lazy_entries, lazy_instructions
 from .steps import StepCompiler
 from .stdlib import BUILTINS
@@ -758,6 +759,16 @@ class Compiler:
                 self.report.error(spec["params"].key_pos.get(pname, dpos), "'player' is the seat that decides; "
                                                                            "name the parameter differently", E_NAME)
                 continue
+            choose = None
+            if isinstance(domain, dict):            # {set: LIST, size: K}: a set-valued choice
+                choose = parse_size(domain.get("size"))
+                if choose is None:
+                    self.report.error(domain.pos_of("size") if "size" in domain else dpos, f"the size of set parameter '{pname}' must be a "
+                                      f"number or \"lo..hi\" (numbers, lo <= hi), not {domain.get('size')!r}",
+                                      E_TYPE)
+                    choose = (0, 0)
+                dpos = domain.pos_of("set") if "set" in domain else dpos
+                domain = domain.get("set", [])
             tree = None if isinstance(domain, list) else self.parse(domain, dpos)
             if tree is None and not isinstance(domain, list):
                 text, typ, pre = None, T.ANY, []     # a syntax error, reported
@@ -771,9 +782,12 @@ class Compiler:
             if isinstance(typ, T.ZoneT):
                 text = f"st.z[{text}.id]"
             text = text or "()"
+            if choose is not None:                  # its values: the sets, each a list in the set order
+                text = f"{gen.bind(choose_sets, 'f')}({text}, {int(choose[0])}, {int(choose[1])})"
+                elem = T.ListT(elem)
             slot = scope.declare(pname, elem)
             action.params.append(ParamSpec(pname, LazyExpr(gen, text, dpos, pre), elem, slot, dpos, domain, tree,
-                                           text, pre))
+                                           text, pre, choose))
         if "where" in spec:
             wpos = spec.pos_of("where")
             text, _, pre = self.text_expr(spec["where"], wpos, scope, gen, "where", cond=True)

@@ -183,6 +183,11 @@ def _action_ids(b: "_Bounder", action, count_only: bool = False):
             raise _located(exc, spec) from None
         if dom is None:
             raise _located(Unbounded(unbounded_message(action, spec)), spec)
+        if spec.choose is not None:
+            dom = _set_values(dom, spec.choose)
+            if dom is None:
+                raise _located(Unbounded(f"set parameter '{spec.name}' of action '{action.name}' has more than "
+                                         f"{MAX_SET} possible sets"), spec)
         if count_only and i + 1 == n:
             k = len({format_value(v) for v in dom})
             if count[0] + k > MAX_IDS:
@@ -204,6 +209,39 @@ def _action_ids(b: "_Bounder", action, count_only: bool = False):
         env.pop(spec.name, None)
 
     yield from level(0)
+
+
+def _set_values(elems, sizes):
+    """Every value a set parameter of ``sizes`` can take when its elements are among
+    ``elems`` (interpreter/choices.py): the combinations in the set order, alike elements
+    (components with one label) as one element that may repeat up to how many there are;
+    None beyond MAX_SET sets."""
+    from .choices import set_key
+    from .values import format_value
+    lo, hi = sizes
+    groups: dict = {}
+    for v in elems:
+        groups.setdefault(format_value(v), []).append(v)
+    kinds = sorted(groups.values(), key=lambda g: set_key(g[0]))
+    out = []
+
+    def pick(i, k, chosen):
+        if k == 0:
+            out.append(tuple(chosen))
+            if len(out) > MAX_SET:
+                raise OverflowError
+            return
+        for j in range(i, len(kinds)):
+            group = kinds[j]
+            for n in range(1, min(len(group), k) + 1):
+                pick(j + 1, k - n, chosen + group[:n])
+
+    try:
+        for k in range(lo, hi + 1):
+            pick(0, k, [])
+    except OverflowError:
+        return None
+    return frozenset(out)
 
 
 def _located(exc: Unbounded, spec) -> Unbounded:
