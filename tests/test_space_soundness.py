@@ -2,7 +2,7 @@
 
 Generated rulebooks (hypothesis) declare variables of the kinds a filter reads —
 seats that may be nobody (`none`), booleans, numbers with a range, indexed or not —
-and actions whose parameter domains filter over them (`claim[k] == none`,
+and actions whose parameter domains (plain or sets) filter over them (`claim[k] == none`,
 `not (x != none)`, `x == none or ...`, ...).  Random play changes the variables
 through other actions; at every decision each legal id must be in the space.
 The shipped games are played the same way in tests/test_spaces.py; here the
@@ -46,7 +46,9 @@ def domains():
     two = st.tuples(conditions(K_ATOMS), conditions(P_ATOMS)).map(
         lambda cc: {"k": f"[k for k in 1..3 if {cc[0]}]",
                     "p": f"[p for p in players if {cc[1].replace('k0', 'k')}]"})
-    return st.one_of(k_comp, p_comp, plain, two)
+    sets = st.tuples(conditions(K_ATOMS), st.sampled_from(["2", '"1..2"', '"0..3"'])).map(
+        lambda cs: {"s": ("set", f"[k for k in 1..3 if {cs[0]}]", cs[1])})
+    return st.one_of(k_comp, p_comp, plain, two, sets)
 
 
 HEAD = """\
@@ -77,7 +79,8 @@ actions:
 def rulebook_text(doms, inits) -> str:
     lines = [HEAD % inits]
     for i, dom in enumerate(doms):
-        params = ", ".join(f'{name}: "{text}"' for name, text in dom.items())
+        params = ", ".join(f'{name}: {{set: "{text[1]}", size: {text[2]}}}' if isinstance(text, tuple)
+                           else f'{name}: "{text}"' for name, text in dom.items())
         lines.append(f"  f{i}: {{params: {{{params}}}, do: []}}\n")
     offered = ", ".join(["claim_it", "free_it", "hold", "drop", "flag_on", "flag_off", "mark_it", "count_up",
                          "set_n", "own"] + [f"f{i}" for i in range(len(doms))])
