@@ -363,8 +363,9 @@ class Compiler:
             attrs = {}
             for aname, tname in (spec.get("attributes") or {}).items():
                 apos = spec["attributes"].pos_of(aname)
-                if aname in ("kind", "label", "id"):
-                    self.report.error(apos, f"'{aname}' is a built-in attribute of every component", E_NAME)
+                problem = T.attribute_name_problem(str(aname))
+                if problem:
+                    self.report.error(apos, problem, E_NAME)
                     continue
                 attrs[aname] = self.type_name(tname, apos)
             kind = KindDecl(name, attrs, comps.key_pos[name])
@@ -375,7 +376,10 @@ class Compiler:
                 for piece in re.split(r"(\{[^{}]*\})", label):
                     if piece.startswith("{") and piece.endswith("}"):
                         field = piece[1:-1].strip()
-                        if field not in attrs:
+                        if field in T.RESERVED_ATTRIBUTES:
+                            self.report.error(spec.pos_of("label"), f"label field: {T.attribute_name_problem(field)}",
+                                              E_NAME)
+                        elif field not in attrs:
                             self.report.error(spec.pos_of("label"), f"label field '{field}' is not an attribute of "
                                                                     f"'{name}'{suggest(field, attrs)}", E_NAME)
                         parts.append((True, field))
