@@ -55,3 +55,46 @@ flow: []
 end: {score: "0"}
 """))
     assert any("'kind' is a built-in attribute of every component (read it as c.kind)" in d.message for d in found)
+
+
+TOKENS = HEAD + """\
+variables:
+  tokens: {index: {p: players}, init: 8}
+actions:
+  take: {do: [{set: "tokens[player] += 3"}]}
+  discard: {params: {n: "1..3"}, where: "tokens[player] - n >= 0", do: [{set: "tokens[player] -= n"}]}
+flow:
+  - repeat: 3
+    do:
+      - turns: 0
+        once: true
+        do:
+          - decide: [take]
+          - while: "tokens[player] > 10"
+            do: [{decide: [discard]}]
+invariants:
+  limit: %s
+end: {score: "tokens[p]"}
+"""
+
+
+def test_an_invariant_may_hold_only_at_the_end_of_a_turn(rulebook):
+    # take 3 (8 -> 11) then discard back to 10 or fewer in the same turn: the limit of 10
+    # holds at every turn's end, not between the two decisions of a turn
+    from interpreter.simulate import run_check
+    at_turn_end = rulebook(TOKENS % '{expr: "all(players, p -> tokens[p] <= 10)", when: turn_end}')
+    report, game = check_rulebook(at_turn_end)
+    assert game is not None and not report.has_errors, [d.format() for d in report.items]
+    assert run_check(str(at_turn_end), 20, [2], {}, [], jobs=1) == []
+    always = rulebook(TOKENS % '"all(players, p -> tokens[p] <= 10)"')
+    found = run_check(str(always), 5, [2], {}, [], jobs=1)
+    assert found and {f.code for f in found} == {"RW903"} and found[0].line == 18
+    # a limit of 9 is broken at a turn's end (discarding to 10 is allowed): found, located
+    nine = rulebook(TOKENS % '{expr: "all(players, p -> tokens[p] <= 9)", when: turn_end}')
+    found = run_check(str(nine), 20, [2], {}, [], jobs=1)
+    assert found and found[0].code == "RW903" and "end of a turn" in found[0].message and found[0].line == 18
+
+
+def test_when_names_a_known_scope(rulebook):
+    report, game = check_rulebook(rulebook(TOKENS % '{expr: "true", when: game_end}'))
+    assert game is None and any(d.pos.line == 18 for d in report.items if d.severity == "error")

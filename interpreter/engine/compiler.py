@@ -26,6 +26,9 @@ from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpe
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
 from . import flowcode
 from .choices import choose_sets, parse_size
+
+#: the ends of scopes an invariant may be checked at (`when:`)
+INVARIANT_SCOPES = ("turn_end", "round_end", "phase_end")
 from .flowcode import lazy_entries, lazy_instructions
 from .steps import StepCompiler
 from .stdlib import BUILTINS
@@ -940,6 +943,10 @@ class Compiler:
             if spec.get("at"):
                 live.add(flowcode.DEFERRED)
         s = self.src
+        invs = s.sections.get("invariants")
+        for spec in (invs.values() if isinstance(invs, dict) else ()):
+            if isinstance(spec, dict) and spec.get("when") in INVARIANT_SCOPES:
+                live.add(str(spec["when"]))           # that scope's end calls State.scope_end
         stack = [s.sections.get(k) for k in ("setup", "flow", "procedures", "actions", "triggers", "end")]
         while stack and flowcode.DEFERRED not in live:
             item = stack.pop()
@@ -1051,11 +1058,25 @@ class Compiler:
         g.score_rest = str(rest) if rest is not None else None
 
     def compile_invariants(self, invs: LDict):
+        """`invariants:` name -> condition, or {expr: condition, when: always | turn_end |
+        round_end | phase_end}: after every decision (GameDef.invariants) or as every such
+        scope ends (GameDef.scope_invariants; live_events makes those scopes call State.scope_end)."""
         for name, expr in invs.items():
             scope = Scope([("player", T.PLAYER)])
-            fn, _ = self.dyn_expr(expr, invs.pos_of(name), scope, f"invariant {name}", cond=True)
-            if fn is not None:
-                self.game.invariants.append((name, sized(fn, scope), invs.pos_of(name)))
+            pos = invs.pos_of(name)
+            when = "always"
+            if isinstance(expr, dict):
+                when = str(expr.get("when", "always"))
+                pos = expr.pos_of("expr") if "expr" in expr else pos
+                expr = expr.get("expr", "true")
+            fn, _ = self.dyn_expr(expr, pos, scope, f"invariant {name}", cond=True)
+            if fn is None:
+                continue
+            if when == "always":
+                self.game.invariants.append((name, sized(fn, scope), pos))
+            else:
+                kind = when[:-len("_end")]
+                self.game.scope_invariants.setdefault(kind, []).append((name, sized(fn, scope), pos))
 
     def check_deferrals(self):
         """RW206: ``defer: ... until:`` and a trigger's ``at:`` must name a scope that exists."""

@@ -348,7 +348,10 @@ class GameDef:
     score_parts: list = field(default_factory=list)
     #: the name of what the score holds beyond its parts (`end: rest:`), or None
     score_rest: str | None = None
-    invariants: list = field(default_factory=list)  # [(name, f, pos)]
+    invariants: list = field(default_factory=list)  # [(name, f, pos)]: checked after every decision
+    #: invariants with `when: turn_end` (round_end, phase_end): scope kind -> [(name, f, pos)],
+    #: checked by State.scope_end as such a scope ends (broken ones in State.broken)
+    scope_invariants: dict = field(default_factory=dict)
     #: every procedure by its unique name, for serialisation
     all_procs: dict = field(default_factory=dict)
     #: score-expression slot for "p"

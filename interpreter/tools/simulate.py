@@ -133,6 +133,10 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
                 if not fn(st, [None]):
                     finding("RW903", f"invariant '{name}' is broken", pos)
                     return findings
+            if st.broken:                       # `when: turn_end` ...: broken as such a scope ended
+                name, pos, kind = st.broken[0]
+                finding("RW903", f"invariant '{name}' is broken at the end of a {kind}", pos)
+                return findings
             if n % check_every == 0:
                 for problem in structure_problems(st):
                     finding("RW904", problem, Pos(first_file))
