@@ -98,3 +98,25 @@ def test_an_invariant_may_hold_only_at_the_end_of_a_turn(rulebook):
 def test_when_names_a_known_scope(rulebook):
     report, game = check_rulebook(rulebook(TOKENS % '{expr: "true", when: game_end}'))
     assert game is None and any(d.pos.line == 18 for d in report.items if d.severity == "error")
+
+
+def test_a_variable_shown_to_players_need_not_be_read(rulebook):
+    text = HEAD + """\
+variables:
+  hint: {index: {p: players}, init: 0%s}
+actions:
+  look: {do: [{set: "hint[player] = 3"}]}
+flow:
+  - decide: [look]
+    who: 0
+end: {score: "0"}
+"""
+    report, _ = check_rulebook(rulebook(text % ""))
+    assert [(d.code, d.pos.line) for d in report.items] == [("RW201", 4)]
+    assert "never read" in report.items[0].message
+    report, _ = check_rulebook(rulebook(text % ", shown: true"))
+    assert report.items == []
+    rb = Rulebook.load(rulebook(text % ", shown: true"))
+    st = rb.new_game(2, 1)
+    st.apply_action("look")
+    assert st.observation(1)["variables"]["hint"] == {"0": 3, "1": 0}      # what players read

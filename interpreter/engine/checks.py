@@ -309,8 +309,8 @@ def unused_definitions(a: Analysis) -> Iterator[Diagnostic]:
         for name in table:
             if not uses.get(name):
                 yield Diagnostic(a.decl_pos(section, name), f"{what} '{name}' is never used", WARNING, "RW201")
-    for name in g.variables:
-        if not uses.get(name):
+    for name, var in g.variables.items():
+        if not uses.get(name) and not var.shown:
             yield Diagnostic(a.decl_pos("variables", name), f"variable '{name}' is never read", WARNING, "RW201")
     raised_anywhere = set()
     for body in a.all_bodies():

@@ -572,6 +572,7 @@ class Compiler:
                 declared, index = None, {}
             var = VarDecl(name, declared or T.ANY, pos, init=lambda st, L: None)
             var.index = [IndexSpec(k, None, T.ANY, i, pos) for i, k in enumerate(index)]
+            var.shown = isinstance(spec, dict) and spec.get("shown") is True
             if not isinstance(spec, dict) or "type" not in spec:
                 init = spec.get("init") if isinstance(spec, dict) else spec
                 var.type = self._init_type(init)

@@ -207,6 +207,8 @@ class VarDecl:
     offset: int = -1
     #: position among variable families (Layout.var_keys)
     family_id: int = -1
+    #: `shown: true`: there for players to read (a hint, what they know), so the rules need not read it
+    shown: bool = False
 
 
 @dataclass
