@@ -42,7 +42,9 @@ def domains():
     k_comp = conditions(K_ATOMS).map(lambda c: {"k": f"[k for k in 1..3 if {c}]"})
     p_comp = conditions(P_ATOMS).map(lambda c: {"p": f"[p for p in players if {c.replace('k0', '1')}]"})
     plain = st.sampled_from([{"v": "1..n"}, {"v": "0..cnt[2]"}, {"v": "[holder]"}, {"v": "[n, owner]"},
-                             {"v": "[claim[k] for k in 1..3]"}, {"v": "[k for k in 1..3 if claim[k] == none]"}])
+                             {"v": "[claim[k] for k in 1..3]"}, {"v": "[k for k in 1..3 if claim[k] == none]"},
+                             {"v": "0..sum(1..3, k -> cnt[k])"}, {"v": "1..sum(players, p -> cnt[2] - 1)"},
+                             {"v": "[sum(1..n, k -> cnt[k])]"}])
     two = st.tuples(conditions(K_ATOMS), conditions(P_ATOMS)).map(
         lambda cc: {"k": f"[k for k in 1..3 if {cc[0]}]",
                     "p": f"[p for p in players if {cc[1].replace('k0', 'k')}]"})

@@ -227,3 +227,32 @@ end: {score: "0"}
 """))
     [d] = [d for d in report.items if d.code == "RW240"]
     assert d.severity == "warning" and "lists" in d.message and "lo..hi" not in d.message
+
+
+def test_a_sum_of_bounded_variables_is_bounded(rulebook):
+    # held[p, c] is 0..2 for 3 colours: the sum over the colours is 0..6, over 1..2 at most 0..4
+    rb = Rulebook.load(rulebook(HEAD + """
+enums:
+  color: [red, blue, green]
+variables:
+  held: {index: {p: players, c: color}, init: 0, min: 0, max: 2}
+actions:
+  pay:
+    params: {n: "1..sum(color, c -> held[player, c])"}
+    do: [{set: "held[player, red] = 0"}]
+  pay_some:
+    params: {n: "[n for n in 0..sum(1..2, k -> held[player, red] * k)]"}
+    do: []
+  get:
+    params: {c: color}
+    do: [{set: "held[player, c] += 1"}]
+flow:
+  - repeat: 6
+    do: [{decide: [get, pay, pay_some], who: 0}]
+end: {score: "0"}
+"""))
+    space = rb.action_space(2)
+    assert [i for i in space.ids if i.startswith("pay(")] == [f"pay(n={n})" for n in range(1, 7)]
+    assert [i for i in space.ids if i.startswith("pay_some(")] == [f"pay_some(n={n})" for n in range(0, 7)]
+    report, _ = check_rulebook(rb.path)
+    assert not [d for d in report.items if d.code == "RW240"]

@@ -736,7 +736,35 @@ class _Bounder:
             return None
         if name == "abs":
             return _product([self.val(args[0], env)], abs) if args else None
+        if name == "sum" and args:
+            return self.sum_values(args, env)
         return None
+
+    def sum_values(self, args, env):
+        """``sum(xs)`` / ``sum(xs, x -> f)`` where ``xs`` holds each of its possible elements
+        at most once (a range, an enum, the seats, a zone's components): between the sum of
+        each element's least value (or 0 where it may be left out) and of its greatest."""
+        src = args[0]
+        # every possible element surely there (the seats, an enum's symbols), or each maybe
+        whole = isinstance(src, ast.Name) and src.id not in env and (src.id == "players" or src.id in self.game.enums)
+        got = None if whole or isinstance(src, ast.Range) else self.val(src, env)
+        zone = isinstance(got, frozenset) and bool(got) and all(isinstance(z, Zone) for z in got)
+        if not (whole or zone or isinstance(src, ast.Range)):
+            return None
+        elems = self.elems(src, env)
+        if elems is None or len(elems) > 1000:
+            return None
+        f = args[1] if len(args) > 1 and isinstance(args[1], ast.Lambda) else None
+        lo = hi = 0
+        for x in elems:
+            v = self.val(f.body, {**env, f.param: frozenset((x,))}) if f is not None else frozenset((x,))
+            if not _ints(v):
+                return None
+            a, b = min(v), max(v)
+            if not whole:                     # an element may be missing: it adds nothing then
+                a, b = min(a, 0), max(b, 0)
+            lo, hi = lo + a, hi + b
+        return _interval(lo, hi)
 
     def call_function(self, fn, args, env):
         if fn.name in self.calls or len(self.calls) > 20:
