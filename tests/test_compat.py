@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import Rulebook, check_rulebook
-from interpreter.rng import Rng
+from interpreter.game import Rng
 
 COMPAT = Path(__file__).parent / "compat"
 BOOKS = sorted(p.parent for p in COMPAT.glob("*/*/*/game.yaml"))

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import Rulebook, check_rulebook
-from interpreter.scenarios import run_scenarios
-from interpreter.simulate import run_check
+from interpreter.tools.scenarios import run_scenarios
+from interpreter.tools.simulate import run_check
 
 BOOK = Path(__file__).parent / "rulebooks" / "gem_guild"
 
@@ -44,7 +44,7 @@ def test_two_hundred_games_per_player_count_find_no_problem():
 def test_pettingzoo_api_test_passes():
     pytest.importorskip("pettingzoo", reason="the PettingZoo adapter needs the rl extra")
     from pettingzoo.test import api_test
-    from interpreter.adapters import pettingzoo as pz_adapter
+    from interpreter.ai.adapters import pettingzoo as pz_adapter
     for players in (2, 3):
         env = pz_adapter.env(BOOK, players=players)
         with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):

@@ -81,7 +81,7 @@ end: {score: "tokens[p]"}
 def test_an_invariant_may_hold_only_at_the_end_of_a_turn(rulebook):
     # take 3 (8 -> 11) then discard back to 10 or fewer in the same turn: the limit of 10
     # holds at every turn's end, not between the two decisions of a turn
-    from interpreter.simulate import run_check
+    from interpreter.tools.simulate import run_check
     at_turn_end = rulebook(TOKENS % '{expr: "all(players, p -> tokens[p] <= 10)", when: turn_end}')
     report, game = check_rulebook(at_turn_end)
     assert game is not None and not report.has_errors, [d.format() for d in report.items]

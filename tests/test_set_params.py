@@ -1,4 +1,4 @@
-"""Set-valued parameters (interpreter/choices.py): `{set: LIST, size: K}` offers every
+"""Set-valued parameters (interpreter/engine/choices.py): `{set: LIST, size: K}` offers every
 set of K distinct elements once, with an order-free readable id, bounded in the fixed
 action space as combinations."""
 import json
@@ -117,7 +117,7 @@ end: {score: "0"}
 
 
 def test_a_scenario_plays_a_set_id(rulebook, tmp_path):
-    from interpreter.scenarios import run_scenarios
+    from interpreter.tools.scenarios import run_scenarios
     folder = rulebook(GEMS % "[c for c in color if bank[c] > 0]")
     (folder / "scenarios").mkdir()
     (folder / "scenarios" / "take.yaml").write_text("""\

@@ -106,7 +106,7 @@ INITS = st.fixed_dictionaries({"claim": st.sampled_from(["none", "0", "1"]),
 def legal_within_space(folder: Path, seed: int, games: int = 2) -> None:
     rb = Rulebook.load(folder)
     for players in range(rb.game.min_players, rb.game.max_players + 1):
-        from interpreter.spaces import space_of
+        from interpreter.game import space_of
         space = space_of(rb.game, rb.layout(players))
         unbounded = {id(u[0]) for u in space.unbounded}
         rng = random.Random(seed)

@@ -193,7 +193,7 @@ def test_an_unbounded_parameter_is_a_warning_and_the_game_plays_and_tests():
     assert game is not None and not report.has_errors
     [w] = [d for d in report.items if d.code == "RW240"]
     assert w.severity == "warning" and (w.pos.line, w.pos.col) == (17, 17) and "'a'" in w.message
-    from interpreter.scenarios import run_scenarios
+    from interpreter.tools.scenarios import run_scenarios
     results = run_scenarios([PAIR_DICE])
     assert results and all(r.ok for r in results)
     rb = Rulebook.load(PAIR_DICE)

@@ -250,7 +250,7 @@ class ParamSpec:
     #: after the statements ``pre`` that compute parts of it
     text: str = "()"
     pre: list = field(default_factory=list)
-    #: a set-valued parameter (``{set: ..., size: ...}``, interpreter/choices.py): its
+    #: a set-valued parameter (``{set: ..., size: ...}``, interpreter/engine/choices.py): its
     #: sizes ``(lo, hi)``; ``source`` and ``tree`` are then the list chosen from
     choose: tuple | None = None
 

@@ -213,7 +213,7 @@ def _action_ids(b: "_Bounder", action, count_only: bool = False):
 
 def _set_values(elems, sizes):
     """Every value a set parameter of ``sizes`` can take when its elements are among
-    ``elems`` (interpreter/choices.py): the combinations in the set order, alike elements
+    ``elems`` (interpreter/engine/choices.py): the combinations in the set order, alike elements
     (components with one label) as one element that may repeat up to how many there are;
     None beyond MAX_SET sets."""
     from .choices import set_key
