@@ -28,6 +28,9 @@ from .engine import types
 from .engine.values import Component, Zone, format_value, plain
 from .engine.rng import Rng
 
+# --- the fixed action space as the engine keeps it (also where a parameter has none: RW240) ----------
+from .engine.spaces import space_of
+
 # --- seats' knowledge: what a seat has seen, as text --------------------------------------------------
 from .engine.infosets import information_state_string
 
@@ -48,7 +51,7 @@ __all__ = [
     "Rulebook", "State", "ChanceState", "IllegalAction", "GameSetupError", "RulebookError", "RuleRuntimeError",
     "check_rulebook", "public_action_id", "rulebook_path", "shipped_games",
     "types", "Component", "Zone", "format_value", "plain", "Rng",
-    "information_state_string",
+    "information_state_string", "space_of",
     "DisplayHints", "check_display", "read_hints",
     "LIMITS", "configure_limits",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",

@@ -134,3 +134,16 @@ def test_information_state_tensor_counts_the_decisions_a_seat_knows():
     vec = np.asarray(state.information_state_tensor(seat))
     assert vec.shape == (spec.size(),) and vec[-2 * 2 * (len(space) + 1):].sum() == 10 + 2   # 2 seats, counts and last
     assert "history:" in state.information_state_string(seat)
+
+
+def test_the_adapters_refuse_a_rulebook_without_a_fixed_action_space():
+    # tests/rulebooks/pair_dice validates with a warning (RW240) and plays; an environment
+    # needs the fixed action space, so both adapters refuse it with the located message
+    from interpreter.game import RulebookError
+    book = RULES.parent / "tests" / "rulebooks" / "pair_dice"
+    for make in (lambda: pz_adapter.env(book, players=2), lambda: openspiel.load(book, players=2)):
+        with pytest.raises(RulebookError) as err:
+            make()
+        [d] = err.value.diagnostics
+        assert d.code == "RW240" and (d.pos.line, d.pos.col) == (17, 17)
+        assert "pair_dice/game.yaml:17:17: error:" in str(err.value)

@@ -182,3 +182,77 @@ end: {score: "0"}
         want = spaces.action_space(rb.game, lay).unbounded
         assert spaces.unbounded_parameters(rb.game, lay) == want
         assert bool(want) == (limit < 905)
+
+
+PAIR_DICE = RULES.parent / "tests" / "rulebooks" / "pair_dice"
+
+
+def test_an_unbounded_parameter_is_a_warning_and_the_game_plays_and_tests():
+    # params: {a: "distinct([o.a for o in options()])"} validated at 41d7473: it still does
+    report, game = check_rulebook(PAIR_DICE)
+    assert game is not None and not report.has_errors
+    [w] = [d for d in report.items if d.code == "RW240"]
+    assert w.severity == "warning" and (w.pos.line, w.pos.col) == (17, 17) and "'a'" in w.message
+    from interpreter.tools.scenarios import run_scenarios
+    results = run_scenarios([PAIR_DICE])
+    assert results and all(r.ok for r in results)
+    rb = Rulebook.load(PAIR_DICE)
+    st = rb.new_game(3, seed=5)
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    assert rb.info(2)["action_space_size"] is None          # no fixed action space, said so
+
+
+def test_the_action_space_refuses_an_unbounded_parameter_with_the_located_rw240():
+    from interpreter.game import RulebookError
+    rb = Rulebook.load(PAIR_DICE)
+    with pytest.raises(RulebookError) as err:
+        rb.action_space(2)
+    [d] = err.value.diagnostics
+    assert d.code == "RW240" and (d.pos.line, d.pos.col) == (17, 17) and d.severity == "error"
+    assert str(d.pos.file).endswith("pair_dice/game.yaml") and "lo..hi" in d.message
+
+
+def test_a_list_valued_parameter_is_told_about_sets_not_ranges(rulebook):
+    report, _ = check_rulebook(rulebook(HEAD + """
+enums:
+  color: [red, blue, green]
+actions:
+  take:
+    params: {cs: "[[a, b] for a in color for b in color if a != b]"}
+    do: []
+flow:
+  - decide: [take]
+end: {score: "0"}
+"""))
+    [d] = [d for d in report.items if d.code == "RW240"]
+    assert d.severity == "warning" and "lists" in d.message and "lo..hi" not in d.message
+
+
+def test_a_sum_of_bounded_variables_is_bounded(rulebook):
+    # held[p, c] is 0..2 for 3 colours: the sum over the colours is 0..6, over 1..2 at most 0..4
+    rb = Rulebook.load(rulebook(HEAD + """
+enums:
+  color: [red, blue, green]
+variables:
+  held: {index: {p: players, c: color}, init: 0, min: 0, max: 2}
+actions:
+  pay:
+    params: {n: "1..sum(color, c -> held[player, c])"}
+    do: [{set: "held[player, red] = 0"}]
+  pay_some:
+    params: {n: "[n for n in 0..sum(1..2, k -> held[player, red] * k)]"}
+    do: []
+  get:
+    params: {c: color}
+    do: [{set: "held[player, c] += 1"}]
+flow:
+  - repeat: 6
+    do: [{decide: [get, pay, pay_some], who: 0}]
+end: {score: "0"}
+"""))
+    space = rb.action_space(2)
+    assert [i for i in space.ids if i.startswith("pay(")] == [f"pay(n={n})" for n in range(1, 7)]
+    assert [i for i in space.ids if i.startswith("pay_some(")] == [f"pay_some(n={n})" for n in range(0, 7)]
+    report, _ = check_rulebook(rb.path)
+    assert not [d for d in report.items if d.code == "RW240"]

@@ -163,9 +163,12 @@ def test_every_test_rulebook_is_clean():
     from interpreter.game import check_rulebook
     folders = sorted(p for p in (Path(__file__).parent / "rulebooks").iterdir() if (p / "game.yaml").exists())
     assert folders
+    # except the warning a rulebook exists to show (its header says so)
+    meant = {"pair_dice": ["RW240"]}
     for folder in folders:
         report, _ = check_rulebook(folder)
-        assert report.items == [], f"{folder.name}: " + "; ".join(d.format() for d in report.items)
+        found = [d.code for d in report.items]
+        assert found == meant.get(folder.name, []), f"{folder.name}: " + "; ".join(d.format() for d in report.items)
 
 
 def test_loading_pauses_the_cycle_collector_only_while_it_loads():

@@ -309,8 +309,8 @@ def unused_definitions(a: Analysis) -> Iterator[Diagnostic]:
         for name in table:
             if not uses.get(name):
                 yield Diagnostic(a.decl_pos(section, name), f"{what} '{name}' is never used", WARNING, "RW201")
-    for name in g.variables:
-        if not uses.get(name):
+    for name, var in g.variables.items():
+        if not uses.get(name) and not var.shown:
             yield Diagnostic(a.decl_pos("variables", name), f"variable '{name}' is never read", WARNING, "RW201")
     raised_anywhere = set()
     for body in a.all_bodies():
@@ -588,7 +588,9 @@ def display_hints(a: Analysis) -> Iterator[Diagnostic]:
 
 
 def bounded_parameters(a: Analysis) -> Iterator[Diagnostic]:
-    """RW240: a parameter whose values cannot be bounded before the game (no fixed action space)."""
+    """RW240: a parameter whose values cannot be bounded before the game (no fixed action space).
+    A warning: the game plays, tests and is checked without one; only ``Rulebook.action_space``
+    and the learning adapters refuse it (with the same message)."""
     from .layout import make_layout
     from .spaces import unbounded_parameters
     g = a.game
@@ -602,7 +604,7 @@ def bounded_parameters(a: Analysis) -> Iterator[Diagnostic]:
             key = (action.name, param, pos.file, pos.line, pos.col)
             if key not in seen:
                 seen.add(key)
-                yield Diagnostic(pos, why, ERROR, "RW240")
+                yield Diagnostic(pos, why, WARNING, "RW240")
 
 
 CHECKS = (unused_definitions, unreachable, component_accounting, table_coverage, deferred_points,

@@ -25,6 +25,10 @@ from .codegen import Gen, LazyExpr, id_is_value
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
 from . import flowcode
+from .choices import choose_sets, parse_size
+
+#: the ends of scopes an invariant may be checked at (`when:`)
+INVARIANT_SCOPES = ("turn_end", "round_end", "phase_end")
 from .flowcode import lazy_entries, lazy_instructions
 from .steps import StepCompiler
 from .stdlib import BUILTINS
@@ -362,8 +366,9 @@ class Compiler:
             attrs = {}
             for aname, tname in (spec.get("attributes") or {}).items():
                 apos = spec["attributes"].pos_of(aname)
-                if aname in ("kind", "label", "id"):
-                    self.report.error(apos, f"'{aname}' is a built-in attribute of every component", E_NAME)
+                problem = T.attribute_name_problem(str(aname))
+                if problem:
+                    self.report.error(apos, problem, E_NAME)
                     continue
                 attrs[aname] = self.type_name(tname, apos)
             kind = KindDecl(name, attrs, comps.key_pos[name])
@@ -374,7 +379,10 @@ class Compiler:
                 for piece in re.split(r"(\{[^{}]*\})", label):
                     if piece.startswith("{") and piece.endswith("}"):
                         field = piece[1:-1].strip()
-                        if field not in attrs:
+                        if field in T.RESERVED_ATTRIBUTES:
+                            self.report.error(spec.pos_of("label"), f"label field: {T.attribute_name_problem(field)}",
+                                              E_NAME)
+                        elif field not in attrs:
                             self.report.error(spec.pos_of("label"), f"label field '{field}' is not an attribute of "
                                                                     f"'{name}'{suggest(field, attrs)}", E_NAME)
                         parts.append((True, field))
@@ -564,6 +572,7 @@ class Compiler:
                 declared, index = None, {}
             var = VarDecl(name, declared or T.ANY, pos, init=lambda st, L: None)
             var.index = [IndexSpec(k, None, T.ANY, i, pos) for i, k in enumerate(index)]
+            var.shown = isinstance(spec, dict) and spec.get("shown") is True
             if not isinstance(spec, dict) or "type" not in spec:
                 init = spec.get("init") if isinstance(spec, dict) else spec
                 var.type = self._init_type(init)
@@ -758,6 +767,16 @@ class Compiler:
                 self.report.error(spec["params"].key_pos.get(pname, dpos), "'player' is the seat that decides; "
                                                                            "name the parameter differently", E_NAME)
                 continue
+            choose = None
+            if isinstance(domain, dict):            # {set: LIST, size: K}: a set-valued choice
+                choose = parse_size(domain.get("size"))
+                if choose is None:
+                    self.report.error(domain.pos_of("size") if "size" in domain else dpos, f"the size of set parameter '{pname}' must be a "
+                                      f"number or \"lo..hi\" (numbers, lo <= hi), not {domain.get('size')!r}",
+                                      E_TYPE)
+                    choose = (0, 0)
+                dpos = domain.pos_of("set") if "set" in domain else dpos
+                domain = domain.get("set", [])
             tree = None if isinstance(domain, list) else self.parse(domain, dpos)
             if tree is None and not isinstance(domain, list):
                 text, typ, pre = None, T.ANY, []     # a syntax error, reported
@@ -771,9 +790,12 @@ class Compiler:
             if isinstance(typ, T.ZoneT):
                 text = f"st.z[{text}.id]"
             text = text or "()"
+            if choose is not None:                  # its values: the sets, each a list in the set order
+                text = f"{gen.bind(choose_sets, 'f')}({text}, {int(choose[0])}, {int(choose[1])})"
+                elem = T.ListT(elem)
             slot = scope.declare(pname, elem)
             action.params.append(ParamSpec(pname, LazyExpr(gen, text, dpos, pre), elem, slot, dpos, domain, tree,
-                                           text, pre))
+                                           text, pre, choose))
         if "where" in spec:
             wpos = spec.pos_of("where")
             text, _, pre = self.text_expr(spec["where"], wpos, scope, gen, "where", cond=True)
@@ -922,6 +944,10 @@ class Compiler:
             if spec.get("at"):
                 live.add(flowcode.DEFERRED)
         s = self.src
+        invs = s.sections.get("invariants")
+        for spec in (invs.values() if isinstance(invs, dict) else ()):
+            if isinstance(spec, dict) and spec.get("when") in INVARIANT_SCOPES:
+                live.add(str(spec["when"]))           # that scope's end calls State.scope_end
         stack = [s.sections.get(k) for k in ("setup", "flow", "procedures", "actions", "triggers", "end")]
         while stack and flowcode.DEFERRED not in live:
             item = stack.pop()
@@ -1033,11 +1059,25 @@ class Compiler:
         g.score_rest = str(rest) if rest is not None else None
 
     def compile_invariants(self, invs: LDict):
+        """`invariants:` name -> condition, or {expr: condition, when: always | turn_end |
+        round_end | phase_end}: after every decision (GameDef.invariants) or as every such
+        scope ends (GameDef.scope_invariants; live_events makes those scopes call State.scope_end)."""
         for name, expr in invs.items():
             scope = Scope([("player", T.PLAYER)])
-            fn, _ = self.dyn_expr(expr, invs.pos_of(name), scope, f"invariant {name}", cond=True)
-            if fn is not None:
-                self.game.invariants.append((name, sized(fn, scope), invs.pos_of(name)))
+            pos = invs.pos_of(name)
+            when = "always"
+            if isinstance(expr, dict):
+                when = str(expr.get("when", "always"))
+                pos = expr.pos_of("expr") if "expr" in expr else pos
+                expr = expr.get("expr", "true")
+            fn, _ = self.dyn_expr(expr, pos, scope, f"invariant {name}", cond=True)
+            if fn is None:
+                continue
+            if when == "always":
+                self.game.invariants.append((name, sized(fn, scope), pos))
+            else:
+                kind = when[:-len("_end")]
+                self.game.scope_invariants.setdefault(kind, []).append((name, sized(fn, scope), pos))
 
     def check_deferrals(self):
         """RW206: ``defer: ... until:`` and a trigger's ``at:`` must name a scope that exists."""

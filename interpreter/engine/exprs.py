@@ -503,6 +503,8 @@ def _attr(node: ast.Attr, cx: Cx):
         kinds = ot.kinds or frozenset(g.kinds)
         found = [g.kinds[k].attributes[name] for k in kinds if k in g.kinds and name in g.kinds[k].attributes]
         if not found:
+            if name in T.RESERVED_ATTRIBUTES:
+                return cx.error(node.pos, T.attribute_name_problem(name), E_NAME)
             names = set().union(*(g.kinds[k].attributes for k in kinds if k in g.kinds)) if kinds else set()
             return cx.error(node.pos, f"{T.describe(ot)} has no attribute '{name}'{suggest(name, names)}", E_NAME)
         # kinds without the attribute fail at run time (a guard such as

@@ -11,7 +11,9 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
 
     ``max_game_length`` is the rulebook's bound on the decisions of a game
     (``game: max_decisions:``; ``regelwerk check`` reports a game that goes
-    on longer), or None when it states none.  ``score_direction`` is
+    on longer), or None when it states none.  ``action_space_size`` is None when a
+    parameter cannot be bounded before the game (RW240): the layout has no fixed
+    action space.  ``score_direction`` is
     ``"higher"`` or ``"lower"`` (``end: better: lower``: the lowest score wins).
     """
     lay = rulebook.layout(players, options, variants)
@@ -23,7 +25,7 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
         "seat_names": list(lay.seat_names),
         "deciding_seats": deciding,
         "automata": sorted(lay.automata),
-        "action_space_size": len(rulebook.action_space(players, options, variants)),
+        "action_space_size": _space_size(rulebook, lay),
         "max_game_length": lay.max_decisions,
         "score_direction": rulebook.score_direction,
         "returns": list(RETURN_KINDS),
@@ -33,3 +35,9 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
     except ImportError:  # pragma: no cover - numpy absent: the spec itself needs no numpy
         info["observation_size"] = None
     return info
+
+
+def _space_size(rulebook, lay):
+    from .spaces import space_of
+    space = space_of(rulebook.game, lay)
+    return None if space.unbounded else len(space)

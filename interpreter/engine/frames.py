@@ -9,6 +9,7 @@ classes are made in the hot loop (a decision, a frame per call), so they stay Py
 """
 from __future__ import annotations
 
+from .choices import format_set
 from .values import Component, Record, format_value
 
 
@@ -98,7 +99,8 @@ class Decision:
 def option_id(action, values) -> str:
     if not action.params:
         return action.name
-    inner = ",".join(f"{p.name}={format_value(v)}" for p, v in zip(action.params, values))
+    inner = ",".join(f"{p.name}={format_set(v) if p.choose else format_value(v)}"
+                     for p, v in zip(action.params, values))
     return f"{action.name}({inner})"
 
 

@@ -207,6 +207,8 @@ class VarDecl:
     offset: int = -1
     #: position among variable families (Layout.var_keys)
     family_id: int = -1
+    #: `shown: true`: there for players to read (a hint, what they know), so the rules need not read it
+    shown: bool = False
 
 
 @dataclass
@@ -248,6 +250,9 @@ class ParamSpec:
     #: after the statements ``pre`` that compute parts of it
     text: str = "()"
     pre: list = field(default_factory=list)
+    #: a set-valued parameter (``{set: ..., size: ...}``, interpreter/engine/choices.py): its
+    #: sizes ``(lo, hi)``; ``source`` and ``tree`` are then the list chosen from
+    choose: tuple | None = None
 
 
 @dataclass
@@ -345,7 +350,10 @@ class GameDef:
     score_parts: list = field(default_factory=list)
     #: the name of what the score holds beyond its parts (`end: rest:`), or None
     score_rest: str | None = None
-    invariants: list = field(default_factory=list)  # [(name, f, pos)]
+    invariants: list = field(default_factory=list)  # [(name, f, pos)]: checked after every decision
+    #: invariants with `when: turn_end` (round_end, phase_end): scope kind -> [(name, f, pos)],
+    #: checked by State.scope_end as such a scope ends (broken ones in State.broken)
+    scope_invariants: dict = field(default_factory=dict)
     #: every procedure by its unique name, for serialisation
     all_procs: dict = field(default_factory=dict)
     #: score-expression slot for "p"

@@ -135,9 +135,14 @@ class Rulebook:
     def action_space(self, players: int, options=None, variants=()):
         """Every action id that can ever be legal in this layout, in a stable order
         (an :class:`interpreter.spaces.ActionSpace`: ``ids``, ``action_index(id)``,
-        ``action_id(i)``, ``mask(legal_ids)``)."""
-        from .spaces import space_of
-        return space_of(self.game, self.layout(players, options, variants))
+        ``action_id(i)``, ``mask(legal_ids)``).  A layout with a parameter that cannot be
+        bounded before the game (RW240, a warning of ``validate``) has none: a RulebookError
+        located at each such parameter."""
+        from .spaces import space_of, unbounded_diagnostics
+        space = space_of(self.game, self.layout(players, options, variants))
+        if space.unbounded:
+            raise RulebookError(unbounded_diagnostics(space))
+        return space
 
     def observation_spec(self, players: int, options=None, variants=()):
         """Names and shapes of ``State.observation_tensor`` in this layout

@@ -62,7 +62,7 @@ class State:
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo",
-                 "short_draws", "known", "step_limit", "chance", "zf", "zi", "vk")
+                 "short_draws", "known", "step_limit", "chance", "zf", "zi", "vk", "broken")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -89,6 +89,7 @@ class State:
         s.short_draws = []
         s.known = dict(self.known)
         s.chance = None
+        s.broken = []
         s.zf, s.zi, s.vk = self.zf, self.zi, self.vk
         return s
 
@@ -412,6 +413,11 @@ class State:
 
     def scope_end(self, kind: str, name: str) -> None:
         rec = self.scopes.pop()
+        checks = self.game.scope_invariants.get(kind)
+        if checks:                      # `invariants: {x: {expr: ..., when: turn_end}}`
+            for inv, fn, pos in checks:
+                if not fn(self, [None]):
+                    self.broken.append((inv, pos, kind))
         if self.game.event_triggers:
             ev = kind + "_end"
             if ev in self.game.event_triggers:
@@ -702,6 +708,7 @@ class State:
         s.memo = [None] * game.memo_size
         s.short_draws = []
         s.known = {int(zid): frozenset(seats) for zid, seats in data.get("known", {}).items()}
+        s.broken = []
         s.chance = None
         s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
         return s

@@ -6,7 +6,8 @@ per action (declared or inline), the combinations of every value each
 parameter can ever take.  Those values are found once per layout, without
 playing, by evaluating the parameter's domain expression over *sets of
 possible values* (:class:`_Bounder`): a number variable with ``min``/``max``
-stands for its range, a zone for every component its family may hold, an
+stands for its range, any other variable for its type's values, its initial
+values and ``none`` (so ``claim[k] == none`` keeps what it may keep), a zone for every component its family may hold, an
 enum for its symbols, a rulebook function for its body with the argument
 sets bound — an over-approximation, so every legal id is in the space.  A
 later parameter is bounded once per value of the earlier ones (a triangle
@@ -129,6 +130,23 @@ def unbounded_parameters(game, lay) -> list:
     return unbounded
 
 
+def unbounded_message(action, spec) -> str:
+    """Why parameter ``spec`` of ``action`` has no fixed action space, and what helps."""
+    from . import types as T
+    head = f"the values of parameter '{spec.name}' of action '{action.name}'"
+    if isinstance(spec.type, (T.ListT, T.TupleT)):
+        return (f"{head} are lists, which have no fixed action space; choose the elements as a set "
+                f"({{{spec.name}: {{set: \"...\", size: k}}}}, docs/language.md) or one at a time")
+    return (f"{head} cannot be bounded before the game; state them with bounds: "
+            f"{{{spec.name}: \"lo..hi\"}} (or a list of every value it can take)")
+
+
+def unbounded_diagnostics(space: ActionSpace) -> list:
+    """RW240 for every parameter of ``space`` that could not be bounded, located at it."""
+    from dsl.diagnostics import ERROR, Diagnostic
+    return [Diagnostic(pos, why, ERROR, "RW240") for _action, _param, pos, why in space.unbounded]
+
+
 def _actions(game) -> list:
     """Declared actions first (in rulebook order), then inline actions (in file order)."""
     return list(game.actions.values()) + sorted(game.inline_actions.values(),
@@ -164,9 +182,12 @@ def _action_ids(b: "_Bounder", action, count_only: bool = False):
         except Unbounded as exc:
             raise _located(exc, spec) from None
         if dom is None:
-            raise _located(Unbounded(f"the values of parameter '{spec.name}' of action '{action.name}' cannot "
-                                     f"be bounded before the game; state them with bounds: "
-                                     f"{{{spec.name}: \"lo..hi\"}}"), spec)
+            raise _located(Unbounded(unbounded_message(action, spec)), spec)
+        if spec.choose is not None:
+            dom = _set_values(dom, spec.choose)
+            if dom is None:
+                raise _located(Unbounded(f"set parameter '{spec.name}' of action '{action.name}' has more than "
+                                         f"{MAX_SET} possible sets"), spec)
         if count_only and i + 1 == n:
             k = len({format_value(v) for v in dom})
             if count[0] + k > MAX_IDS:
@@ -188,6 +209,39 @@ def _action_ids(b: "_Bounder", action, count_only: bool = False):
         env.pop(spec.name, None)
 
     yield from level(0)
+
+
+def _set_values(elems, sizes):
+    """Every value a set parameter of ``sizes`` can take when its elements are among
+    ``elems`` (interpreter/engine/choices.py): the combinations in the set order, alike elements
+    (components with one label) as one element that may repeat up to how many there are;
+    None beyond MAX_SET sets."""
+    from .choices import set_key
+    from .values import format_value
+    lo, hi = sizes
+    groups: dict = {}
+    for v in elems:
+        groups.setdefault(format_value(v), []).append(v)
+    kinds = sorted(groups.values(), key=lambda g: set_key(g[0]))
+    out = []
+
+    def pick(i, k, chosen):
+        if k == 0:
+            out.append(tuple(chosen))
+            if len(out) > MAX_SET:
+                raise OverflowError
+            return
+        for j in range(i, len(kinds)):
+            group = kinds[j]
+            for n in range(1, min(len(group), k) + 1):
+                pick(j + 1, k - n, chosen + group[:n])
+
+    try:
+        for k in range(lo, hi + 1):
+            pick(0, k, [])
+    except OverflowError:
+        return None
+    return frozenset(out)
 
 
 def _located(exc: Unbounded, spec) -> Unbounded:
@@ -254,6 +308,7 @@ def _union(a, b):
 
 
 BOOLS = frozenset((True, False))
+_NONE = frozenset((None,))
 _COMPARE = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
             "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}
 
@@ -276,6 +331,7 @@ class _Bounder:
         # domain, function call or filtered comprehension recurs with every earlier value
         self._memo: dict = {}
         self._names: dict = {}
+        self._inits: dict = {}
 
     # --- entry points -----------------------------------------------------
     def elems_of_source(self, source, pos, env):
@@ -425,10 +481,37 @@ class _Bounder:
         return self._typed_var(var, clamp, T)
 
     def _typed_var(self, var, clamp, T):
+        """Every value ``var`` can hold: its type's values (a number's range), its initial
+        values, and ``none`` (which any variable but a number with ``min``/``max`` may be
+        set to: the clamp of such a number fails on none) — so that ``x == none`` filters
+        keep what they may keep."""
         typ = var.type
         if clamp is not None and clamp[0] is not None and clamp[1] is not None and typ == T.INT:
-            return frozenset(range(clamp[0], clamp[1] + 1))
-        return self.by_type(typ)
+            out = frozenset(range(clamp[0], clamp[1] + 1))
+        else:
+            out = self.by_type(typ)
+            if out is None:
+                return None
+            out = out | _NONE
+        init = self._initial(var)
+        return out if init is None or init <= out else out | init
+
+    def _initial(self, var):
+        """The initial values of ``var`` in this layout (None: not hashable)."""
+        got = self._inits.get(var.name)
+        if got is None and var.name not in self._inits:
+            lay = self.lay
+            if var.index:
+                keys = lay.vkeys[var.family_id] if 0 <= var.family_id < len(lay.vkeys) else {}
+                vals = [lay.init_vars[i] for i in keys.values()]
+            else:
+                vals = [lay.init_vars[var.offset]] if 0 <= var.offset < len(lay.init_vars) else []
+            try:
+                got = frozenset(vals)
+            except TypeError:
+                got = None
+            self._inits[var.name] = got
+        return got
 
     def v_Attr(self, node, env):
         objs = self.val(node.obj, env)
@@ -653,7 +736,35 @@ class _Bounder:
             return None
         if name == "abs":
             return _product([self.val(args[0], env)], abs) if args else None
+        if name == "sum" and args:
+            return self.sum_values(args, env)
         return None
+
+    def sum_values(self, args, env):
+        """``sum(xs)`` / ``sum(xs, x -> f)`` where ``xs`` holds each of its possible elements
+        at most once (a range, an enum, the seats, a zone's components): between the sum of
+        each element's least value (or 0 where it may be left out) and of its greatest."""
+        src = args[0]
+        # every possible element surely there (the seats, an enum's symbols), or each maybe
+        whole = isinstance(src, ast.Name) and src.id not in env and (src.id == "players" or src.id in self.game.enums)
+        got = None if whole or isinstance(src, ast.Range) else self.val(src, env)
+        zone = isinstance(got, frozenset) and bool(got) and all(isinstance(z, Zone) for z in got)
+        if not (whole or zone or isinstance(src, ast.Range)):
+            return None
+        elems = self.elems(src, env)
+        if elems is None or len(elems) > 1000:
+            return None
+        f = args[1] if len(args) > 1 and isinstance(args[1], ast.Lambda) else None
+        lo = hi = 0
+        for x in elems:
+            v = self.val(f.body, {**env, f.param: frozenset((x,))}) if f is not None else frozenset((x,))
+            if not _ints(v):
+                return None
+            a, b = min(v), max(v)
+            if not whole:                     # an element may be missing: it adds nothing then
+                a, b = min(a, 0), max(b, 0)
+            lo, hi = lo + a, hi + b
+        return _interval(lo, hi)
 
     def call_function(self, fn, args, env):
         if fn.name in self.calls or len(self.calls) > 20:

@@ -260,3 +260,20 @@ def type_from_name(word: str, enums, kinds) -> Type | None:
         if kind in kinds:
             return ZoneT(frozenset([kind]))
     return None
+
+
+#: attributes every component has, read ``c.kind`` and ``c.label``
+BUILTIN_ATTRIBUTES = ("kind", "label")
+#: a name no component attribute may have (the engine numbers components itself)
+RESERVED_ATTRIBUTES = ("id",)
+
+
+def attribute_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a declared attribute of a component (the same words at the
+    declaration, in a label and where it is read), or None."""
+    if name in RESERVED_ATTRIBUTES:
+        return (f"'{name}' is reserved and is no attribute of a component (the engine numbers components "
+                f"itself); declare the attribute under another name, such as 'number'")
+    if name in BUILTIN_ATTRIBUTES:
+        return f"'{name}' is a built-in attribute of every component (read it as c.{name}); it cannot be declared"
+    return None

@@ -71,6 +71,9 @@ def replay_log(path, until: int | None = None, on_decision=None, warn=None) -> R
         for name, fn, pos in rb.game.invariants:
             if not fn(st, [None]):
                 raise LogProblem(shown, no, f"invariant '{name}' is broken after '{action}' ({pos})")
+        for name, pos, kind in st.broken:
+            raise LogProblem(shown, no, f"invariant '{name}' is broken at the end of a {kind}, "
+                                        f"after '{action}' ({pos})")
         for problem in structure_problems(st):
             raise LogProblem(shown, no, f"after '{action}': {problem}")
         if on_decision is not None:

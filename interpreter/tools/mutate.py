@@ -469,6 +469,8 @@ def _short_game(rb, players: int, seed: int, max_decisions: int) -> str:
             for name, fn, _ in rb.game.invariants:
                 if not fn(st, [None]):
                     return f"RW903 invariant '{name}' is broken"
+            if st.broken:
+                return f"RW903 invariant '{st.broken[0][0]}' is broken at the end of a {st.broken[0][2]}"
         problems = structure_problems(st)
         if problems:
             return f"RW904 {problems[0]}"

@@ -27,6 +27,7 @@ from pathlib import Path
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from ..ai.bots import make_bots
+from ..game import space_of
 
 
 @dataclass
@@ -103,8 +104,8 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
         st = rb.new_game(players, seed, options, variants, logging=False)
         bots = make_bots("random", st.lay.num_seats, seed)
         invariants = rb.game.invariants
-        space = rb.action_space(players, options, variants)
-        unbounded = {id(u[0]) for u in space.unbounded}      # reported by validate (RW240)
+        space = space_of(rb.game, rb.layout(players, options, variants))
+        unbounded = {id(u[0]) for u in space.unbounded}      # reported by validate (RW240, a warning)
         n = 0
         while not st.is_terminal():
             outside = [a for a in st.legal_actions() if a not in space.index
@@ -132,6 +133,10 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
                 if not fn(st, [None]):
                     finding("RW903", f"invariant '{name}' is broken", pos)
                     return findings
+            if st.broken:                       # `when: turn_end` ...: broken as such a scope ended
+                name, pos, kind = st.broken[0]
+                finding("RW903", f"invariant '{name}' is broken at the end of a {kind}", pos)
+                return findings
             if n % check_every == 0:
                 for problem in structure_problems(st):
                     finding("RW904", problem, Pos(first_file))
