@@ -23,7 +23,10 @@ CHILD = """
 import sys, time
 sys.path.insert(0, '.')
 from interpreter.game import Rulebook
-from interpreter.ai.bots import RandomBot, play_out
+try:
+    from interpreter.ai.bots import RandomBot, play_out
+except ImportError:             # a checkout from before the wings (0.1)
+    from interpreter.bots import RandomBot, play_out
 game, players, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rb = Rulebook.load('rules/' + game)
 st = rb.new_game(players, n, logging=False)      # unmeasured, as in `regelwerk bench`: code made on first use
