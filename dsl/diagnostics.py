@@ -19,6 +19,15 @@ from typing import Iterable, Iterator
 ERROR = "error"
 WARNING = "warning"
 
+#: control characters (C0 but newline and tab, DEL, C1) as visible text: a rulebook's or a log's text
+#: never moves the cursor, sets a title or the clipboard, or hides a line on the terminal
+_CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0, 32), *range(127, 160)] if c not in (9, 10)}
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters shown as ``\\xNN`` (newline and tab kept)."""
+    return text.translate(_CONTROLS)
+
 
 @dataclass(frozen=True, order=True)
 class Pos:
@@ -49,7 +58,7 @@ class Diagnostic:
         return self.severity == ERROR
 
     def format(self, with_source: bool = True) -> str:
-        head = f"{self.pos}: {self.severity}: {self.message} [{self.code}]"
+        head = printable(f"{self.pos}: {self.severity}: {self.message} [{self.code}]")
         if not with_source or not self.quote:
             return head
         snippet = source_snippet(self.pos)
@@ -141,14 +150,24 @@ def _lines(file: str, mtime_ns: int, size: int) -> tuple:
 SNIPPET_WIDTH = 100
 
 
+def _inside_own_folder(file: str) -> bool:
+    try:
+        Path(file).resolve().relative_to(Path(file).parent.resolve())
+        return True
+    except (ValueError, OSError, RuntimeError):
+        return False
+
+
 def source_snippet(pos: Pos) -> str:
     """The source line at ``pos`` with a caret under the column (long lines cut around it)."""
     try:
         st = os.stat(pos.file)
     except (OSError, ValueError):
         return ""
-    if not stat.S_ISREG(st.st_mode):
+    if not stat.S_ISREG(st.st_mode) or st.st_size > 50_000_000:
         return ""
+    if os.path.islink(pos.file) and not _inside_own_folder(pos.file):
+        return ""      # a link out of its folder: not quoted (a rulebook reads nothing outside it)
     lines = _lines(pos.file, st.st_mtime_ns, st.st_size)
     if not 1 <= pos.line <= len(lines):
         return ""
@@ -158,7 +177,7 @@ def source_snippet(pos: Pos) -> str:
         start = max(0, min(col - 1 - SNIPPET_WIDTH // 2, len(text) - SNIPPET_WIDTH))
         text = ("…" if start else "") + text[start:start + SNIPPET_WIDTH] + ("…" if start + SNIPPET_WIDTH < len(text) else "")
         col = col - start + (1 if start else 0)
-    return f"  {text}\n  {' ' * (col - 1)}^"
+    return f"  {printable(text)}\n  {' ' * (col - 1)}^"
 
 
 def format_report(diags: Iterable[Diagnostic], fmt: str = "text") -> str:

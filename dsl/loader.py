@@ -41,6 +41,8 @@ class RulebookSource:
     sections: dict = field(default_factory=dict)
     #: position of each section key, for "defined here" messages
     section_pos: dict = field(default_factory=dict)
+    #: the files read, as paths under ``root`` (the order of ``files``): what the rulebook is made of
+    paths: list = field(default_factory=list)
 
     def mapping(self, name: str) -> LDict:
         value = self.sections.get(name)
@@ -65,10 +67,11 @@ def find_entry(path: Path) -> Path:
 
 
 def _inside(root: Path, candidate: Path) -> bool:
+    """Is ``candidate``, links followed, inside ``root``?  (A link loop is not.)"""
     try:
         candidate.resolve().relative_to(root.resolve())
         return True
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):   # RuntimeError: a link loop (before Python 3.13)
         return False
 
 
@@ -81,8 +84,16 @@ def load_rulebook(path, report: Report) -> RulebookSource:
     entry = find_entry(Path(path))
     root = entry.parent
     src = RulebookSource(root=root)
-    if not entry.exists():
+    try:
+        exists = entry.exists()
+    except OSError:
+        exists = False
+    if not exists and not entry.is_symlink():
         report.error(Pos(display_path(entry)), f"no rulebook here: {display_path(entry)} does not exist", "RW004")
+        return src
+    if not _inside(root, entry):     # the entry file is checked like an include: a link out is not read
+        report.error(Pos(display_path(entry)), f"{entry.name} leaves the rulebook folder (a link to a file "
+                                               f"outside it, or a link loop)", "RW005")
         return src
     queue = [(entry, None)]
     seen: set[Path] = set()
@@ -94,6 +105,7 @@ def load_rulebook(path, report: Report) -> RulebookSource:
         if real in seen:
             continue
         seen.add(real)
+        src.paths.append(file)
         shown = display_path(file)
         text = read_source_file(file, report, shown)
         data = None if text is None else load_yaml_text(text, shown, report)
@@ -113,7 +125,7 @@ def load_rulebook(path, report: Report) -> RulebookSource:
             target = root / inc
             try:
                 if Path(inc).is_absolute() or ".." in Path(inc).parts or not _inside(root, target):
-                    report.error(inc_pos, f"include '{inc}' leaves the rulebook folder", "RW005")
+                    report.error(inc_pos, f"include '{inc}' leaves the rulebook folder (or is a link loop)", "RW005")
                     continue
                 if not target.is_file():
                     what = "is not a regular file" if target.exists() else "does not exist"

@@ -24,7 +24,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import ast
 from .diagnostics import Pos
-from .yamlload import LStr, located_str
+from .yamlload import LStr, limit, located_str
 
 GRAMMAR_FILE = resources.files("dsl") / "grammar.lark"
 
@@ -328,6 +328,10 @@ _TREES: dict = {}
 
 def _parse(text, start: str, pos: Pos | None):
     src = _as_located(text, pos)
+    most = limit("expr_chars", 20_000)
+    if len(src) > most:       # lark's tree takes hundreds of bytes per character: refuse before parsing
+        raise ParseError(src.pos_at(0), f"the expression has {len(src):,} characters; at most {most:,} are "
+                                        f"allowed (limit 'expr_chars')")
     parser = _parser(start)
     # Parse trees hold offsets within the text, not file positions, so one
     # tree serves every place the same text appears (and every reload).

@@ -280,14 +280,34 @@ def _reader_problem(exc) -> str:
     return f"the character {shown} is not allowed in YAML ({exc.reason})"
 
 
+def limit(name: str, default: int) -> int:
+    """The limit ``name`` in force (interpreter/limits.py, which imports nothing of the engine)."""
+    try:
+        from interpreter.engine.limits import LIMITS
+    except ImportError:  # pragma: no cover - dsl used on its own
+        return default
+    return getattr(LIMITS, name, default)
+
+
 def read_source_file(path: Path, report: Report, display: str | None = None) -> str | None:
     """The text of a regular UTF-8 file, or None (the problem reported, located at the file)."""
     display = display or str(path)
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or device would block or never end
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or device would block or never end
             report.error(Pos(display), "not a regular file", "RW004")
             return None
-        return path.read_text(encoding="utf-8")
+        most = limit("file_bytes", 1_000_000)
+        if info.st_size > most:
+            report.error(Pos(display), f"the file has {info.st_size:,} bytes; at most {most:,} are allowed "
+                                       f"(limit 'file_bytes')", "RW004")
+            return None
+        with open(path, "rb") as f:
+            data = f.read(most + 1)              # it may have grown since
+        if len(data) > most:
+            report.error(Pos(display), f"the file has more than {most:,} bytes (limit 'file_bytes')", "RW004")
+            return None
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         report.error(Pos(display), "file not found", "RW004")
         return None

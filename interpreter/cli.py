@@ -17,6 +17,7 @@ from dsl.diagnostics import RulebookError, RuleRuntimeError, format_report
 from .ai.bots import make_bots, play_out
 from .commands import SEED, UsageError, whole
 from .game import GameSetupError, Rulebook, check_rulebook, rulebook_path, shipped_games
+from .safe_output import safe_output
 
 
 class _Parser(argparse.ArgumentParser):
@@ -470,6 +471,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    with safe_output():         # nothing a rulebook or a log says drives the terminal
+        return _main(argv)
+
+
+def _main(argv=None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 
+from .safe_output import raw
+
 
 def on_terminal(stream=None) -> bool:
     stream = stream or sys.stderr
@@ -26,7 +28,7 @@ def progress(total: int, label: str, enabled: bool = True):
                                TimeRemainingColumn)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-                   console=Console(file=sys.stderr), transient=True)
+                   console=Console(file=raw(sys.stderr)), transient=True)
     with bar:
         task = bar.add_task(label, total=total)
         yield lambda n=1: bar.advance(task, n)

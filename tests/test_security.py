@@ -140,3 +140,142 @@ def test_a_fifo_as_game_yaml_does_not_block(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "interpreter.cli", "validate", str(book)], capture_output=True,
                           text=True, timeout=20)
     assert proc.returncode == 1 and "not a regular file" in proc.stdout + proc.stderr
+
+
+# --- outside reads (issue 28): nothing outside the rulebook folder is read, hashed or quoted ---------
+
+def _cli(*argv, cwd=None, timeout=60, env=None):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "interpreter.cli", *map(str, argv)], capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd, stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+
+
+def test_an_entry_file_linking_out_of_the_folder_is_refused_unread(tmp_path):
+    (tmp_path / "credentials").write_text("[default]\naws_access_key_id = AKIAFAKEFAKEFAKE1234\n")
+    (tmp_path / "case").mkdir()
+    (tmp_path / "case" / "game.yaml").symlink_to("../credentials")
+    for argv in (["validate", "case"], ["play", "case", "--players", "2", "--seed", "1"]):
+        proc = _cli(*argv, cwd=tmp_path)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == 1, out
+        assert "game.yaml leaves the rulebook folder" in out and "[RW005]" in out
+        assert "AKIA" not in out and "[default]" not in out and "Traceback" not in out
+
+
+def test_the_log_hash_reads_only_the_files_the_rulebook_is_made_of(tmp_path):
+    from interpreter.gamelog import rulebook_hash
+    book = _copy_game(tmp_path, "yak")
+    before = rulebook_hash(book)
+    (tmp_path / "secret.yaml").write_text("s: 1\n")
+    (book / "notes.yaml").symlink_to(tmp_path / "secret.yaml")       # not included: never read
+    (book / "zero.yaml").symlink_to("/dev/zero")
+    os.mkfifo(book / "pipe.yaml")
+    assert rulebook_hash(book) == before                                 # returns at once, same hash
+    (book / "game.yaml").write_text((book / "game.yaml").read_text() + "\n# changed\n")
+    assert rulebook_hash(book) != before
+
+
+def test_play_log_and_replay_of_a_folder_with_a_fifo_end(tmp_path):
+    book = _copy_game(tmp_path, "yak")
+    os.mkfifo(book / "notes.yaml")
+    proc = _cli("play", book, "--players", "2", "--seed", "1", "--quiet", "--log", tmp_path / "f.jsonl", timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    proc = _cli("replay", tmp_path / "f.jsonl", timeout=60)
+    assert proc.returncode == 0 and "decisions replayed" in proc.stdout, proc.stderr
+
+
+def test_an_include_that_is_a_link_loop_is_located(tmp_path):
+    (tmp_path / "game.yaml").write_text(BASE + "include: [loop.yaml]\n")
+    (tmp_path / "loop.yaml").symlink_to("loop.yaml")
+    proc = _cli("validate", tmp_path)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "Traceback" not in out, out
+    assert "game.yaml:5:" in out and "[RW005]" in out
+
+
+# --- special files (issue 28): FIFOs, devices and huge files are refused, never read ----------------
+
+def test_a_log_that_is_a_fifo_or_huge_is_refused(tmp_path):
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    proc = _cli("replay", tmp_path / "pipe.jsonl", timeout=20)
+    assert proc.returncode == 1 and "not a regular file" in proc.stderr
+    big = tmp_path / "big.jsonl"
+    big.write_text('{"format": "regelwerk-log/1", "rulebook": "x", "players": 2, "seed": 1}\n'
+                   + '{"seat": 0, "action": [1]}\n' * 200_000)
+    proc = _cli("replay", big, timeout=30, env={"REGELWERK_LIMITS": "log_bytes=1000000"})
+    assert proc.returncode == 1 and "limit 'log_bytes'" in proc.stderr
+
+
+def test_a_log_with_many_bad_lines_shows_the_first_problems_only(tmp_path):
+    log = tmp_path / "many.jsonl"
+    log.write_text('{"format": "regelwerk-log/1", "rulebook": "%s", "players": 2, "seed": 1}\n' % (RULES / "yak")
+                   + '{"seat": 0, "action": [1]}\n' * 15_000)
+    proc = _cli("replay", log, timeout=30)
+    assert proc.returncode == 1
+    lines = proc.stderr.splitlines()
+    assert 20 <= len(lines) <= 25 and "only the first 20 are shown" in proc.stderr
+
+
+def test_a_rulebook_file_over_the_byte_limit_is_refused_before_parsing(tmp_path):
+    (tmp_path / "game.yaml").write_text(BASE + "constants:\n  c: [" + ",".join(["0"] * 600_000) + "]\n")
+    proc = _cli("validate", tmp_path, timeout=20)
+    assert proc.returncode == 1 and "limit 'file_bytes'" in proc.stdout and "game.yaml:1:1" in proc.stdout
+
+
+def test_a_long_expression_is_refused_before_it_is_parsed(tmp_path):
+    import time
+    (tmp_path / "game.yaml").write_text(BASE.replace('score: "0"', 'score: "' + "1+" * 200_000 + '1"'))
+    t = time.monotonic()
+    proc = _cli("validate", tmp_path, timeout=20)
+    assert proc.returncode == 1 and "limit 'expr_chars'" in proc.stdout
+    assert time.monotonic() - t < 15
+
+
+# --- escapes (issue 28): no control sequence of a rulebook or a log reaches the terminal --------------
+
+ESCAPES = "\x1b]0;TITLE\x07\x1b[31mRED\x1b[0m\r\x1b[2K\x1b]52;c;cHduZWQK\x07\x9b1A"
+
+
+def test_names_and_log_lines_reach_the_terminal_without_control_sequences(tmp_path):
+    import json
+    esc = json.dumps(ESCAPES)
+    (tmp_path / "game.yaml").write_text(f"""regelwerk: 1
+game: {{name: {esc}, players: {{min: 2, max: 2}}}}
+variables:
+  x: 0
+actions:
+  go:
+    do: [{{set: "x += 1"}}, {{log: {esc}}}]
+flow:
+  - turns: 0
+    once: true
+    do: [{{decide: [go]}}]
+end:
+  score: "x"
+""")
+    proc = _cli("play", tmp_path, "--players", "2", "--seed", "1", "--log", tmp_path / "L.jsonl")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "\\x1b]0;TITLE" in out                        # shown, made visible
+    assert not any(c in out for c in "\x1b\x07\r\x9b")
+    proc = _cli("replay", tmp_path / "L.jsonl", "--show")
+    assert proc.returncode == 0 and not any(c in proc.stdout + proc.stderr for c in "\x1b\x07\r\x9b")
+
+
+def test_diagnostics_show_control_characters_made_visible(tmp_path):
+    (tmp_path / "game.yaml").write_text(BASE.replace("flow: []", 'flow:\n  - emit: "\\r\\e[2K\\e[1Afake: ok\\e[8m"'))
+    proc = _cli("validate", tmp_path)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "\\x1b[2K" in out and "\x1b" not in out and "\r" not in out
+
+
+def test_names_are_never_rich_markup(tmp_path):
+    book = RULES.parent / "tests" / "fuzz_repro" / "turn3" / "T10_rich_markup_in_seat_and_index_names"
+    proc = _cli("play", book, "--players", "1", "--seed", "1", "--log", tmp_path / "L.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    proc = _cli("replay", tmp_path / "L.jsonl", "--show")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "Traceback" not in out, out
+    assert "[link=file:///etc/passwd]click[/link]" in out and "[/row]" in out     # shown as written
+    assert "\x1b]8" not in out

@@ -30,6 +30,7 @@ from .choices import choose_sets, parse_size
 #: the ends of scopes an invariant may be checked at (`when:`)
 INVARIANT_SCOPES = ("turn_end", "round_end", "phase_end")
 from .flowcode import lazy_entries, lazy_instructions
+from .limits import LIMITS
 from .steps import StepCompiler
 from .stdlib import BUILTINS
 
@@ -170,6 +171,13 @@ class Compiler:
         if g.min_players > g.max_players:
             self.report.error(s.section_pos.get("game", Pos(self.first_file)), "players: min is larger than max",
                               E_TYPE)
+        if g.max_players > LIMITS.players:       # every count is laid out by validate: bound them
+            players = (s.sections.get("game") or {}).get("players")
+            where = players.pos_of("max") if isinstance(players, LDict) else s.section_pos.get("game", Pos(self.first_file))
+            self.report.error(where, f"players: max is {g.max_players:,}; at most {LIMITS.players:,} players are "
+                                     f"allowed (limit 'players')", "RW310")
+            g.max_players = LIMITS.players
+            g.min_players = min(g.min_players, LIMITS.players)
         self.kind_names = set(s.mapping("components"))
         self.declare_enums(s.mapping("enums"))
         self.declare_options(s.mapping("options"), s.mapping("variants"))
@@ -276,7 +284,11 @@ class Compiler:
             allowed = spec.get("allowed")
             if isinstance(allowed, str):
                 scope = Scope()
-                fn, _ = self.static_expr(allowed, spec.pos_of("allowed"), scope, what="allowed values")
+                fn, typ = self.static_expr(allowed, spec.pos_of("allowed"), scope, what="allowed values")
+                if fn is not None and not isinstance(typ, T.ListT) and not T.is_any(typ):
+                    self.report.error(spec.pos_of("allowed"), f"allowed values must be a list, not "
+                                                              f"{T.describe(typ)}", E_TYPE)
+                    fn = None
                 allowed = sized(fn, scope) if fn is not None else None
             elif isinstance(allowed, list):
                 allowed = [str(a) if isinstance(a, str) else a for a in allowed]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from .limits import LIMITS
-from .values import Component, Zone
+from .values import Component, Zone, format_value
 
 BOX = "box"
 
@@ -78,6 +78,8 @@ class Layout:
         #: (made once, copied by every new game)
         self.start_contents: tuple = ()
         self.start_where: tuple = ()
+        #: the components, zones and variable instances made so far (limit 'components')
+        self.instances = 0
 
     def describe(self) -> dict:
         return {"players": self.num_players, "options": dict(self.options), "variants": sorted(self.variants)}
@@ -124,6 +126,18 @@ def _combos(specs, st, L, what):
             yield (value,) + tail
 
 
+def _counted(combos, lay, what, pos):
+    """The combinations of a zone or variable family, each counted against the limit
+    'components' (components, zones and variable instances of one layout) before it is made."""
+    for combo in combos:
+        lay.instances += 1
+        if lay.instances > LIMITS.components:
+            raise RuleRuntimeError(f"{what}: more than {LIMITS.components:,} components, zones and variable "
+                                   f"instances; at most {LIMITS.components:,} are allowed (limit 'components')",
+                                   pos, "RW910")
+        yield combo
+
+
 def make_layout(game, num_players: int, options: dict | None = None, variants=()) -> Layout:
     if not game.min_players <= num_players <= game.max_players:
         raise GameSetupError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {num_players}")
@@ -147,6 +161,8 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
         allowed = opt.allowed
         if callable(allowed):
             allowed = allowed(st, [None])
+        if allowed is not None and not isinstance(allowed, (tuple, list, frozenset)):
+            raise GameSetupError(f"option {name}: 'allowed' must be a list, not {format_value(allowed)}")
         if allowed is not None and chosen[name] not in allowed:
             raise GameSetupError(f"option {name}={chosen[name]} is not allowed (allowed: "
                                  f"{', '.join(str(a) for a in allowed)})")
@@ -200,7 +216,8 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
     for fam in game.zone_list:
         ids = {}
         L = [None] * max(fam.nslots, 1)
-        for combo in list(_combos(fam.index, st, L, f"zone '{fam.name}'")):
+        for combo in list(_counted(_combos(fam.index, st, L, f"zone '{fam.name}'"), lay, f"zone '{fam.name}'",
+                                   fam.pos)):
             for spec, value in zip(fam.index, combo):
                 L[spec.slot] = value
             key = combo[0] if len(combo) == 1 else tuple(combo)
@@ -238,10 +255,14 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
                 for spec, value in zip(item.for_each, combo):
                     L[spec.slot] = value
                 count = item.count(st, L)
-                if isinstance(count, int) and len(lay.components) + count > LIMITS.components:
-                    raise RuleRuntimeError(f"components '{kind.name}': {len(lay.components) + count:,} components; at "
-                                           f"most {LIMITS.components:,} are allowed (limit 'components')",
-                                           getattr(item, "pos", None) or kind.pos, "RW910")
+                if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                    raise RuleRuntimeError(f"components '{kind.name}': the count must be a whole number of at least "
+                                           f"0, not {format_value(count)!r}", getattr(item, "pos", None) or kind.pos)
+                if lay.instances + count > LIMITS.components:
+                    raise RuleRuntimeError(f"components '{kind.name}': {lay.instances + count:,} components, zones "
+                                           f"and variable instances; at most {LIMITS.components:,} are allowed "
+                                           f"(limit 'components')", getattr(item, "pos", None) or kind.pos, "RW910")
+                lay.instances += count
                 attrs = {name: f(st, L) for name, f in item.attrs.items()}
                 label = kind.name if kind.label is None else _label(kind, attrs)
                 for _ in range(count):
@@ -272,7 +293,8 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
     for var in game.family_vars:
         keys = {}
         L = [None] * max(var.nslots, 1)
-        for combo in list(_combos(var.index, st, L, f"variable '{var.name}'")):
+        for combo in list(_counted(_combos(var.index, st, L, f"variable '{var.name}'"), lay,
+                                   f"variable '{var.name}'", var.pos)):
             for spec, value in zip(var.index, combo):
                 L[spec.slot] = value
             key = combo[0] if len(combo) == 1 else tuple(combo)

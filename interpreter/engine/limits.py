@@ -16,6 +16,17 @@ limit           default    what it bounds
 ``decisions``   20,000     the decisions of one game
 ``components``  100,000    the components, zones and variable instances of a layout
 ``log_chars``   2,000      one ``log`` line (longer lines are cut, not refused)
+``depth``       100        how deep a value kept in a variable or passed to a
+                           procedure may nest (``x = [x]`` in a loop)
+``players``     100        the largest ``players: max`` of a rulebook
+``work``        5*10^7     the elements built (lists, ranges, joins, searches)
+                           and walked between two decisions
+``memory``      2,048      the MB the process may grow to (resident) while a
+                           rule builds a big value; checked where big values
+                           are built, so the check costs nothing per step
+``file_bytes``  1,000,000  one rulebook or scenario file (read before it is parsed)
+``expr_chars``  20,000     one expression, before it is parsed
+``log_bytes``   2*10^7     one game log (``replay``, ``play --resume``)
 ==============  =========  =====================================================
 
 ``regelwerk serve`` (docs/serve.md) is bounded too: ``serve_tables`` (500) unfinished
@@ -51,6 +62,13 @@ class Limits:
     serve_streams: int = 200
     serve_body: int = 65_536
     serve_connections: int = 400
+    depth: int = 100
+    players: int = 100
+    work: int = 50_000_000
+    memory: int = 2_048
+    file_bytes: int = 1_000_000
+    expr_chars: int = 20_000
+    log_bytes: int = 20_000_000
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
@@ -87,10 +105,50 @@ def _from_environment() -> None:
     configure(**values)
 
 
+#: the elements built since the rules last started to run (runtime.run resets it): limit 'work'
+WORK = [0]
+#: builds of at least this many elements look at the process's memory (limit 'memory')
+BIG = 1 << 16
+
+
 def check_size(n: int, what: str) -> None:
     if n > LIMITS.elements:
         raise LimitError(f"{what} would hold {n:,} elements; at most {LIMITS.elements:,} are allowed "
                          f"(limit 'elements')")
+    if n > 0:
+        count_work(n)
+        if n >= BIG:
+            check_memory()
+
+
+def count_work(n: int) -> None:
+    """Count ``n`` element operations against the limit 'work' (reset when the rules start to run)."""
+    WORK[0] += n
+    if WORK[0] > LIMITS.work:
+        WORK[0] = 0
+        raise LimitError(f"the rules built or walked more than {LIMITS.work:,} elements without reaching a "
+                         f"decision (limit 'work')")
+
+
+def resident_mb() -> float:
+    """The memory the process holds now (resident set), in MB; its peak where /proc is missing."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE / 1048576
+    except (OSError, ValueError, IndexError):
+        import resource
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak / (1048576 if os.uname().sysname == "Darwin" else 1024)
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def check_memory() -> None:
+    """Refuse to build more once the process holds more than the limit 'memory'."""
+    mb = resident_mb()
+    if mb > LIMITS.memory:
+        raise LimitError(f"the game holds {mb:,.0f} MB; at most {LIMITS.memory:,} MB are allowed (limit 'memory')")
 
 
 def check_number(n: int) -> int:

@@ -31,7 +31,7 @@ from . import flowcode as F
 from .limits import LIMITS
 from .model import Label, LoopInfo, Procedure, ScopeInfo
 from .frames import ScopeRec
-from .values import Record, Zone, format_value
+from .values import Record, Zone, bounded, format_value
 
 SCOPE_KINDS = ("phase", "round", "scope")
 
@@ -204,6 +204,8 @@ class StepCompiler:
             self.report.error(exc.pos, exc.message, "RW100")
             return
         vs, vt = self.text_of(node.value, "value")
+        if vs is not None and T.depth_unbounded(vt):     # a loop of x = [x]: limit 'depth'
+            vs = self.gen.guard(f"{self.bind(bounded, 'f')}({vs})", node.value.pos, "this value")
         op = node.op
         if declare:
             if node.index is not None or op != "=":
@@ -650,6 +652,8 @@ class StepCompiler:
             if not T.compatible(t, ptype):
                 self.report.error(vpos, f"parameter '{key}' of {what} is {T.describe(ptype)}, not {T.describe(t)}",
                                   E_TYPE)
+            if T.depth_unbounded(t):
+                s = self.gen.guard(f"{self.bind(bounded, 'f')}({s})", vpos, f"parameter '{key}'")
             out.append((slot, s))
         missing = [n for n in params if n not in (args or {})]
         if missing:

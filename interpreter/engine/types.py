@@ -125,6 +125,21 @@ def may_hold_zone(t: Type) -> bool:
     return False
 
 
+def depth_unbounded(t: Type) -> bool:
+    """May a value of type ``t`` nest deeper than ``t`` says (it is, or holds, ``any``)?"""
+    if is_any(t):
+        return True
+    if isinstance(t, ListT):
+        return depth_unbounded(t.elem)
+    if isinstance(t, TupleT):
+        return any(depth_unbounded(x) for x in t.items)
+    if isinstance(t, RecordT):
+        return any(depth_unbounded(x) for _, x in t.fields)
+    if isinstance(t, MapT):
+        return depth_unbounded(t.key) or depth_unbounded(t.value)
+    return False
+
+
 def is_numeric(t: Type) -> bool:
     return t in (INT, PLAYER) or is_any(t)
 

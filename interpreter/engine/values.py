@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 
+from .limits import LIMITS, LimitError, count_work
+
 
 class MissingAttribute(KeyError):
     """A component read for an attribute its kind does not have."""
@@ -104,6 +106,62 @@ class Record:
 
     def __repr__(self) -> str:
         return "{" + ", ".join(f"{k}: {format_value(v)}" for k, v in self._fields.items()) + "}"
+
+
+_NESTS = frozenset({tuple, list, dict, frozenset, set, Record})
+#: containers of at least _BIG elements whose depth was measured: id -> (value, depth), holding the
+#: value (its id cannot be reused while it is here); emptied when it holds too many elements
+_measured: dict = {}
+_measured_size = [0]
+_BIG = 64
+
+
+def _items(value):
+    if type(value) is Record:
+        return tuple(value._fields.values())
+    if type(value) is dict:
+        return tuple(value) + tuple(value.values())
+    return value
+
+
+def _depth(value, room: int) -> int:
+    """How deep ``value`` (a container) nests: 1 for a flat list; a LimitError past ``room``."""
+    if room <= 0:
+        raise LimitError(f"a value nested more than {LIMITS.depth:,} levels deep (limit 'depth')")
+    items = _items(value)
+    n = len(items)
+    big = n >= _BIG
+    if big:
+        seen = _measured.get(id(value))
+        if seen is not None and seen[0] is value:
+            if seen[1] > room:
+                raise LimitError(f"a value nested more than {LIMITS.depth:,} levels deep (limit 'depth')")
+            return seen[1]
+    count_work(n)
+    deepest = 0
+    if not _NESTS.isdisjoint(map(type, items)):     # C speed for a flat list
+        for item in items:
+            if type(item) in _NESTS:
+                d = _depth(item, room - 1)
+                if d > deepest:
+                    deepest = d
+    deepest += 1
+    if big:
+        if _measured_size[0] + n > 4 * LIMITS.elements:
+            _measured.clear()
+            _measured_size[0] = 0
+        _measured[id(value)] = (value, deepest)
+        _measured_size[0] += n
+    return deepest
+
+
+def bounded(value):
+    """``value`` itself, once it nests at most LIMITS.depth levels deep (else a LimitError):
+    what a variable keeps or a procedure is given when its type does not bound its depth
+    (``any``, ``list``), so no value deeper than that reaches hashing, formatting or the log."""
+    if type(value) in _NESTS:
+        _depth(value, LIMITS.depth)
+    return value
 
 
 def format_value(value) -> str:

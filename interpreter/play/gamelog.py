@@ -19,10 +19,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dsl.diagnostics import Report
+from dsl.loader import load_rulebook
+
+from ..game import LIMITS
+
 FORMAT = "regelwerk-log/1"
+#: the problems of one log that are kept and shown (a log of a million bad lines says so in 21 lines)
+MAX_PROBLEMS = 20
 ENTRY = "game.yaml"
 
 
@@ -53,14 +61,17 @@ class GameLog:
 
 
 def rulebook_hash(folder) -> str:
-    """SHA-256 over the YAML files of a rulebook folder (names and contents; scenarios excluded)."""
+    """SHA-256 over the files the rulebook is made of (names relative to the folder and contents):
+    the files the loader reads (game.yaml and its includes), nothing else of the folder; a file that
+    cannot be read (a FIFO, a device, a link out of the folder) is hashed as its name alone."""
     folder = Path(folder)
+    if folder.is_file():
+        folder = folder.parent
+    src = load_rulebook(folder, Report())
     h = hashlib.sha256()
-    for f in sorted(folder.rglob("*.y*ml")):
-        rel = f.relative_to(folder)
-        if rel.parts[0] == "scenarios" or f.suffix not in (".yaml", ".yml"):
-            continue
-        h.update(str(rel.as_posix()).encode() + b"\0" + f.read_bytes() + b"\0")
+    named = [(Path(os.path.relpath(path, folder)).as_posix(), text) for path, text in zip(src.paths, src.texts)]
+    for rel, text in sorted(named, key=lambda nt: nt[0].split("/")):
+        h.update(rel.encode() + b"\0" + (text.encode("utf-8") if text is not None else b"") + b"\0")
     return h.hexdigest()
 
 
@@ -91,10 +102,21 @@ def read_log(path) -> tuple[GameLog | None, list[LogProblem]]:
     problems: list[LogProblem] = []
 
     def bad(line, message):
-        problems.append(LogProblem(shown, line, message))
+        if len(problems) < MAX_PROBLEMS:
+            problems.append(LogProblem(shown, line, message))
+        elif len(problems) == MAX_PROBLEMS:
+            problems.append(LogProblem(shown, line, "more problems follow; only the first "
+                                                    f"{MAX_PROBLEMS} are shown"))
 
     try:
-        raw = Path(path).read_bytes()
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):       # a FIFO or a device would block or never end
+            return None, [LogProblem(shown, 0, "cannot read the log: not a regular file")]
+        most = LIMITS.log_bytes
+        with open(path, "rb") as f:
+            raw = f.read(most + 1)
+        if len(raw) > most:
+            return None, [LogProblem(shown, 0, f"the log has more than {most:,} bytes (limit 'log_bytes')")]
     except OSError as exc:
         return None, [LogProblem(shown, 0, f"cannot read the log: {exc.strerror or exc}")]
     try:
@@ -105,8 +127,13 @@ def read_log(path) -> tuple[GameLog | None, list[LogProblem]]:
     lines = [(i + 1, x) for i, x in enumerate(text.splitlines()) if x.strip()]
     if not lines:
         return None, [LogProblem(shown, 1, "the log is empty: it needs a header line naming the rulebook")]
+    if len(lines) > LIMITS.decisions + 1:
+        return None, [LogProblem(shown, LIMITS.decisions + 2, f"the log has {len(lines) - 1:,} decision lines; a game "
+                                                               f"has at most {LIMITS.decisions:,} (limit 'decisions')")]
     parsed = []
     for no, x in lines:
+        if len(problems) > MAX_PROBLEMS:
+            break
         try:
             parsed.append((no, json.loads(x)))
         except json.JSONDecodeError as exc:
@@ -120,6 +147,8 @@ def read_log(path) -> tuple[GameLog | None, list[LogProblem]]:
         bad(hno, "the first line must be an object naming the rulebook, players and seed")
     actions = []
     for no, m in moves:
+        if len(problems) > MAX_PROBLEMS:
+            break
         if m is None:
             continue
         if not isinstance(m, dict):

@@ -14,6 +14,7 @@ from dsl.diagnostics import RulebookError, RuleRuntimeError, format_report
 from .gamelog import LogProblem, read_log, rulebook_hash
 from ..game import GameSetupError
 from ..game import IllegalAction
+from ..safe_output import console as safe_console
 
 
 class Replayed:
@@ -99,7 +100,7 @@ def cmd_replay(args) -> int:
     from .narrate import Narrator
     from .view import build_view
     from .view.terminal import view_renderable
-    console = Console(highlight=False)
+    console = safe_console(highlight=False)
     narrator = []
 
     def tell(st, who, action, before):

@@ -15,11 +15,15 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.rule import Rule
+from rich.text import Text
+
+from dsl.diagnostics import printable
 
 from ..game import IllegalAction
 from .session import Session
 from .view import build_view
 from .view.terminal import actions_renderable, numbered_actions, view_renderable
+from ..safe_output import console as safe_console
 
 HELP = """Type the number of an action, its id, or the start of an id that only one action has.
   undo   take back your last decision (and the bots' moves after it)
@@ -51,7 +55,7 @@ class TerminalPlay:
     def __init__(self, session: Session, log_path, console: Console | None = None, read=None):
         self.s = session
         self.log_path = Path(log_path)
-        self.console = console or Console(highlight=False)
+        self.console = console or safe_console(highlight=False)
         self.read = read or self._read
         self.shown_to = None   # the person who last saw the screen
         self.decisions = 0
@@ -87,14 +91,14 @@ class TerminalPlay:
                 seat = st.current_player()
                 if len(s.humans()) > 1 and self.shown_to is not None and seat != self.shown_to:
                     c.clear()
-                    c.print(Rule(f"Pass to {s.seat_names[seat]}"))
+                    c.print(Rule(Text(printable(f"Pass to {s.seat_names[seat]}"))))
                     if self.ask(f"{s.seat_names[seat]}, press Enter when only you can see the screen "
                                 f"(or type quit). ").strip() in ("quit", "exit", "q"):
                         return self.quit()
                     c.clear()
                 self.shown_to = seat
                 view = build_view(st, seat)
-                c.print(Rule(f"{s.seat_names[seat]} decides (decision {len(s.history) + 1})"))
+                c.print(Rule(Text(printable(f"{s.seat_names[seat]} decides (decision {len(s.history) + 1})"))))
                 c.print(view_renderable(view))
                 c.print(actions_renderable(view))
                 ids = numbered_actions(view)

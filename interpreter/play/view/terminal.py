@@ -6,6 +6,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from dsl.diagnostics import printable
+
 #: a zone with more components than this is drawn as counts per label
 SPELL_OUT = 8
 
@@ -69,19 +71,19 @@ def family_renderable(fam):
         return Group(line, rows)
     # grid
     t = Table(show_header=True, header_style="dim", box=None, padding=(0, 1), pad_edge=False)
-    t.add_column(f"{fam['row_index']}\\{fam['column_index']}", style="dim", justify="right")
+    t.add_column(Text(f"{fam['row_index']}\\{fam['column_index']}"), style="dim", justify="right")
     for c in fam["columns"]:
-        t.add_column(c, justify="center")
+        t.add_column(Text(str(c)), justify="center")
     rows, cells = fam["rows"], fam["cells"]
     flip = fam.get("flip_rows", False)
     keep = trimmed_rows(cells[::-1] if flip else cells)
     shown = range(len(rows) - keep, len(rows)) if flip else range(keep)
     if flip and keep < len(rows):
-        t.add_row("…", Text(f"{fam['row_index']} {rows[0]}–{rows[len(rows) - keep - 1]} empty", style="dim"))
+        t.add_row(Text("…"), Text(f"{fam['row_index']} {rows[0]}–{rows[len(rows) - keep - 1]} empty", style="dim"))
     for i in shown:
-        t.add_row(rows[i], *[zone_text(cell, compact=True) if cell is not None else Text(" ") for cell in cells[i]])
+        t.add_row(Text(str(rows[i])), *[zone_text(cell, compact=True) if cell is not None else Text(" ") for cell in cells[i]])
     if not flip and keep < len(rows):
-        t.add_row("…", Text(f"{fam['row_index']} {rows[keep]}–{rows[-1]} empty", style="dim"))
+        t.add_row(Text("…"), Text(f"{fam['row_index']} {rows[keep]}–{rows[-1]} empty", style="dim"))
     return Group(title, t)
 
 
@@ -114,8 +116,21 @@ def header_text(view) -> Text:
     return out
 
 
+def clean(value):
+    """A view with every text's control characters made visible (printable): a rulebook's
+    names and labels never drive the terminal; they are given to rich as Text, never as markup."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {k: clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    return value
+
+
 def view_renderable(view):
     """The whole view: header, shared variables and families, one panel per player."""
+    view = clean(view)
     items = [header_text(view)]
     if view["variables"]:
         items.append(Text("  ".join(f"{v['name']}={v['value']}" for v in view["variables"]), style="cyan"))
@@ -128,7 +143,7 @@ def view_renderable(view):
         for fam in p["families"]:
             body.append(family_renderable(fam))
         title = p["name"] + (" (you)" if p["is_viewer"] else "") + (" ◀ to decide" if p["to_move"] else "")
-        items.append(Panel(Group(*body), title=title, title_align="left",
+        items.append(Panel(Group(*body), title=Text(title), title_align="left",
                            border_style="green" if p["to_move"] else "dim"))
     if "scores" in view:
         ranks = Table(title="final scores", box=None)
@@ -136,13 +151,14 @@ def view_renderable(view):
         ranks.add_column("seat")
         ranks.add_column("score", justify="right")
         for s in sorted(range(len(view["scores"])), key=lambda s: view["ranking"][s]):
-            ranks.add_row(str(view["ranking"][s]), view["seats"][s], str(view["scores"][s]))
+            ranks.add_row(str(view["ranking"][s]), Text(view["seats"][s]), str(view["scores"][s]))
         items.append(ranks)
     return Group(*items)
 
 
 def actions_renderable(view):
     """The legal actions, numbered from 1 and grouped by action."""
+    view = clean(view)
     t = Table.grid(padding=(0, 1))
     t.add_column(justify="right", style="bold yellow")
     t.add_column()

@@ -1,0 +1,153 @@
+"""The third round of fuzzing reproducers (``tests/fuzz_repro/turn3``, a copy of
+``shared/fuzz-repro/turn3``; its README says what each did): each now ends in a
+located error or a clean result, within seconds and bounded memory.
+"""
+from __future__ import annotations
+
+import os
+import re
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).with_name("fuzz_repro") / "turn3"
+LOCATED = re.compile(r"^\s*(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (error|warning): ")
+
+
+def _limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+
+def run_cli(*argv, cwd=HERE, env=None, timeout=30, stdin=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "interpreter.cli", *map(str, argv)], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout, preexec_fn=_limit_memory, env={**os.environ, **(env or {})},
+                          stdin=subprocess.DEVNULL if stdin is None else stdin)
+
+
+def errors(proc) -> list:
+    """The located diagnostics of a run: (file, line, col, text of the line)."""
+    out = proc.stdout + proc.stderr
+    return [(m["file"], int(m["line"]), int(m["col"]), line) for line in out.splitlines()
+            for m in [LOCATED.match(line)] if m]
+
+
+def assert_located_in(proc, case, code, message):
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out[-2000:]
+    assert "Traceback" not in out
+    found = [e for e in errors(proc) if f"[{code}]" in e[3] and message in e[3]]
+    assert found, out[-2000:]
+    for file, *_ in found:
+        assert (HERE / file).resolve().is_relative_to((HERE / case).resolve()), file
+
+
+@pytest.mark.parametrize("case", ["T1_deep_value_native_format_segfault", "T2_deep_value_hash_segfault"])
+def test_a_value_nested_past_the_depth_limit_is_refused_where_it_is_kept(case):
+    proc = run_cli("play", case, "--players", "1", "--seed", "1", "--quiet")
+    assert_located_in(proc, case, "RW910", "levels deep (limit 'depth')")
+    line = next(e for e in errors(proc) if "RW910" in e[3])
+    assert line[1:3] == ((14 if case.startswith("T1") else 15), 23)      # at `x = [x]`
+
+
+def test_depth_is_measured_without_recursion_limits_and_remembered_for_big_lists():
+    from interpreter.limits import LIMITS, LimitError
+    from interpreter.values import Record, bounded
+    flat = tuple(range(1000))
+    assert bounded(flat) is flat
+    v = 0
+    for _ in range(LIMITS.depth - 2):        # (v, flat) nests one deeper than v; flat is 1 deep
+        v = (v, flat)
+    assert bounded(Record({"a": v})) is not None     # exactly at the limit
+    with pytest.raises(LimitError, match="limit 'depth'"):
+        bounded(((Record({"a": v}),),))
+    with pytest.raises(LimitError, match="limit 'depth'"):
+        bounded({1: (v,)})
+
+
+def test_procedure_arguments_are_bounded_too(tmp_path):
+    (tmp_path / "game.yaml").write_text("""regelwerk: 1
+game: {name: P, players: {min: 1, max: 1}}
+variables:
+  n: 0
+procedures:
+  wrap:
+    params: {x: any}
+    do:
+      - set: "n += 1"
+      - if: "n < 100000"
+        then: [{call: wrap, with: {x: "[x]"}}]
+actions:
+  go:
+    do: [{call: wrap, with: {x: "0"}}]
+flow:
+  - turns: 0
+    once: true
+    do: [{decide: [go]}]
+end:
+  score: "n"
+""")
+    proc = run_cli("play", tmp_path, "--players", "1", "--seed", "1", "--quiet", "--bots", "random")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "Traceback" not in out, out[-2000:]
+    assert "RW910" in out or "RW900" in out, out[-2000:]
+
+
+def test_players_max_past_the_limit_is_a_located_error():
+    case = "T13_players_max_1e6_validate_memory"
+    proc = run_cli("validate", case, timeout=20)
+    assert_located_in(proc, case, "RW310", "at most 100 players")
+    assert errors(proc)[0][1:3] == (3, 42)
+
+
+@pytest.mark.parametrize("case, line", [("T14_zone_family_5M_no_limit", 8), ("T15_variable_family_5M_no_limit", 9)])
+def test_zone_and_variable_families_count_against_the_components_limit(case, line):
+    for code, command in (("RW203", ["validate", case]), ("RW910", ["play", case, "--players", "2", "--seed", "1"])):
+        proc = run_cli(*command, timeout=20)
+        assert_located_in(proc, case, code, "limit 'components'")
+        assert any(e[1] == line for e in errors(proc) if code in e[3])
+
+
+def test_option_allowed_that_is_not_a_list_is_located():
+    case = "T11_option_allowed_not_a_list"
+    proc = run_cli("validate", case)
+    assert_located_in(proc, case, "RW102", "allowed values must be a list")
+    proc = run_cli("play", case, "--players", "2", "--seed", "1", "--quiet")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode in (1, 2) and "Traceback" not in out, out[-2000:]
+
+
+def test_component_count_that_is_text_is_located():
+    case = "T12_component_count_text_from_constant"
+    proc = run_cli("play", case, "--players", "2", "--seed", "1", "--quiet")
+    assert_located_in(proc, case, "RW900", "the count must be a whole number")
+    proc = run_cli("validate", case)
+    assert proc.returncode == 1 and "RW299" not in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("case", ["T20_work_per_step_hang", "T21_many_big_lists_unbounded_memory"])
+def test_element_work_between_decisions_is_bounded(case):
+    proc = run_cli("play", case, "--players", "2", "--seed", "1", "--quiet",
+                   env={"REGELWERK_LIMITS": "work=5000000"})
+    assert_located_in(proc, case, "RW910", "(limit 'work')")
+
+
+def test_work_counts_restart_at_each_decision_and_memory_is_looked_at_for_big_builds():
+    from interpreter import limits
+    before = (limits.LIMITS.work, limits.LIMITS.memory)
+    try:
+        limits.configure(work=100)
+        limits.WORK[0] = 0
+        limits.check_size(60, "a list")
+        with pytest.raises(limits.LimitError, match="limit 'work'"):
+            limits.check_size(60, "a list")
+        limits.configure(work=before[0], memory=1)
+        with pytest.raises(limits.LimitError, match="limit 'memory'"):
+            limits.check_size(limits.BIG, "a list")
+        limits.check_size(limits.BIG - 1, "a small list")      # small builds do not look
+    finally:
+        limits.configure(work=before[0], memory=before[1])
+        limits.WORK[0] = 0
+    assert 1 < limits.resident_mb() < before[1]
