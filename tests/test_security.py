@@ -279,3 +279,20 @@ def test_names_are_never_rich_markup(tmp_path):
     assert proc.returncode == 0 and "Traceback" not in out, out
     assert "[link=file:///etc/passwd]click[/link]" in out and "[/row]" in out     # shown as written
     assert "\x1b]8" not in out
+
+
+def test_mutate_copies_regular_files_only_and_refuses_a_folder_with_links_or_fifos(tmp_path):
+    from interpreter.mutate import copy_rulebook, folder_files
+    book = _copy_game(tmp_path, "yak")
+    (tmp_path / "outside_secret").mkdir()
+    (tmp_path / "outside_secret" / "id_rsa").write_text("TOP SECRET")
+    (book / "stolen").symlink_to(tmp_path / "outside_secret", target_is_directory=True)
+    (book / "big.bin").symlink_to("/dev/zero")
+    os.mkfifo(book / "pipe.yaml")
+    files, others = folder_files(book)
+    assert sorted(map(str, others)) == ["big.bin", "pipe.yaml", "stolen"]
+    copy_rulebook(book, tmp_path / "copy")                       # returns at once: nothing followed or opened
+    assert not (tmp_path / "copy" / "stolen").exists() and not (tmp_path / "copy" / "pipe.yaml").exists()
+    assert (tmp_path / "copy" / "game.yaml").read_text() == (book / "game.yaml").read_text()
+    proc = _cli("mutate", book, "--sample", "1", timeout=30)
+    assert proc.returncode == 2 and "is a link or a special file" in proc.stderr

@@ -47,10 +47,12 @@ one it names places: ``equivalent(22:32, 22:77) …``.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
 import signal
+import stat
 import tempfile
 import time
 import zlib
@@ -400,20 +402,53 @@ def _alarm(signum, frame):
     raise _OutOfTime()
 
 
+def folder_files(root) -> tuple[list, list]:
+    """The regular files under ``root`` (relative paths, sorted) and what else is there (links,
+    FIFOs, devices), walked without following a link: what a copy of the rulebook may take."""
+    root = Path(root)
+    files, others = [], []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        here = Path(dirpath)
+        for name in list(dirnames):
+            if (here / name).is_symlink():
+                dirnames.remove(name)
+                others.append((here / name).relative_to(root))
+        for name in filenames:
+            path = here / name
+            info = os.lstat(path)
+            (files if stat.S_ISREG(info.st_mode) else others).append(path.relative_to(root))
+    return sorted(files), sorted(others)
+
+
+def copy_rulebook(root, dest) -> None:
+    """Copy the regular files of the rulebook folder ``root`` to ``dest``; a link is not followed
+    and a FIFO or device not opened (a mutant is the rulebook's own files and nothing else)."""
+    files, _ = folder_files(root)
+    for rel in files:
+        (Path(dest) / rel).parent.mkdir(parents=True, exist_ok=True)
+        with open(Path(root) / rel, "rb", opener=_no_follow) as src, open(Path(dest) / rel, "wb") as out:
+            shutil.copyfileobj(src, out)
+
+
+def _no_follow(path, flags):
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+
+
 def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2000, timeout: int = 60) -> Result:
-    """Write ``mutant`` into a copy of the rulebook folder and run validate → scenarios → check."""
+    """Write ``mutant`` into a copy of the rulebook folder and run validate → scenarios → check
+    (the alarm runs from the start: the copy is part of the mutant's time)."""
     started = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix="regelwerk-mutant-"))
     old = None
     try:
-        book = tmp / Path(root).resolve().name
-        shutil.copytree(root, book)
-        target = book / mutant.file
-        text = target.read_text(encoding="utf-8")
-        target.write_text(text[:mutant.start] + mutant.replacement + text[mutant.end:], encoding="utf-8")
         if timeout and hasattr(signal, "SIGALRM"):
             old = signal.signal(signal.SIGALRM, _alarm)
             signal.alarm(timeout)
+        book = tmp / Path(root).resolve().name
+        copy_rulebook(root, book)
+        target = book / mutant.file
+        text = target.read_text(encoding="utf-8")
+        target.write_text(text[:mutant.start] + mutant.replacement + text[mutant.end:], encoding="utf-8")
         stage, detail = _stages(book, games, max_decisions)
     except _OutOfTime:
         stage, detail = "timeout", f"more than {timeout}s"
@@ -523,9 +558,12 @@ def fingerprint(root) -> str:
     marks left out): a state file's records count only for the same rulebook and scenarios."""
     import hashlib
     h = hashlib.sha256()
-    for f in sorted(Path(root).rglob("*.yaml")):
-        h.update(str(f.relative_to(root)).encode())
-        for line in f.read_text(encoding="utf-8").splitlines():
+    for rel in folder_files(root)[0]:
+        if rel.suffix != ".yaml":
+            continue
+        f = Path(root) / rel
+        h.update(str(rel).encode())
+        for line in f.read_text(encoding="utf-8", errors="replace").splitlines():
             h.update(_MARK.sub("", line).encode() + b"\n")
     return h.hexdigest()[:16]
 
@@ -649,11 +687,16 @@ def cmd_mutate(args) -> int:
             mark = "  (equivalent)" if m.id in equivalent else ""
             print(f"{Path(args.rulebook) / m.file}:{m.line}:{m.col}: {m.kind}: {m.before} → {m.after}{mark}")
         return 0
+    from .safe_output import raw
+    _, others = folder_files(args.rulebook)
+    if others:
+        raise ValueError(f"{Path(args.rulebook) / others[0]} is a link or a special file; mutate copies a rulebook "
+                         f"folder of regular files only ({len(others)} such entr{'y' if len(others) == 1 else 'ies'})")
     show = sys.stderr.isatty() and args.format == "text"
 
     def progress(done, total):
         if show:
-            print(f"\r{done}/{total} mutants", end="", file=sys.stderr, flush=True)
+            print(f"\r{done}/{total} mutants", end="", file=raw(sys.stderr), flush=True)   # our own \r
     run = mutate(args.rulebook, args.sample, args.seed, args.jobs, args.state, _only(args.only), args.games,
                  timeout=args.timeout, progress=progress)
     if show:
