@@ -26,6 +26,14 @@ class Unsupported(Exception):
     """The schema uses something this module does not check exactly."""
 
 
+
+def anchored(pattern: str) -> "re.Pattern":
+    """A schema ``pattern`` as Python compiles it, a final ``$`` meaning the end of the text (``\\Z``):
+    Python's ``$`` also matches before a final newline, so ``"go\\n"`` would pass as a name."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + "\\Z"
+    return re.compile(pattern)
+
 def _is_type(name: str) -> Check:
     if name == "object":
         return lambda x: isinstance(x, dict)
@@ -151,7 +159,7 @@ class _Compiler:
                 tests = [_equal_to(v) for v in value]
                 add(lambda x, tests=tests: any(t(x) for t in tests))
             elif key == "pattern":
-                rx = re.compile(value)
+                rx = anchored(value)
                 add(lambda x, rx=rx: not isinstance(x, str) or rx.search(x) is not None)
             elif key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
                 if not _is_number(value):

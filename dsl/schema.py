@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Iterator
 
 from .diagnostics import Diagnostic, ERROR, Pos
-from .quickschema import quick_validator
+from .quickschema import anchored, quick_validator
 from .yamlload import LDict, LList
 
 #: the JSON Schemas, package data (``dsl/schemas`` links to the top-level ``schemas/``)
@@ -36,8 +36,12 @@ def schema_of(name: str) -> dict:
 @lru_cache(maxsize=None)
 def validator(name: str) -> "Draft202012Validator":
     # imported here: a valid file never needs jsonschema (see quick), and it takes ~60 ms to import
-    from jsonschema import Draft202012Validator
-    return Draft202012Validator(schema_of(name))
+    from jsonschema import Draft202012Validator, ValidationError, validators
+
+    def pattern(validator, patrn, instance, schema):      # a final $ is the end of the text (quickschema)
+        if validator.is_type(instance, "string") and not anchored(patrn).search(instance):
+            yield ValidationError(f"{instance!r} does not match {patrn!r}")
+    return validators.extend(Draft202012Validator, {"pattern": pattern})(schema_of(name))
 
 
 @lru_cache(maxsize=None)
@@ -123,7 +127,8 @@ def _messages(err: "ValidationError", root) -> Iterator[tuple[Pos, str]]:
         return
     if kind == "pattern":
         if err.validator_value.startswith("^[A-Za-z_]"):
-            yield pos, f"'{value}' is not a valid name (letters, digits and _ only)"
+            shown = str(value).replace("\n", "\\n")
+            yield pos, f"'{shown}' is not a valid name (letters, digits and _ only)"
         else:
             yield pos, f"'{value}' is not a rulebook file in this folder"
         return

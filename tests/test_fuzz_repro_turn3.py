@@ -151,3 +151,12 @@ def test_work_counts_restart_at_each_decision_and_memory_is_looked_at_for_big_bu
         limits.configure(work=before[0], memory=before[1])
         limits.WORK[0] = 0
     assert 1 < limits.resident_mb() < before[1]
+
+
+def test_a_name_with_a_final_newline_is_not_a_name():
+    case = "T9_identifier_trailing_newline"
+    proc = run_cli("validate", case)
+    assert_located_in(proc, case, "RW010", "'go\\n' is not a valid name")
+    from dsl.quickschema import anchored
+    assert anchored("^[a-z]+$").search("go\n") is None and anchored("^[a-z]+$").search("go")
+    assert anchored("^a\\$").search("a$")          # an escaped $ stays a dollar sign

@@ -145,7 +145,7 @@ class Compiler:
                 out[kv] = vv
                 ktypes.append(kt)
                 vtypes.append(vt)
-            if all(isinstance(k, str) and re.match(r"^[A-Za-z_]\w*$", k) for k in out) and not any(
+            if all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_]\w*", k) for k in out) and not any(
                     isinstance(kt, T.Sym) for kt in ktypes):
                 from .values import Record
                 return Record(out), T.RecordT(tuple((k, t) for k, t in zip(out, vtypes)))
