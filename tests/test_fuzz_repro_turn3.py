@@ -160,3 +160,10 @@ def test_a_name_with_a_final_newline_is_not_a_name():
     from dsl.quickschema import anchored
     assert anchored("^[a-z]+$").search("go\n") is None and anchored("^[a-z]+$").search("go")
     assert anchored("^a\\$").search("a$")          # an escaped $ stays a dollar sign
+
+
+def test_a_decide_without_who_in_a_turns_loop_that_binds_another_name_is_found_by_validate():
+    case = "T19_turns_as_decide_without_who"
+    proc = run_cli("validate", case)
+    assert_located_in(proc, case, "RW311", "binds 'p' (as:), not 'player'")
+    assert errors(proc)[0][1:3] == (14, 10)

@@ -547,7 +547,7 @@ class StepCompiler:
         tail = [self.scope_end("turn", "turn"),
                 f"{_l(cur)} = ({_l(cur)} + 1) % st.lay.num_seats",
                 f"{_l(taken)} += 1"]
-        info = LoopInfo("turns", var_slot=pslot, index_slot=cur, extra={"taken": taken, "skipped": skipped})
+        info = LoopInfo("turns", var_slot=pslot, index_slot=cur, extra={"taken": taken, "skipped": skipped, "as": as_name})
         self.loop_body(step, pos, info, head, tail, ("turn_end", F.DEFERRED), init_pc=init.pc)
         self.scope.pop()
 
@@ -586,8 +586,12 @@ class StepCompiler:
             elif isinstance(ref, dict) and "name" in ref:
                 actions.append(self.c.compile_inline_action(ref, rpos, self.proc, self.scope))
         who = None
-        if "who" in step:
-            who, wt = self.text(step["who"], step.pos_of("who"), "who decides")
+        if "who" not in step and self.proc.kind in ("flow", "setup", "scoring"):
+            turns = [i for i in self.loops if isinstance(i, LoopInfo) and i.kind == "turns"]
+            if turns and all(i.var_slot != 0 for i in turns):     # every turns loop binds another name
+                bound = turns[-1].extra.get("as", "another name")
+                self.report.error(pos, f"nobody decides here: the turns loop around binds '{bound}' (as:), not "
+                                       f"'player'; give who:", "RW311")
             if who is not None and not T.compatible(wt, T.PLAYER):
                 self.report.error(step.pos_of("who"), f"who decides must be a seat, not {T.describe(wt)}", E_TYPE)
         as_slot = self.scope.declare(step["as"], T.STR) if step.get("as") else None
