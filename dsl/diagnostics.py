@@ -82,6 +82,9 @@ class RulebookError(Exception):
         self.diagnostics = sorted(diagnostics, key=lambda d: (d.pos, d.message))
         super().__init__("\n".join(d.format(with_source=False) for d in self.diagnostics))
 
+    def __reduce__(self):     # pickled by its diagnostics (a worker process's error reaches its parent)
+        return (type(self), (self.diagnostics,))
+
 
 class RuleRuntimeError(Exception):
     """An error inside the rules while a game runs, located at a rulebook line."""
@@ -91,6 +94,9 @@ class RuleRuntimeError(Exception):
         self.message = message
         self.code = code
         super().__init__(f"{self.pos}: error: {message}")
+
+    def __reduce__(self):     # pickled by its arguments, not by its text (a worker's error unpickles)
+        return (type(self), (self.message, self.pos, self.code), self.__dict__)
 
     def diagnostic(self) -> Diagnostic:
         return Diagnostic(self.pos, self.message, ERROR, self.code)

@@ -167,3 +167,23 @@ def test_a_decide_without_who_in_a_turns_loop_that_binds_another_name_is_found_b
     proc = run_cli("validate", case)
     assert_located_in(proc, case, "RW311", "binds 'p' (as:), not 'player'")
     assert errors(proc)[0][1:3] == (14, 10)
+
+
+def test_diagnostics_exceptions_unpickle_as_themselves():
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor
+    from dsl.diagnostics import Diagnostic, Pos, RulebookError, RuleRuntimeError
+    err = RuleRuntimeError("boom", Pos("g.yaml", 3, 4), "RW910")
+    back = pickle.loads(pickle.dumps(err))
+    assert (type(back), back.message, back.pos, back.code, str(back)) == (RuleRuntimeError, "boom", err.pos, "RW910",
+                                                                           str(err))
+    book = RulebookError([Diagnostic(Pos("g.yaml", 1, 2), "bad", "error", "RW001")])
+    back = pickle.loads(pickle.dumps(book))
+    assert back.diagnostics == book.diagnostics and str(back) == str(book)
+    with ProcessPoolExecutor(1) as pool:          # a worker's error reaches the parent as itself
+        with pytest.raises(RuleRuntimeError, match="boom"):
+            pool.submit(_raise, err).result(timeout=60)
+
+
+def _raise(exc):
+    raise exc
