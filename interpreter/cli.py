@@ -256,10 +256,13 @@ def cmd_check(args) -> int:
         print(json.dumps(out, indent=2))
     else:
         for f, count in distinct.values():
-            replay_file = write_replay(f, args.rulebook, rb.name, Path(args.replays))
+            try:
+                replay = f"replay: regelwerk replay {write_replay(f, args.rulebook, rb.name, Path(args.replays))}"
+            except OSError as exc:      # a read-only folder: the finding still counts, without its replay file
+                replay = f"no replay file: {exc.strerror or exc}"
             where = f"{f.players} players, seed {f.seed}" + (f", variant {'+'.join(f.variants)}" if f.variants else "")
             print(Diagnostic(f.pos, f"{f.message} ({where}, after {len(f.decisions)} decisions; "
-                                    f"{count} game{'s' * (count != 1)} affected; replay: regelwerk replay {replay_file})",
+                                    f"{count} game{'s' * (count != 1)} affected; {replay})",
                              "error", f.code).format())
         print(f"{rb.name}: {played} games ({', '.join(map(str, counts))} players), {len(distinct)} "
               f"problem{'s' * (len(distinct) != 1)} found, {elapsed:.1f}s")

@@ -187,3 +187,23 @@ def test_diagnostics_exceptions_unpickle_as_themselves():
 
 def _raise(exc):
     raise exc
+
+
+def test_check_prints_its_findings_where_it_cannot_write_replays(tmp_path):
+    (tmp_path / "game.yaml").write_text("""regelwerk: 1
+game: {name: F, players: {min: 2, max: 2}}
+variables:
+  x: 0
+actions:
+  go:
+    do: [{set: "x += 1"}, {if: "x > 1", then: [{fail: "broken on purpose"}]}]
+flow:
+  - turns: 0
+    do: [{decide: [go]}]
+end:
+  score: "x"
+""")
+    proc = run_cli("check", tmp_path, "--games", "2", "--jobs", "1", "--replays", "/dev/null/replays")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "Traceback" not in out, out
+    assert "broken on purpose" in out and "no replay file: Not a directory" in out and "1 problem found" in out
