@@ -95,7 +95,7 @@ def cmd_play(args) -> int:
         if args.seats:
             from .play.session import parse_seats
             parse_seats(args.seats, 1)
-        return resume_in_terminal(rb, args.resume, args.seats, args.log)
+        return resume_in_terminal(rb, args.resume, args.seats, args.log, args.complete_lines)
     if args.players is None:
         raise UsageError("the following arguments are required: --players")
     if "human" in [x.strip() for x in seats.split(",")]:
@@ -121,6 +121,7 @@ def cmd_play(args) -> int:
         if log_file:
             log_file.write(json.dumps(header(args.rulebook, args.log, rb.name, args.players, args.seed, options,
                                              variants, [b.name for b in bots])) + "\n")
+            log_file.flush()
         while not state.is_terminal():
             seat = state.current_player()
             action = bots[seat].choose(state)
@@ -132,6 +133,7 @@ def cmd_play(args) -> int:
             decisions += 1
             if log_file:
                 log_file.write(json.dumps({"seat": seat, "action": action}) + "\n")
+                log_file.flush()            # a kill keeps every decision made so far
             if tell:
                 for line in narrator.lines_after(state):
                     print("  " + line)
@@ -383,6 +385,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "terminal; two or more people take turns at it)")
     pl.add_argument("--resume", metavar="LOG", help="go on with a game saved by quit (seats as in the log, "
                                                        "or --seats)")
+    pl.add_argument("--complete-lines", action="store_true",
+                    help="with --resume: a log cut in its last line (a killed game) goes on from its complete lines")
     pl.add_argument("--json", action="store_true", help="print one JSON object with the result")
     pl.add_argument("--log", metavar="FILE", help="write every decision to FILE (JSON lines)")
     pl.add_argument("--variant", action="append", metavar="NAME", help="play a variant (repeatable)")
@@ -462,6 +466,8 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="replay a game log, checking every line; --show draws the game")
     r.add_argument("file", metavar="LOG")
     r.add_argument("--until", type=_whole(0), metavar="N", help="stop after N decisions")
+    r.add_argument("--complete-lines", action="store_true",
+                   help="a log cut in its last line (a killed game): replay its complete lines")
     r.add_argument("--show", action="store_true", help="tell every decision and draw the state at the end")
     r.add_argument("--seat", type=_whole(1), metavar="S", help="with --show: draw what seat S (1, 2, …) sees "
                                                            "(default: an onlooker)")

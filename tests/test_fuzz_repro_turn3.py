@@ -207,3 +207,37 @@ end:
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1 and "Traceback" not in out, out
     assert "broken on purpose" in out and "no replay file: Not a directory" in out and "1 problem found" in out
+
+
+def test_a_killed_play_log_keeps_its_decisions_and_a_cut_log_goes_on_from_its_complete_lines(tmp_path):
+    import json
+    import signal
+    import time
+    log = tmp_path / "killed.jsonl"
+    rules = Path(__file__).resolve().parent.parent / "rules" / "yak"
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "play", str(rules), "--players", "2", "--seed",
+                             "1", "--bots", "ismcts", "--quiet", "--log", str(log)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and proc.poll() is None:
+            if log.exists() and log.read_text().count("\n") >= 4:        # the header and three decisions
+                break
+            time.sleep(0.2)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    lines = log.read_text().splitlines()
+    assert len(lines) >= 4
+    kept = [json.loads(x) for x in lines[1:4]]
+    assert all("action" in d for d in kept)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:4]) + "\n" + lines[3][:-7])         # a last line cut mid-way
+    refused = run_cli("replay", cut)
+    assert refused.returncode == 1 and "--complete-lines" in refused.stderr
+    done = run_cli("replay", cut, "--complete-lines")
+    assert done.returncode == 0 and "3 decisions replayed" in done.stdout, done.stderr
+    from interpreter.game import Rulebook
+    from interpreter.session import Session
+    session = Session.from_log(Rulebook.load(rules), cut, "random", complete_lines=True)    # play --resume
+    assert len(session.history) == 3

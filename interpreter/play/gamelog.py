@@ -96,8 +96,9 @@ def write_log(path, head: dict, history) -> None:
             f.write(json.dumps({"seat": seat, "action": action}) + "\n")
 
 
-def read_log(path) -> tuple[GameLog | None, list[LogProblem]]:
-    """Read and check a log; (the log, []) or (None or the partial log, every problem found)."""
+def read_log(path, complete_lines: bool = False) -> tuple[GameLog | None, list[LogProblem]]:
+    """Read and check a log; (the log, []) or (None or the partial log, every problem found).
+    ``complete_lines``: a last line without its newline (cut short: the game was killed) is left out."""
     shown = str(path)
     problems: list[LogProblem] = []
 
@@ -124,6 +125,9 @@ def read_log(path) -> tuple[GameLog | None, list[LogProblem]]:
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
         return None, [LogProblem(shown, line, "not UTF-8 text: a log is JSON lines")]
+    cut = bool(text) and not text.endswith("\n")
+    if cut and complete_lines:
+        text = text[:text.rfind("\n") + 1]
     lines = [(i + 1, x) for i, x in enumerate(text.splitlines()) if x.strip()]
     if not lines:
         return None, [LogProblem(shown, 1, "the log is empty: it needs a header line naming the rulebook")]
@@ -137,7 +141,9 @@ def read_log(path) -> tuple[GameLog | None, list[LogProblem]]:
         try:
             parsed.append((no, json.loads(x)))
         except json.JSONDecodeError as exc:
-            bad(no, f"not JSON: {exc.msg} (column {exc.colno})")
+            hint = ("; the log ends in a cut line: --complete-lines goes on from the lines before it"
+                    if cut and no == lines[-1][0] else "")
+            bad(no, f"not JSON: {exc.msg} (column {exc.colno}){hint}")
             parsed.append((no, None))
     (hno, head), moves = parsed[0], parsed[1:]
     log = None

@@ -39,14 +39,14 @@ class Session:
         self.narrator = Narrator(self.state)
 
     @classmethod
-    def from_log(cls, rb, path, seats: str | None = None) -> "Session":
+    def from_log(cls, rb, path, seats: str | None = None, complete_lines: bool = False) -> "Session":
         """The game of a log, ready to go on (seats as written unless ``seats`` is given; a bot this
         installation lacks plays randomly).  Raises LogProblem / LogProblems for a bad log or a log
         of another rulebook."""
         from dsl.diagnostics import RuleRuntimeError
         from .replay import LogProblem, replay_log
         from ..game import IllegalAction
-        done = replay_log(path)
+        done = replay_log(path, complete_lines=complete_lines)
         log = done.log
         if seats is None:
             seats = ",".join(k if (k == HUMAN or k in BOTS) else "random" for k in log.seats) or "random"

@@ -157,11 +157,11 @@ def play_in_terminal(rb, args, options, variants, seats: str) -> int:
     return TerminalPlay(session, log).run()
 
 
-def resume_in_terminal(rb, log_path, seats: str | None, save_to=None) -> int:
+def resume_in_terminal(rb, log_path, seats: str | None, save_to=None, complete_lines: bool = False) -> int:
     """Go on with a saved game (``play RULEBOOK --resume LOG``); it is saved again to the same log."""
     from .replay import LogProblem, LogProblems, print_problems
     try:
-        session = Session.from_log(rb, log_path, seats)
+        session = Session.from_log(rb, log_path, seats, complete_lines)
     except (LogProblems, LogProblem) as exc:
         return print_problems(exc)
     return TerminalPlay(session, save_to or log_path).run()
