@@ -592,6 +592,8 @@ class StepCompiler:
                 bound = turns[-1].extra.get("as", "another name")
                 self.report.error(pos, f"nobody decides here: the turns loop around binds '{bound}' (as:), not "
                                        f"'player'; give who:", "RW311")
+        if "who" in step:
+            who, wt = self.text(step["who"], step.pos_of("who"), "who decides")
             if who is not None and not T.compatible(wt, T.PLAYER):
                 self.report.error(step.pos_of("who"), f"who decides must be a seat, not {T.describe(wt)}", E_TYPE)
         as_slot = self.scope.declare(step["as"], T.STR) if step.get("as") else None
