@@ -241,3 +241,52 @@ def test_a_killed_play_log_keeps_its_decisions_and_a_cut_log_goes_on_from_its_co
     from interpreter.session import Session
     session = Session.from_log(Rulebook.load(rules), cut, "random", complete_lines=True)    # play --resume
     assert len(session.history) == 3
+
+
+def _children(pid: int) -> list:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_check_workers_end_when_their_parent_is_killed():
+    import signal
+    import time
+    rules = Path(__file__).resolve().parent.parent / "rules" / "azul_summer_pavilion"
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "check", str(rules), "--games", "20000",
+                             "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.5)
+            workers = [c for c in _children(proc.pid) if _alive(c)]
+        assert len(workers) >= 2, "the pool did not start"
+        time.sleep(1)                       # the workers are busy with their tasks
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.25)
+    left = [w for w in workers if _alive(w)]
+    for w in left:                          # do not leave them behind when the test fails
+        os.kill(w, signal.SIGKILL)
+    assert not left, f"orphaned workers after 10 s: {left}"

@@ -40,6 +40,24 @@ class BackendError(Exception):
     """A backend cannot start (Ray missing, no cluster at the address)."""
 
 
+def watch_parent(parent: int, every: float = 0.5) -> None:
+    """A pool worker's initializer: the worker ends itself once ``parent`` is gone (killed with -9,
+    its pool never shut down) instead of finishing its queued tasks and waiting for ever."""
+    import threading
+    import time
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(1)
+    threading.Thread(target=watch, name="regelwerk-parent-watch", daemon=True).start()
+
+
+def worker_pool(jobs: int) -> ProcessPoolExecutor:
+    """A process pool whose workers exit when this process dies."""
+    return ProcessPoolExecutor(max_workers=jobs, initializer=watch_parent, initargs=(os.getpid(),))
+
+
 class LocalBackend:
     name = "processes"
 
@@ -62,7 +80,7 @@ class LocalBackend:
             return
         left = set(range(len(tasks)))
         try:
-            with ProcessPoolExecutor(max_workers=self.jobs) as pool:
+            with worker_pool(self.jobs) as pool:
                 futures = {pool.submit(fn, tasks[i]): i for i in sorted(left)}
                 while futures:
                     finished, _ = wait(futures, return_when=FIRST_COMPLETED)
@@ -76,7 +94,7 @@ class LocalBackend:
         except BrokenProcessPool:
             # a worker died: find the task that kills it by running the rest one at a time
             for i in sorted(left):
-                with ProcessPoolExecutor(max_workers=1) as solo:
+                with worker_pool(1) as solo:
                     fut = solo.submit(fn, tasks[i])
                     try:
                         yield Done(i, fut.result())

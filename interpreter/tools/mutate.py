@@ -609,8 +609,8 @@ def mutate(path, n: int | None = None, seed: int = 1, jobs: int = 1, state: str 
     try:
         args = [(root, m, games, max_decisions, timeout) for m in todo]
         if jobs > 1 and len(todo) > 1:
-            from concurrent.futures import ProcessPoolExecutor
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
+            from .backends import worker_pool
+            with worker_pool(jobs) as pool:             # workers that exit when this process dies
                 for result in pool.map(_run_packed, args, chunksize=1):
                     finished(result)
         else:
