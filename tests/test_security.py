@@ -296,3 +296,22 @@ def test_mutate_copies_regular_files_only_and_refuses_a_folder_with_links_or_fif
     assert (tmp_path / "copy" / "game.yaml").read_text() == (book / "game.yaml").read_text()
     proc = _cli("mutate", book, "--sample", "1", timeout=30)
     assert proc.returncode == 2 and "is a link or a special file" in proc.stderr
+
+
+def test_a_crafted_findings_cache_entry_is_not_believed(tmp_path):
+    book = RULES.parent / "tests" / "fuzz_repro" / "turn3" / "T22_crafted_check_cache"
+    cache = tmp_path / "cache"
+    env = {"REGELWERK_CACHE": "1", "REGELWERK_CACHE_DIR": str(cache)}
+    first = _cli("validate", book, env=env, timeout=60)
+    assert first.returncode == 1 and "RW203" in first.stdout
+    entry, = cache.glob("*.json")
+    key = entry.stem
+    entry.write_text('{"format": 1, "key": "%s", "findings": [["/etc/passwd", 1, 1, "made up", "warning", "RW201", '
+                     'true]]}' % key)
+    again = _cli("validate", book, env=env, timeout=60)
+    assert again.returncode == 1 and "RW203" in again.stdout and "made up" not in again.stdout
+    assert "root:" not in again.stdout
+    entry.unlink()
+    os.mkfifo(entry)                                           # a FIFO in its place: a miss, not a hang
+    third = _cli("validate", book, env=env, timeout=60)
+    assert third.returncode == 1 and "RW203" in third.stdout

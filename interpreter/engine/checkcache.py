@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 from dataclasses import astuple
 from functools import lru_cache
@@ -88,10 +89,26 @@ def lookup(source) -> list[Diagnostic] | None:
     if key is None:
         return None
     try:
-        data = json.loads((cache_dir() / f"{key}.json").read_text(encoding="utf-8"))
-        return _decode(data, key)
+        data = json.loads(_read_entry(cache_dir() / f"{key}.json"))
+        return _decode(data, key, source)
     except (OSError, ValueError, TypeError, KeyError):
         return None
+
+
+#: an entry larger than this is not one this module wrote
+MAX_ENTRY_BYTES = 4_000_000
+
+
+def _read_entry(path: Path) -> str:
+    """An entry's text: a regular file (no link, FIFO or device), of a sane size; else OSError/ValueError."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise ValueError("not a regular file")
+        data = f.read(MAX_ENTRY_BYTES + 1)
+    if len(data) > MAX_ENTRY_BYTES:
+        raise ValueError("too large")
+    return data.decode("utf-8")
 
 
 def store(source, findings: list[Diagnostic]) -> None:
@@ -116,14 +133,19 @@ def store(source, findings: list[Diagnostic]) -> None:
             pass
 
 
-def _decode(data, key: str) -> list[Diagnostic] | None:
+def _decode(data, key: str, source) -> list[Diagnostic] | None:
+    """The findings of an entry, each checked against ``source``: a finding of another file than the
+    rulebook's own, or past the end of its file, makes the whole entry a miss (it was not written here)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
         return None
+    lines = {name: text.count("\n") + 1 for name, text in zip(source.files, source.texts)}
     out = []
     for item in data["findings"]:
         file, line, col, message, severity, code, quote = item
         if not (isinstance(file, str) and type(line) is int and type(col) is int and isinstance(message, str)
                 and severity in _SEVERITIES and isinstance(code, str) and isinstance(quote, bool)):
+            return None
+        if file not in lines or not 1 <= line <= lines[file] or col < 1:
             return None
         out.append(Diagnostic(Pos(file, line, col), message, severity, code, quote))
     return out
