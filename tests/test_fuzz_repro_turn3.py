@@ -290,3 +290,13 @@ def test_check_workers_end_when_their_parent_is_killed():
     for w in left:                          # do not leave them behind when the test fails
         os.kill(w, signal.SIGKILL)
     assert not left, f"orphaned workers after 10 s: {left}"
+
+
+def test_report_draws_names_with_dollar_signs_as_text(tmp_path):
+    pytest.importorskip("matplotlib")
+    case = "T17_report_mathtext_in_names"
+    proc = run_cli("report", case, "--players", "1", "--games", "4", "--jobs", "1", "--out", tmp_path / "out",
+                   timeout=120)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "Traceback" not in out, out[-2000:]
+    assert (tmp_path / "out" / "report.html").exists()
