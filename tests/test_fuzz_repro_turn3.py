@@ -300,3 +300,84 @@ def test_report_draws_names_with_dollar_signs_as_text(tmp_path):
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "Traceback" not in out, out[-2000:]
     assert (tmp_path / "out" / "report.html").exists()
+
+
+# --- every reproducer, the way its README shows it (slow: ~2-3 min) ------------------------------------
+
+PLAY = ["--players", "2", "--seed", "1", "--quiet"]
+#: per case: how to make it (a script run in a copy of its folder) and the commands that showed the problem
+#: (run in that copy; "ROOT" is a folder holding rules/yak, for the cases whose scripts need a rulebook)
+EVERY = {
+    "T1_deep_value_native_format_segfault": [["play", ".", "--players", "1", "--seed", "1", "--log", "L.jsonl"],
+                                             ["replay", "L.jsonl", "--show"]],
+    "T2_deep_value_hash_segfault": [["play", ".", "--players", "1", "--seed", "1", "--quiet"],
+                                    ["check", ".", "--games", "2", "--jobs", "1"]],
+    "T3_entry_file_symlink_outside": [["validate", "case"], ["play", "case", *PLAY]],
+    "T4_terminal_escapes_in_output": [["play", ".", "--players", "2", "--seed", "1", "--log", "L.jsonl"],
+                                      ["replay", "L.jsonl", "--show"]],
+    "T4b_terminal_escapes_in_diagnostic": [["validate", "."], ["play", ".", *PLAY]],
+    "T5_rulebook_hash_reads_any_yaml": [["play", "fifo", *PLAY, "--log", "f.jsonl"],
+                                        ["play", "zero", *PLAY, "--log", "z.jsonl"], ["replay", "f.jsonl"],
+                                        ["replay", "z.jsonl"]],
+    "T6_include_symlink_loop_traceback": [["validate", "."], ["play", ".", *PLAY], ["test", "."]],
+    "T7_replay_log_memory_amplification": [["replay", "many.jsonl"]],
+    "T8_mutate_copytree_follows_links": [["mutate", d, "--sample", "1"] for d in ("mz_link", "mz_zero", "mz_fifo")],
+    "T9_identifier_trailing_newline": [["validate", "."], ["play", ".", *PLAY]],
+    "T10_rich_markup_in_seat_and_index_names": [["play", ".", "--players", "1", "--seed", "1", "--log", "L.jsonl"],
+                                                ["replay", "L.jsonl", "--show"]],
+    "T11_option_allowed_not_a_list": [["validate", "."], ["play", ".", *PLAY], ["check", ".", "--games", "2"]],
+    "T12_component_count_text_from_constant": [["validate", "."], ["play", ".", *PLAY], ["test", "."]],
+    "T13_players_max_1e6_validate_memory": [["validate", "."], ["play", ".", *PLAY]],
+    "T14_zone_family_5M_no_limit": [["validate", "."], ["play", ".", *PLAY]],
+    "T15_variable_family_5M_no_limit": [["validate", "."], ["play", ".", *PLAY], ["test", "."]],
+    "T16_long_expression_parse_memory": [["validate", "longexpr"]],
+    "T17_report_mathtext_in_names": [["validate", "."], ["play", ".", "--players", "1", "--seed", "1"]],
+    "T18_big_yaml_memory": [["validate", "bigyaml"]],
+    "T19_turns_as_decide_without_who": [["validate", "."], ["play", ".", *PLAY]],
+    "T20_work_per_step_hang": [["play", ".", *PLAY]],
+    "T21_many_big_lists_unbounded_memory": [["play", ".", *PLAY]],
+    "T22_crafted_check_cache": [["validate", "."]],
+}
+SECRETS = ("AKIAFAKE", "root:x:", "TOP SECRET", "made up")
+
+
+def _make(case: str, work: Path) -> Path:
+    """A copy of the case's folder, its script run (from a folder with rules/yak where it needs one)."""
+    import shutil
+    folder = work / case
+    shutil.copytree(HERE / case, folder)
+    for p in folder.rglob("*"):
+        p.chmod(p.stat().st_mode | 0o200)
+    if case.startswith(("T5_", "T8_")):
+        (folder / "rules").mkdir()
+        shutil.copytree(HERE.parent.parent.parent / "rules" / "yak", folder / "rules" / "yak")
+    if (folder / "make.sh").exists() and not case.startswith("T22"):
+        subprocess.run(["sh", "make.sh"], cwd=folder, check=True, timeout=60, capture_output=True)
+    if (folder / "make.py").exists():
+        subprocess.run([sys.executable, "make.py"], cwd=folder, check=True, timeout=60, capture_output=True)
+    if case.startswith("T22"):
+        cache = work / "cache"
+        env = {"REGELWERK_CACHE": "1", "REGELWERK_CACHE_DIR": str(cache)}
+        run_cli("validate", ".", cwd=folder, env=env)
+        entry, = cache.glob("*.json")
+        entry.write_text('{"format": 1, "key": "%s", "findings": [["/etc/passwd", 1, 1, "made up", "warning", '
+                         '"RW201", true]]}' % entry.stem)
+    return folder
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(EVERY))
+def test_every_reproducer_ends_cleanly(case, tmp_path):
+    import time
+    assert {p.name for p in HERE.iterdir() if p.is_dir()} == set(EVERY)        # none left out
+    folder = _make(case, tmp_path)
+    env = {"REGELWERK_CACHE": "1", "REGELWERK_CACHE_DIR": str(tmp_path / "cache")} if case.startswith("T22") else {}
+    for argv in EVERY[case]:
+        started = time.monotonic()
+        proc = run_cli(*argv, cwd=folder, env=env, timeout=30)
+        out = proc.stdout + proc.stderr
+        what = f"{case}: regelwerk {' '.join(argv)} -> {proc.returncode} in {time.monotonic() - started:.1f}s"
+        assert proc.returncode in (0, 1, 2), what + "\n" + out[-2000:]
+        assert "Traceback" not in out, what + "\n" + out[-2000:]
+        assert not any(s in out for s in SECRETS), what + "\n" + out[-2000:]
+        assert not any(c in out for c in "\x1b\x07\x9b\r"), what
