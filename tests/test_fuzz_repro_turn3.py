@@ -65,6 +65,31 @@ def test_depth_is_measured_without_recursion_limits_and_remembered_for_big_lists
         bounded(((Record({"a": v}),),))
     with pytest.raises(LimitError, match="limit 'depth'"):
         bounded({1: (v,)})
+    shared = 0
+    with pytest.raises(LimitError, match="limit 'elements'"):     # 2^k elements in all, k+1 distinct parts
+        for _ in range(60):
+            shared = bounded((shared, shared))
+
+
+def test_a_value_that_doubles_by_sharing_is_refused_at_once(tmp_path):
+    (tmp_path / "game.yaml").write_text("""regelwerk: 1
+game: {name: D, players: {min: 1, max: 1}}
+variables:
+  x: {type: any, init: 0}
+  k: 0
+actions:
+  go:
+    do: [{repeat: 90, do: [{set: "x = [x, x]"}]}, {set: "k = count(distinct([x, x]))"}]
+flow:
+  - turns: 0
+    once: true
+    do: [{decide: [go]}]
+end:
+  score: "k"
+""")
+    proc = run_cli("play", tmp_path, "--players", "1", "--seed", "1", "--quiet", timeout=20)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "limit 'elements'" in out and "game.yaml:8:" in out, out[-2000:]
 
 
 def test_procedure_arguments_are_bounded_too(tmp_path):

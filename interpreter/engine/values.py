@@ -109,7 +109,7 @@ class Record:
 
 
 _NESTS = frozenset({tuple, list, dict, frozenset, set, Record})
-#: containers of at least _BIG elements whose depth was measured: id -> (value, depth), holding the
+#: containers of at least _BIG elements that were measured: id -> (value, depth, size), holding the
 #: value (its id cannot be reused while it is here); emptied when it holds too many elements
 _measured: dict = {}
 _measured_size = [0]
@@ -124,43 +124,57 @@ def _items(value):
     return value
 
 
-def _depth(value, room: int) -> int:
-    """How deep ``value`` (a container) nests: 1 for a flat list; a LimitError past ``room``."""
+def _too_deep():
+    return LimitError(f"a value nested more than {LIMITS.depth:,} levels deep (limit 'depth')")
+
+
+def _measure(value, room: int, seen: dict) -> tuple:
+    """(how deep ``value``, a container, nests: 1 for a flat list; how many elements it holds in all,
+    a part that appears twice counted twice); a LimitError past ``room`` levels.  ``seen``: the parts
+    measured in this walk (by id; the value holds them), so a part shared many times is walked once."""
     if room <= 0:
-        raise LimitError(f"a value nested more than {LIMITS.depth:,} levels deep (limit 'depth')")
+        raise _too_deep()
+    got = seen.get(id(value))
+    if got is not None:
+        return got
     items = _items(value)
     n = len(items)
     big = n >= _BIG
     if big:
-        seen = _measured.get(id(value))
-        if seen is not None and seen[0] is value:
-            if seen[1] > room:
-                raise LimitError(f"a value nested more than {LIMITS.depth:,} levels deep (limit 'depth')")
-            return seen[1]
+        known = _measured.get(id(value))
+        if known is not None and known[0] is value:
+            if known[1] > room:
+                raise _too_deep()
+            return known[1:]
     count_work(n)
-    deepest = 0
+    deepest, size = 0, n
     if not _NESTS.isdisjoint(map(type, items)):     # C speed for a flat list
         for item in items:
             if type(item) in _NESTS:
-                d = _depth(item, room - 1)
+                d, k = _measure(item, room - 1, seen)
+                size += k
                 if d > deepest:
                     deepest = d
-    deepest += 1
+    result = seen[id(value)] = (deepest + 1, size)
     if big:
         if _measured_size[0] + n > 4 * LIMITS.elements:
             _measured.clear()
             _measured_size[0] = 0
-        _measured[id(value)] = (value, deepest)
+        _measured[id(value)] = (value, *result)
         _measured_size[0] += n
-    return deepest
+    return result
 
 
 def bounded(value):
-    """``value`` itself, once it nests at most LIMITS.depth levels deep (else a LimitError):
-    what a variable keeps or a procedure is given when its type does not bound its depth
-    (``any``, ``list``), so no value deeper than that reaches hashing, formatting or the log."""
+    """``value`` itself, once it nests at most LIMITS.depth levels deep and holds at most
+    LIMITS.elements elements in all (parts it shares counted each time: what formatting, hashing and
+    the log would walk); else a LimitError.  What a variable keeps or a procedure is given when its
+    type does not bound the value (``any``, ``list``)."""
     if type(value) in _NESTS:
-        _depth(value, LIMITS.depth)
+        _, size = _measure(value, LIMITS.depth, {})
+        if size > LIMITS.elements:
+            raise LimitError(f"a value of {size:,} elements in all (its parts counted each time they appear); "
+                             f"at most {LIMITS.elements:,} are allowed (limit 'elements')")
     return value
 
 
