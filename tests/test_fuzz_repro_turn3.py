@@ -152,11 +152,12 @@ def test_component_count_that_is_text_is_located():
     assert proc.returncode == 1 and "RW299" not in proc.stdout + proc.stderr
 
 
-@pytest.mark.parametrize("case", ["T20_work_per_step_hang", "T21_many_big_lists_unbounded_memory"])
-def test_element_work_between_decisions_is_bounded(case):
+@pytest.mark.parametrize("case, limit", [("T20_work_per_step_hang", "work"),
+                                         ("T21_many_big_lists_unbounded_memory", "elements")])
+def test_element_work_between_decisions_and_kept_elements_are_bounded(case, limit):
     proc = run_cli("play", case, "--players", "2", "--seed", "1", "--quiet",
                    env={"REGELWERK_LIMITS": "work=5000000"})
-    assert_located_in(proc, case, "RW910", "(limit 'work')")
+    assert_located_in(proc, case, "RW910", f"(limit '{limit}')")
 
 
 def test_work_counts_restart_at_each_decision_and_memory_is_looked_at_for_big_builds():
