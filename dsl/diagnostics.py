@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,9 +25,12 @@ WARNING = "warning"
 _CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0, 32), *range(127, 160)] if c not in (9, 10)}
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def printable(text: str) -> str:
     """``text`` with its control characters shown as ``\\xNN`` (newline and tab kept)."""
-    return text.translate(_CONTROLS)
+    return text.translate(_CONTROLS) if _CONTROL.search(text) else text
 
 
 @dataclass(frozen=True, order=True)
@@ -145,7 +149,10 @@ class Report:
 
 @lru_cache(maxsize=32)
 def _lines(file: str, mtime_ns: int, size: int) -> tuple:
-    """A file's lines, read once however many diagnostics point into it."""
+    """A file's lines, read once however many diagnostics point into it (none of a link out of
+    its folder: a rulebook reads nothing outside it)."""
+    if os.path.islink(file) and not _inside_own_folder(file):
+        return ()
     try:
         return tuple(Path(file).read_text(encoding="utf-8").splitlines())
     except (OSError, UnicodeDecodeError):
@@ -172,8 +179,6 @@ def source_snippet(pos: Pos) -> str:
         return ""
     if not stat.S_ISREG(st.st_mode) or st.st_size > 50_000_000:
         return ""
-    if os.path.islink(pos.file) and not _inside_own_folder(pos.file):
-        return ""      # a link out of its folder: not quoted (a rulebook reads nothing outside it)
     lines = _lines(pos.file, st.st_mtime_ns, st.st_size)
     if not 1 <= pos.line <= len(lines):
         return ""
