@@ -115,10 +115,11 @@ def check_size(n: int, what: str) -> None:
     if n > LIMITS.elements:
         raise LimitError(f"{what} would hold {n:,} elements; at most {LIMITS.elements:,} are allowed "
                          f"(limit 'elements')")
-    if n > 0:
-        count_work(n)
-        if n >= BIG:
-            check_memory()
+    WORK[0] += n                        # count_work, inlined: this runs for every join and range
+    if WORK[0] > LIMITS.work:
+        count_work(0)
+    if n >= BIG:
+        check_memory()
 
 
 def count_work(n: int) -> None:
