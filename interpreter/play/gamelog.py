@@ -67,12 +67,38 @@ def rulebook_hash(folder) -> str:
     folder = Path(folder)
     if folder.is_file():
         folder = folder.parent
+    stamp = _stamp(folder)
+    known = _HASHES.get(stamp)
+    if known is not None:
+        return known
     src = load_rulebook(folder, Report())
     h = hashlib.sha256()
     named = [(Path(os.path.relpath(path, folder)).as_posix(), text) for path, text in zip(src.paths, src.texts)]
     for rel, text in sorted(named, key=lambda nt: nt[0].split("/")):
         h.update(rel.encode() + b"\0" + (text.encode("utf-8") if text is not None else b"") + b"\0")
-    return h.hexdigest()
+    if len(_HASHES) > 64:
+        _HASHES.clear()
+    _HASHES[stamp] = h.hexdigest()
+    return _HASHES[stamp]
+
+
+#: rulebook_hash by the folder's stamp: a server asked for its log again reads nothing again
+_HASHES: dict = {}
+
+
+def _stamp(folder: Path) -> tuple:
+    """The folder and the names, sizes and times of its entries (lstat: nothing opened), recursively
+    for its sub-folders but ``scenarios``: it changes when a file the rulebook may read changes."""
+    out = [str(folder.resolve())]
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not (dirpath == str(folder) and d == "scenarios"))
+        for name in sorted(filenames + [d for d in dirnames]):
+            try:
+                info = os.lstat(os.path.join(dirpath, name))
+            except OSError:
+                continue
+            out.append((dirpath, name, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ino))
+    return tuple(out)
 
 
 def header(rulebook, log_path, game_name: str, players: int, seed: int, options: dict, variants, seats) -> dict:
