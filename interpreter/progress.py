@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 
+from dsl.diagnostics import printable
+
 from .safe_output import raw
 
 
@@ -26,9 +28,9 @@ def progress(total: int, label: str, enabled: bool = True):
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
                    console=Console(file=raw(sys.stderr)), transient=True)
     with bar:
-        task = bar.add_task(label, total=total)
+        task = bar.add_task(printable(label), total=total)      # a rulebook's name: no escapes, no markup
         yield lambda n=1: bar.advance(task, n)
