@@ -219,10 +219,14 @@ def game_log(draw, folder: Path) -> str:
             k = draw(st.integers(0, max(len(lines[i]) - 1, 0)))
             lines[i] = lines[i][:k] + draw(st.sampled_from(list('{}[]",:0 x\\') + ["\\u0000", "-1"])) + lines[i][k + 1:]
         elif kind == "header":
-            head = json.loads(lines[0])
-            key = draw(st.sampled_from(["players", "seed", "options", "variants", "seats", "rulebook"]))
-            head[key] = draw(st.sampled_from([0, -1, 10 ** 30, "x", None, [], {"a": 1}, {"bonus": [1]}, True]))
-            lines[0] = json.dumps(head)
+            try:
+                head = json.loads(lines[0])
+            except ValueError:
+                continue
+            if isinstance(head, dict):
+                key = draw(st.sampled_from(["players", "seed", "options", "variants", "seats", "rulebook"]))
+                head[key] = draw(st.sampled_from([0, -1, 10 ** 30, "x", None, [], {"a": 1}, {"bonus": [1]}, True]))
+                lines[0] = json.dumps(head)
     text = "\n".join(lines)
     return text if draw(st.booleans()) else text + "\n"
 
