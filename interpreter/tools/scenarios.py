@@ -150,6 +150,9 @@ class ScenarioRunner:
     def _run(self, data: LDict):
         start = data.get("start")
         players = data["players"]
+        if "refused" in data:
+            self._refused(data)
+            return
         try:
             if isinstance(start, dict):
                 state = self.rb.new_game(players, data.get("seed", 0), data.get("options") or {},
@@ -164,6 +167,22 @@ class ScenarioRunner:
             self._step(state, step, steps.pos_of(i))
         if "expect" in data:
             self._expect(state, data["expect"], data.pos_of("expect"))
+
+    def _refused(self, data: LDict):
+        """``refused: TEXT``: setting the game up must fail with a message containing TEXT
+        (a player count, variant or option value the rulebook does not allow)."""
+        pos = data.pos_of("refused")
+        for key in ("start", "steps", "expect"):
+            if data.get(key):
+                raise ScenarioFailure(data.pos_of(key), f"a scenario with 'refused' sets no game up: '{key}' has nothing to run on")
+        try:
+            self.rb.new_game(data["players"], data.get("seed", 0), data.get("options") or {},
+                             data.get("variants") or [])
+        except GameSetupError as exc:
+            if str(data["refused"]) not in str(exc):
+                raise ScenarioFailure(pos, f"setup refused the game, but with: {exc}") from None
+            return
+        raise ScenarioFailure(pos, "the game was set up, but it should have been refused")
 
     # --- the starting position -------------------------------------------------
     def _start(self, st, start: LDict):
