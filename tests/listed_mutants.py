@@ -15,6 +15,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: the loop that lays the strips in random order (flow.yaml 6-10), deleted whole
+STRIP_SHUFFLE = (Path(ROOT / "rules/iquazu/flow.yaml").read_text(encoding="utf-8")
+                 .split("\n", 5)[5].split("  # bonus tiles face down")[0])
+
 MUTANTS = [
     # Yak: the end of the game at exactly 14 stones
     ("yak", "flow.yaml", 113, "stones(p) >= tower_end_stones", "stones(p) > tower_end_stones"),
@@ -60,6 +64,20 @@ MUTANTS = [
     ("yak", "game.yaml", 6, "min: 2", "min: 1"),
     ("yak", "game.yaml", 35, '"0..3"', '"1..3"'),
     ("yak", "game.yaml", 35, '"0..3"', '"0..4"'),
+    # Iquazú: every turn starts afresh; no drop in the turn of a scoring
+    ("iquazu", "flow.yaml", 46, '          - set: "actions_done = 0"', '          - log: "deleted"'),
+    ("iquazu", "flow.yaml", 47, '          - set: "scored_in_turn = false"', '          - log: "deleted"'),
+    ("iquazu", "scoring.yaml", 11, "scored_in_turn = true", "scored_in_turn = false"),
+    # the board's columns 11-14
+    ("iquazu", "components.yaml", 93, "count(crevice_layout.strips) - 1]", "count(crevice_layout.strips) - 2]"),
+    ("iquazu", "components.yaml", 93, "count(crevice_layout.strips) - 1]", "count(crevice_layout.strips) - 0]"),
+    # the frame: 5 columns
+    ("iquazu", "board.yaml", 18, "frame_width: 5", "frame_width: 6"),
+    ("iquazu", "components.yaml", 102, "frame + frame_width - 1", "frame + frame_width - 0"),
+    # setup: the strips in random order, each once; the cards shuffled
+    ("iquazu", "flow.yaml", 5, "left = 1..count", "left = 0..count"),
+    ("iquazu", "flow.yaml", 6, STRIP_SHUFFLE, ""),
+    ("iquazu", "flow.yaml", 28, "  - shuffle: deck\n", ""),
 ]
 
 
@@ -69,10 +87,8 @@ def apply(book: Path, file: str, line: int, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     start = sum(len(x) + 1 for x in text.split("\n")[:line - 1])
     at = text.find(old, start)
-    if at < 0 or text.count("\n", start, at) != 0 and not old.startswith(" ") or text.find(old, at + 1, start + len(old) + 400) == at + 1:
-        raise ValueError(f"{file}:{line}: '{old}' is not written there")
-    if text.count("\n", start, at) > 0:
-        raise ValueError(f"{file}:{line}: '{old}' is not on that line")
+    if at < 0 or "\n" in text[start:at]:
+        raise ValueError(f"{file}:{line}: '{old}' is not written on that line")
     path.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
 
 

@@ -458,12 +458,19 @@ def _short_game(rb, players: int, seed: int, max_decisions: int) -> str:
     from ..ai.bots import make_bots
     from .simulate import structure_problems
     try:
+        from .spaces import space_of
         st = rb.new_game(players, seed, logging=False)
         bots = make_bots("random", st.lay.num_seats, seed)
+        space = space_of(rb.game, st.lay)
+        unbounded = {id(u[0]) for u in space.unbounded}
         n = 0
         while not st.is_terminal():
             if n >= max_decisions:
                 return f"RW901 the game has not ended after {max_decisions} decisions"
+            outside = [a for a in st.legal_actions() if a not in space.index
+                       and id(st.pending.by_id[a].action) not in unbounded]
+            if outside:
+                return f"RW906 legal action '{outside[0]}' is not in the fixed action space"
             st.apply_action(bots[st.current_player()].choose(st))
             n += 1
             for name, fn, _ in rb.game.invariants:

@@ -329,6 +329,8 @@ class ScenarioRunner:
 
     # --- steps ------------------------------------------------------------------------
     def _step(self, st, step: LDict, pos: Pos):
+        if any(key in step for key in _ID_STEPS):
+            self._within_space(st, step)
         if "play" in step:
             action = str(step["play"])
             try:
@@ -374,6 +376,21 @@ class ScenarioRunner:
             st.forced = [str(x) for x in step["draws"]]
         if "expect" in step:
             self._expect(st, step["expect"], step.pos_of("expect"))
+
+    def _within_space(self, st, step: LDict):
+        """Every legal action is an id of the layout's fixed action space (as `regelwerk check`
+        requires, RW906): a parameter's ``bounds`` too narrow fails the scenario that meets it."""
+        if st.pending is None:
+            return
+        from .spaces import space_of
+        space = space_of(self.game, st.lay)
+        unbounded = {id(u[0]) for u in space.unbounded}
+        outside = [a for a in st.legal_actions() if a not in space.index
+                   and id(st.pending.by_id[a].action) not in unbounded]
+        if outside:
+            key = next(k for k in _ID_STEPS if k in step)
+            raise ScenarioFailure(step.pos_of(key), f"legal action '{outside[0]}' is not in the fixed action "
+                                                    f"space: a parameter's bounds are too narrow (RW906)")
 
     def _expect(self, st, expect: LDict, pos: Pos):
         for key, want in expect.items():
