@@ -15,9 +15,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
+def _lines(path: str, first: int, last: int) -> str:
+    """Lines first..last of rules/PATH, as written (a step deleted whole, marks and all)."""
+    lines = (ROOT / "rules" / path).read_text(encoding="utf-8").split("\n")
+    return "\n".join(lines[first - 1:last]) + "\n"
+
+
 #: the loop that lays the strips in random order (flow.yaml 6-10), deleted whole
-STRIP_SHUFFLE = (Path(ROOT / "rules/iquazu/flow.yaml").read_text(encoding="utf-8")
-                 .split("\n", 5)[5].split("  # bonus tiles face down")[0])
+STRIP_SHUFFLE = _lines("iquazu/flow.yaml", 6, 10)
 
 MUTANTS = [
     # Yak: the end of the game at exactly 14 stones
@@ -32,9 +38,7 @@ MUTANTS = [
     ("yak", "actions.yaml", 59, 'colored_to_place -= 1', 'colored_to_place -= 0'),
     ("yak", "actions.yaml", 59, 'colored_to_place -= 1', 'colored_to_place += 1'),
     ("yak", "actions.yaml", 59, 'else: [{set: "colored_to_place -= 1"}]', 'else: []'),
-    ("yak", "actions.yaml", 57, '                  - if: "color == crystal"\n'
-                                '                    then: [{set: "crystals_to_place -= 1"}]\n'
-                                '                    else: [{set: "colored_to_place -= 1"}]\n', ''),
+    ("yak", "actions.yaml", 57, _lines("yak/actions.yaml", 57, 59), ''),   # the whole update deleted
     # setup: 16 stones leave a 2- or 3-player game; the removed colour's bonus card
     ("yak", "flow.yaml", 6, "num_players < 4", "num_players < 3"),
     ("yak", "flow.yaml", 53, "num_players == 4", "num_players != 4"),
@@ -78,6 +82,18 @@ MUTANTS = [
     ("iquazu", "flow.yaml", 5, "left = 1..count", "left = 0..count"),
     ("iquazu", "flow.yaml", 6, STRIP_SHUFFLE, ""),
     ("iquazu", "flow.yaml", 28, "  - shuffle: deck\n", ""),
+    # Azul: the spaces of the statues and pillars; the centre star's colours on all 6 spaces
+    ("azul_summer_pavilion", "components.yaml", 24, "(s % 6 + 1, 3), (s % 6 + 1, 4)", "(s % 5 + 1, 3), (s % 6 + 1, 4)"),
+    ("azul_summer_pavilion", "components.yaml", 24, "(s % 6 + 1, 3), (s % 6 + 1, 4)", "(s % 6 + 1, 3), (s % 5 + 1, 4)"),
+    ("azul_summer_pavilion", "components.yaml", 24, "(s % 6 + 1, 3),", "(s % 6 + 1, 4),"),
+    ("azul_summer_pavilion", "components.yaml", 25, "[(s, 2), (s, 3), (0,", "[(s, 2), (s, 2), (0,"),
+    ("azul_summer_pavilion", "place.yaml", 12, "for k in 1..6", "for k in 1..5"),
+    # Moonlight Market: overbidding with the last seal; the supply's last seal; the automata cap
+    ("moonlight_market", "bidding.yaml", 10, "seals[p] > 0", "seals[p] > 1"),
+    ("moonlight_market", "chains.yaml", 110, "seal_supply > 0", "seal_supply > 1"),
+    ("moonlight_market", "flow.yaml", 8, "min(2, max(0, 5 - num_players))", "min(2, max(0, 6 - num_players))"),
+    ("moonlight_market", "flow.yaml", 8, "min(2, max(0, 5 - num_players))", "min(1, max(0, 5 - num_players))"),
+    ("moonlight_market", "flow.yaml", 8, "min(2, max(0, 5 - num_players))", "min(3, max(0, 5 - num_players))"),
 ]
 
 
