@@ -382,7 +382,7 @@ class ScenarioRunner:
         requires, RW906): a parameter's ``bounds`` too narrow fails the scenario that meets it."""
         if st.pending is None:
             return
-        from .spaces import space_of
+        from ..game import space_of
         space = space_of(self.game, st.lay)
         unbounded = {id(u[0]) for u in space.unbounded}
         outside = [a for a in st.legal_actions() if a not in space.index
@@ -454,7 +454,7 @@ def unknown_action_ids(game, data) -> list:
 
 def _id_problem(actions: dict, action_id: str) -> str | None:
     """Why ``action_id`` can never be an id of the rulebook's actions, or None."""
-    from .exprs import suggest
+    from ..game import suggest
     m = re.fullmatch(r"([^()\s]+)(?:\((.*)\))?", action_id.strip(), re.S)
     if not m:
         return f"'{action_id}' is not an action id (name or name(param=value,…))"
