@@ -16,7 +16,7 @@ ROOT = Path(__file__).parent.parent
 
 
 def _else_line(m):
-    return m.file == "game.yaml" and m.line == 17
+    return m.file == "game.yaml" and m.line == 17 and m.kind == "int"
 
 
 def test_a_mutation_of_the_untested_branch_survives_and_the_missing_scenario_kills_it(tmp_path):
@@ -88,10 +88,13 @@ def main(argv):
 def test_cli_lists_and_reports(capsys):
     assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--list"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 2 and all(":17:41: int: " in line for line in out)
+    assert len(out) == 4 and sum(":17:41: int: " in line for line in out) == 2
+    # arith: += ↔ -= and + ↔ - (written between blanks)
+    assert any(":17:34: arith: points[player] += n + 1 → points[player] -= n + 1" in line for line in out)
+    assert any(":17:39: arith: points[player] += n + 1 → points[player] += n - 1" in line for line in out)
     assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["counts"]["survived"] == 2 and data["sampled"] == 2
+    assert data["counts"]["survived"] == 4 and data["sampled"] == 4
 
 
 def test_an_equivalent_mark_can_name_kinds_or_columns(tmp_path):
@@ -153,7 +156,7 @@ def test_verify_marks_reports_a_wrong_mark(tmp_path, capsys):
     assert main(["mutate", str(book), "--only", "game.yaml:17"]) == 0     # verifying is the default
     out = capsys.readouterr().out
     assert f"{book}/game.yaml:17:41: wrong mark: points[player] += n + 1 → points[player] += n + 0: " in out
-    assert "marks: 0 verified, 2 wrong" in out
+    assert "marks: 0 verified, 4 wrong" in out      # the two int and the two arith mutants
     assert main(["mutate", str(book), "--only", "game.yaml:17", "--trust-marks"]) == 0
     assert "wrong mark" not in capsys.readouterr().out
 

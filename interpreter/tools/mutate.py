@@ -13,6 +13,7 @@ The kinds of change, each located by the positions the YAML loader keeps
 ======== ==============================================================
 int      a whole number ±1 (a YAML number or one inside an expression)
 cmp      a comparison changed: < ↔ <=, > ↔ >=, == ↔ !=
+arith    ``+`` ↔ ``-``, ``*`` ↔ ``//``, ``+=`` ↔ ``-=`` (written between blanks)
 logic    ``and`` ↔ ``or``
 not      a ``not`` dropped
 minmax   ``min(`` ↔ ``max(``
@@ -76,9 +77,12 @@ PROSE_KEYS = {"log", "fail", "end_game", "label", "name", "names", "automaton_na
 SKIP_SECTIONS = {"display", "regelwerk", "include"}
 
 _TOKEN = re.compile(r"""(?P<q>'[^']*'|"[^"]*")|(?P<arrow>->)"""
+                    r"""|(?P<arith>(?<=\s)(?:[-+]=?|\*|//)(?=\s))"""
                     r"""|(?P<num>(?<![\w])\d+(?![\w]))|(?P<cmp><=|>=|==|!=|<|>)"""
                     r"""|(?P<word>\b(?:and|or|true|false)\b)|(?P<not>\bnot\b\s*)|(?P<mm>\b(?:min|max)(?=\s*\())""")
 _CMP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+#: a binary operator (written between blanks) and its counterpart; += and -= too
+_ARITH = {"+": "-", "-": "+", "*": "//", "//": "*", "+=": "-=", "-=": "+="}
 _WORD = {"and": "or", "or": "and", "true": "false", "false": "true", "min": "max", "max": "min"}
 
 
@@ -237,6 +241,8 @@ class _Finder:
                 news = [(str(int(token) - 1), "int"), (str(int(token) + 1), "int")]
             elif group == "cmp":
                 news = [(_CMP[token], "cmp")]
+            elif group == "arith":
+                news = [(_ARITH[token], "arith")]
             elif group == "word":
                 news = [(_WORD[token], "bool" if token in ("true", "false") else "logic")]
             elif group == "mm":
