@@ -786,6 +786,7 @@ def add_parser(sub) -> None:
                                      f"(the default, N={VERIFY_GAMES})")
     p.add_argument("--trust-marks", action="store_true", help="count marked mutants as equivalent without verifying")
     p.add_argument("--marked", action="store_true", help="only the mutants marked equivalent (to verify the marks)")
+    p.add_argument("--kind", action="append", metavar="KIND", help="only mutants of this kind (int, cmp, arith, …; repeatable)")
     p.add_argument("--list", action="store_true", help="list the sampled mutants, run nothing")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_mutate)
@@ -804,13 +805,26 @@ def _only(specs):
     return keep
 
 
+def _selection(args):
+    """``--only``, ``--kind`` and ``--marked`` as one test of a mutant (None: every mutant)."""
+    only = _only(args.only)
+    if args.kind:
+        by_place, kinds = only, set(args.kind)
+        only = lambda m: m.kind in kinds and (by_place is None or by_place(m))  # noqa: E731
+    if args.marked:
+        _, marked = enumerate_mutants(args.rulebook)
+        keep = only
+        only = lambda m: m.id in marked and (keep is None or keep(m))  # noqa: E731
+    return only
+
+
 def cmd_mutate(args) -> int:
     import sys
+    only = _selection(args)
     if args.list:
         mutants, equivalent = enumerate_mutants(args.rulebook)
-        keep = _only(args.only)
-        if keep:
-            mutants = [m for m in mutants if keep(m)]
+        if only:
+            mutants = [m for m in mutants if only(m)]
         for m in sample(mutants, args.sample, args.seed):
             mark = "  (equivalent)" if m.id in equivalent else ""
             print(f"{Path(args.rulebook) / m.file}:{m.line}:{m.col}: {m.kind}: {m.before} → {m.after}{mark}")
@@ -820,11 +834,6 @@ def cmd_mutate(args) -> int:
     def progress(done, total):
         if show:
             print(f"\r{done}/{total} mutants", end="", file=sys.stderr, flush=True)
-    only = _only(args.only)
-    if args.marked:
-        _, marked = enumerate_mutants(args.rulebook)
-        keep = only
-        only = lambda m: m.id in marked and (keep is None or keep(m))  # noqa: E731
     run = mutate(args.rulebook, args.sample, args.seed, args.jobs, args.state, only, args.games,
                  timeout=args.timeout, progress=progress, verify_marks=0 if args.trust_marks else args.verify_marks)
     if show:
