@@ -44,7 +44,7 @@ def _rulebook_dirs(paths) -> list[Path]:
 
 
 def cmd_validate(args) -> int:
-    from .scenarios import check_scenario, is_scenario_file
+    from .tools.scenarios import check_scenario, is_scenario_file
     failed = False
     all_diags = []
     for path in _validate_targets(args.paths):
@@ -84,7 +84,7 @@ def cmd_validate(args) -> int:
 
 def _validate_targets(paths) -> list[Path]:
     """The rulebooks of ``paths`` (as _rulebook_dirs), a scenario file standing for itself."""
-    from .scenarios import is_scenario_file
+    from .tools.scenarios import is_scenario_file
     out = []
     for raw in paths:
         out.extend([Path(raw)] if is_scenario_file(Path(raw)) else _rulebook_dirs([raw]))

@@ -112,7 +112,7 @@ def killed(game: str, file: str, line: int, old: str, new: str) -> str:
     """What notices the mutant ('' if nothing does): a compile error or the first failing scenario."""
     from dsl.diagnostics import RulebookError
     from interpreter.game import Rulebook
-    from interpreter.scenarios import ScenarioRunner, find_scenarios
+    from interpreter.tools.scenarios import ScenarioRunner, find_scenarios
     tmp = Path(tempfile.mkdtemp(prefix="regelwerk-listed-"))
     try:
         book = tmp / game

@@ -1,4 +1,4 @@
-"""regelwerk coverage: what the scenarios of a rulebook exercise (interpreter/coverage.py)."""
+"""regelwerk coverage: what the scenarios of a rulebook exercise (interpreter/tools/coverage.py)."""
 import json
 import shutil
 from pathlib import Path
@@ -83,7 +83,7 @@ def test_registered_as_regelwerk_commands(capsys):
 def test_coverage_html_shows_each_line_and_the_survivors_at_it(tmp_path, capsys):
     import json as _json
     from interpreter.cli import main
-    from interpreter.mutate import mutate
+    from interpreter.tools.mutate import mutate
     from dataclasses import asdict
     state = tmp_path / "state.jsonl"
     run = mutate(BOOK, only=lambda m: m.file == "game.yaml" and m.line == 17)

@@ -1,4 +1,4 @@
-"""regelwerk mutate: seeded one-point changes of a rulebook's text (interpreter/mutate.py)."""
+"""regelwerk mutate: seeded one-point changes of a rulebook's text (interpreter/tools/mutate.py)."""
 import json
 import shutil
 from pathlib import Path
@@ -163,6 +163,6 @@ def test_verify_marks_reports_a_wrong_mark(tmp_path, capsys):
 
 def test_side_by_side_finds_no_difference_between_a_rulebook_and_itself():
     from interpreter.game import Rulebook
-    from interpreter.mutate import side_by_side
+    from interpreter.tools.mutate import side_by_side
     rb = Rulebook.load(BOOK)
     assert side_by_side(rb, Rulebook.load(BOOK), 3) == ""

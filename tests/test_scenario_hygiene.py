@@ -7,7 +7,7 @@ from conftest import RULES
 
 from interpreter.cli import main
 from interpreter.game import Rulebook
-from interpreter.scenarios import ScenarioRunner
+from interpreter.tools.scenarios import ScenarioRunner
 
 AZUL = RULES / "azul_summer_pavilion"
 FIRST = AZUL / "scenarios" / "01_take_factory_with_joker.yaml"

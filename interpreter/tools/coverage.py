@@ -368,6 +368,6 @@ def cmd_coverage(args) -> int:
         if args.format == "text":
             print(f"wrote {args.html}")
     elif getattr(args, "mutants", None):
-        from .cli import UsageError
+        from ..commands import UsageError
         raise UsageError("--mutants goes with --html")
     return 1 if any(not r.ok for r in report.scenarios) else 0
