@@ -71,3 +71,45 @@ def test_test_reports_a_broken_rulebooks_errors_once(tmp_path, capsys):
     assert out.count("unknown key 'not_a_section'") == 1
     assert out.count("has errors (above)") == scenarios - 1
     assert f"0 passed, {scenarios} failed" in out
+
+
+YAK = RULES / "yak"
+
+
+def run_in(book, text, tmp_path):
+    file = tmp_path / "s.yaml"
+    file.write_text(text)
+    return ScenarioRunner(Rulebook.load(book), file).run()
+
+
+REFUSED = """scenario: "Yak is for 2 to 4 players"
+source: "Rulebook: set-ups for 2, 3 and 4 players only; no solo game, none for 5."
+players: {n}
+refused: "2 to 4 players"
+"""
+
+
+def test_refused_passes_only_when_setup_refuses_with_that_text(tmp_path):
+    assert run_in(YAK, REFUSED.format(n=5), tmp_path).ok
+    result = run_in(YAK, REFUSED.format(n=3), tmp_path)
+    assert not result.ok and "should have been refused" in result.messages[0].message
+    assert result.messages[0].pos.line == 4
+    result = run_in(YAK, REFUSED.format(n=5).replace("2 to 4 players", "for adults"), tmp_path)
+    assert not result.ok and "refused the game, but with: Yak is for 2 to 4 players, not 5" in result.messages[0].message
+    result = run_in(YAK, REFUSED.format(n=5) + "steps: [{expect: {terminal: false}}]\n", tmp_path)
+    assert not result.ok and "sets no game up" in result.messages[0].message
+
+
+def test_a_legal_action_outside_the_action_space_fails_the_scenario(tmp_path):
+    # the build's placement bounds narrowed to rows 2..: placing in row 1 is legal but not in the
+    # fixed action space (RW906), which the scenario that meets the decision reports
+    book = tmp_path / "yak"
+    shutil.copytree(YAK, book)
+    actions = book / "actions.yaml"
+    text = actions.read_text()
+    assert 'bounds: {r: "1..max_row"' in text
+    actions.write_text(text.replace('bounds: {r: "1..max_row"', 'bounds: {r: "2..max_row"'))
+    result = ScenarioRunner(Rulebook.load(book), book / "scenarios" / "43_build_crystal_counted_down.yaml").run()
+    assert not result.ok
+    assert "is not in the fixed action space" in result.messages[0].message
+    assert "place(color=" in result.messages[0].message
