@@ -45,25 +45,51 @@ def _rulebook_dirs(paths) -> list[Path]:
 
 
 def cmd_validate(args) -> int:
+    from .tools.scenarios import check_scenario, is_scenario_file
     failed = False
     all_diags = []
-    for path in _rulebook_dirs(args.paths):
-        report, _ = check_rulebook(path)
-        diags = report.sorted()
+    for path in _validate_targets(args.paths):
+        scenarios = []
+        if is_scenario_file(path):
+            # a scenario: its format and action ids, against the rulebook two folders up
+            book = path.parent.parent
+            _, game = check_rulebook(book, semantic=False)
+            diags = check_scenario(game, path)
+            what = (f": a scenario of {book}, its format and action ids checked"
+                    + ("" if game is not None else " (not the ids: the rulebook has errors)")
+                    + f"; `regelwerk test {path}` runs it")
+        else:
+            report, game = check_rulebook(path)
+            diags = report.sorted()
+            if Path(path).is_dir():
+                scenarios = sorted((Path(path) / "scenarios").glob("*.yaml"))
+                for file in scenarios:
+                    diags.extend(check_scenario(game, file))
+            what = (f"; {len(scenarios)} scenario{'s' * (len(scenarios) != 1)} checked (format, action ids; "
+                    f"`regelwerk test {path}` runs them)" if scenarios else "")
         all_diags.extend(diags)
-        if report.has_errors:
+        errors = sum(1 for d in diags if d.is_error)
+        if errors:
             failed = True
         if args.format == "text":
             if diags:
                 print(format_report(diags))
-            errors = sum(1 for d in diags if d.is_error)
             warnings = len(diags) - errors
             status = "ok" if not errors else "invalid"
             print(f"{path}: {status} ({errors} error{'s' * (errors != 1)}, "
-                  f"{warnings} warning{'s' * (warnings != 1)})")
+                  f"{warnings} warning{'s' * (warnings != 1)}){what}")
     if args.format == "json":
         print(format_report(all_diags, "json"))
     return 1 if failed else 0
+
+
+def _validate_targets(paths) -> list[Path]:
+    """The rulebooks of ``paths`` (as _rulebook_dirs), a scenario file standing for itself."""
+    from .tools.scenarios import is_scenario_file
+    out = []
+    for raw in paths:
+        out.extend([Path(raw)] if is_scenario_file(Path(raw)) else _rulebook_dirs([raw]))
+    return out
 
 
 def _parse_options(items) -> dict:

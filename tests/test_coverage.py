@@ -1,4 +1,4 @@
-"""regelwerk coverage: what the scenarios of a rulebook exercise (interpreter/coverage.py)."""
+"""regelwerk coverage: what the scenarios of a rulebook exercise (interpreter/tools/coverage.py)."""
 import json
 import shutil
 from pathlib import Path
@@ -77,4 +77,25 @@ def test_registered_as_regelwerk_commands(capsys):
     assert main(["coverage", str(BOOK)]) == 0
     assert "not covered: set step" in capsys.readouterr().out
     assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--list"]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert len(capsys.readouterr().out.splitlines()) == 4   # 2 int, 2 arith
+
+
+def test_coverage_html_shows_each_line_and_the_survivors_at_it(tmp_path, capsys):
+    import json as _json
+    from interpreter.cli import main
+    from interpreter.tools.mutate import mutate
+    from dataclasses import asdict
+    state = tmp_path / "state.jsonl"
+    run = mutate(BOOK, only=lambda m: m.file == "game.yaml" and m.line == 17)
+    state.write_text("".join(_json.dumps(asdict(r)) + "\n" for r in run.results.values()))
+    page = tmp_path / "coverage.html"
+    assert main(["coverage", str(BOOK), "--html", str(page), "--mutants", str(state)]) == 0
+    assert f"wrote {page}" in capsys.readouterr().out
+    text = page.read_text()
+    rows = {int(r.split("<td class='n'>")[1].split("<")[0]): r for r in text.split("<tr ")[1:]}
+    # line 17, the else branch no scenario takes: not covered, and its 4 surviving mutants
+    assert rows[17].startswith("class='uncovered'") and "✗ not covered: set step" in rows[17]
+    assert rows[17].count("● survived") == 4 and "points[player] += n + 0" in rows[17]
+    # line 15 (points += 5) runs in the scenario; line 22 is an excepted guard
+    assert rows[15].startswith("class='covered'")
+    assert "excepted" in rows[22] or "excepted" in rows[23]

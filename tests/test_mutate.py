@@ -1,4 +1,4 @@
-"""regelwerk mutate: seeded one-point changes of a rulebook's text (interpreter/mutate.py)."""
+"""regelwerk mutate: seeded one-point changes of a rulebook's text (interpreter/tools/mutate.py)."""
 import json
 import shutil
 from pathlib import Path
@@ -16,7 +16,7 @@ ROOT = Path(__file__).parent.parent
 
 
 def _else_line(m):
-    return m.file == "game.yaml" and m.line == 17
+    return m.file == "game.yaml" and m.line == 17 and m.kind == "int"
 
 
 def test_a_mutation_of_the_untested_branch_survives_and_the_missing_scenario_kills_it(tmp_path):
@@ -88,10 +88,13 @@ def main(argv):
 def test_cli_lists_and_reports(capsys):
     assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--list"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 2 and all(":17:41: int: " in line for line in out)
+    assert len(out) == 4 and sum(":17:41: int: " in line for line in out) == 2
+    # arith: += ↔ -= and + ↔ - (written between blanks)
+    assert any(":17:34: arith: points[player] += n + 1 → points[player] -= n + 1" in line for line in out)
+    assert any(":17:39: arith: points[player] += n + 1 → points[player] += n - 1" in line for line in out)
     assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["counts"]["survived"] == 2 and data["sampled"] == 2
+    assert data["counts"]["survived"] == 4 and data["sampled"] == 4
 
 
 def test_an_equivalent_mark_can_name_kinds_or_columns(tmp_path):
@@ -133,3 +136,33 @@ def test_a_state_file_counts_only_for_the_same_rulebook(tmp_path):
     (book / "scenarios" / "02_take_less.yaml").write_text(MISSING)
     run = mutate(book, only=_else_line, state=str(state), progress=lambda d, t: calls.append(d))
     assert calls == [1, 2] and run.counts()["scenarios"] == 2     # a new scenario: run again
+
+
+def test_verify_marks_reports_a_wrong_mark(tmp_path, capsys):
+    # line 17 (points += n + 1) marked equivalent: its mutants n + 0 and n + 2 change the scores,
+    # which side-by-side play finds; each is a wrong mark, located, and counted as a survivor
+    book = tmp_path / "book"
+    shutil.copytree(BOOK, book)
+    game = book / "game.yaml"
+    lines = game.read_text().split("\n")
+    lines[16] += "  # mutate: equivalent a deliberately wrong mark"
+    game.write_text("\n".join(lines))
+    trusted = mutate(book, only=_else_line)
+    assert trusted.counts()["equivalent"] == 2 and trusted.wrong_marks() == []
+    run = mutate(book, only=_else_line, verify_marks=2)
+    assert len(run.wrong_marks()) == 2 and run.counts()["survived"] == 2 and run.kill_rate() == 0.0
+    assert all("scores differ" in run.results[m.id].detail for m in run.wrong_marks())
+    from interpreter.cli import main
+    assert main(["mutate", str(book), "--only", "game.yaml:17"]) == 0     # verifying is the default
+    out = capsys.readouterr().out
+    assert f"{book}/game.yaml:17:41: wrong mark: points[player] += n + 1 → points[player] += n + 0: " in out
+    assert "marks: 0 verified, 4 wrong" in out      # the two int and the two arith mutants
+    assert main(["mutate", str(book), "--only", "game.yaml:17", "--trust-marks"]) == 0
+    assert "wrong mark" not in capsys.readouterr().out
+
+
+def test_side_by_side_finds_no_difference_between_a_rulebook_and_itself():
+    from interpreter.game import Rulebook
+    from interpreter.tools.mutate import side_by_side
+    rb = Rulebook.load(BOOK)
+    assert side_by_side(rb, Rulebook.load(BOOK), 3) == ""

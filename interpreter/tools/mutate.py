@@ -13,6 +13,7 @@ The kinds of change, each located by the positions the YAML loader keeps
 ======== ==============================================================
 int      a whole number ±1 (a YAML number or one inside an expression)
 cmp      a comparison changed: < ↔ <=, > ↔ >=, == ↔ !=
+arith    ``+`` ↔ ``-``, ``*`` ↔ ``//``, ``+=`` ↔ ``-=`` (written between blanks)
 logic    ``and`` ↔ ``or``
 not      a ``not`` dropped
 minmax   ``min(`` ↔ ``max(``
@@ -70,15 +71,20 @@ __all__ = ["Mutant", "Result", "enumerate_mutants", "sample", "run_mutant", "mut
 
 EQUIVALENT = re.compile(r"#\s*mutate:\s*equivalent\b(?:\(([^)]*)\))?\s*(.*)$")
 STAGES = ("validate", "scenarios", "check", "timeout")
+#: side-by-side games per player count that verify a `# mutate: equivalent` mark (--verify-marks)
+VERIFY_GAMES = 4
 #: keys whose values are prose or names, never rules
 PROSE_KEYS = {"log", "fail", "end_game", "label", "name", "names", "automaton_names", "source", "scenario",
               "description", "note", "title", "text", "help", "doc"}
 SKIP_SECTIONS = {"display", "regelwerk", "include"}
 
 _TOKEN = re.compile(r"""(?P<q>'[^']*'|"[^"]*")|(?P<arrow>->)"""
+                    r"""|(?P<arith>(?<=\s)(?:[-+]=?|\*|//)(?=\s))"""
                     r"""|(?P<num>(?<![\w])\d+(?![\w]))|(?P<cmp><=|>=|==|!=|<|>)"""
                     r"""|(?P<word>\b(?:and|or|true|false)\b)|(?P<not>\bnot\b\s*)|(?P<mm>\b(?:min|max)(?=\s*\())""")
 _CMP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+#: a binary operator (written between blanks) and its counterpart; += and -= too
+_ARITH = {"+": "-", "-": "+", "*": "//", "//": "*", "+=": "-=", "-=": "+="}
 _WORD = {"and": "or", "or": "and", "true": "false", "false": "true", "min": "max", "max": "min"}
 
 
@@ -107,6 +113,9 @@ class Result:
     stage: str       # validate, scenarios, check, timeout (killed); survived; equivalent
     detail: str = ""
     seconds: float = 0.0
+    #: for a mutant marked equivalent and verified (``--verify-marks``): "verified" when side-by-side
+    #: play found no difference, "wrong" when the mutant is killed or plays differently
+    mark: str = ""
 
 
 # --- finding mutants -------------------------------------------------------------------
@@ -234,6 +243,8 @@ class _Finder:
                 news = [(str(int(token) - 1), "int"), (str(int(token) + 1), "int")]
             elif group == "cmp":
                 news = [(_CMP[token], "cmp")]
+            elif group == "arith":
+                news = [(_ARITH[token], "arith")]
             elif group == "word":
                 news = [(_WORD[token], "bool" if token in ("true", "false") else "logic")]
             elif group == "mm":
@@ -434,9 +445,17 @@ def _no_follow(path, flags):
     return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
 
 
-def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2000, timeout: int = 60) -> Result:
+def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2000, timeout: int = 60,
+               verify: int = 0) -> Result:
     """Write ``mutant`` into a copy of the rulebook folder and run validate → scenarios → check
-    (the alarm runs from the start: the copy is part of the mutant's time)."""
+    (the alarm runs from the start: the copy is part of the mutant's time).
+
+    ``verify``: the mutant is marked equivalent; check the mark instead: validate and the
+    scenarios (killed: the mark is wrong, it was not needed), then ``verify`` seeded random games
+    per player count played side by side with the original rulebook (see :func:`side_by_side`):
+    any difference makes the mark wrong and the mutant a survivor; none: ``equivalent``, verified."""
+    if verify:
+        return _verify_mark(root, mutant, verify, max_decisions, timeout)
     started = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix="regelwerk-mutant-"))
     old = None
@@ -460,7 +479,9 @@ def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2
     return Result(mutant.id, stage, detail, round(time.perf_counter() - started, 2))
 
 
-def _stages(book: Path, games: int, max_decisions: int) -> tuple[str, str]:
+def _stages(book: Path, games: int, max_decisions: int, out: dict | None = None) -> tuple[str, str]:
+    """validate → scenarios → ``games`` random games per player count; ``out["rulebook"]``:
+    the mutant's Rulebook when it compiled."""
     from ..game import Rulebook, check_rulebook
     from .scenarios import ScenarioRunner, find_scenarios
     try:
@@ -471,6 +492,8 @@ def _stages(book: Path, games: int, max_decisions: int) -> tuple[str, str]:
         first = (report.sorted() or report.items)[0] if report.items else None
         return "validate", first.format(with_source=False) if first else "does not compile"
     rb = Rulebook(game, book, report)
+    if out is not None:
+        out["rulebook"] = rb
     for _, file in find_scenarios([book]):
         try:
             result = ScenarioRunner(rb, file).run()
@@ -493,12 +516,19 @@ def _short_game(rb, players: int, seed: int, max_decisions: int) -> str:
     from ..ai.bots import make_bots
     from .simulate import structure_problems
     try:
+        from ..game import space_of
         st = rb.new_game(players, seed, logging=False)
         bots = make_bots("random", st.lay.num_seats, seed)
+        space = space_of(rb.game, st.lay)
+        unbounded = {id(u[0]) for u in space.unbounded}
         n = 0
         while not st.is_terminal():
             if n >= max_decisions:
                 return f"RW901 the game has not ended after {max_decisions} decisions"
+            outside = [a for a in st.legal_actions() if a not in space.index
+                       and id(st.pending.by_id[a].action) not in unbounded]
+            if outside:
+                return f"RW906 legal action '{outside[0]}' is not in the fixed action space"
             st.apply_action(bots[st.current_player()].choose(st))
             n += 1
             for name, fn, _ in rb.game.invariants:
@@ -516,9 +546,118 @@ def _short_game(rb, players: int, seed: int, max_decisions: int) -> str:
     return ""
 
 
+# --- verifying a mark ---------------------------------------------------------------------
+_ORIGINALS: dict = {}
+
+
+def _original(root: str):
+    """The unchanged rulebook at ``root``, loaded once per process."""
+    key = str(Path(root).resolve())
+    if key not in _ORIGINALS:
+        from ..game import Rulebook
+        _ORIGINALS[key] = Rulebook.load(root)
+    return _ORIGINALS[key]
+
+
+def _verify_mark(root: str, mutant: Mutant, games: int, max_decisions: int, timeout: int) -> Result:
+    started = time.perf_counter()
+    tmp = Path(tempfile.mkdtemp(prefix="regelwerk-mutant-"))
+    old = None
+    try:
+        if timeout and hasattr(signal, "SIGALRM"):
+            old = signal.signal(signal.SIGALRM, _alarm)
+            signal.alarm(timeout)
+        original = _original(root)
+        book = tmp / Path(root).resolve().name
+        copy_rulebook(root, book)
+        target = book / mutant.file
+        text = target.read_text(encoding="utf-8")
+        target.write_text(text[:mutant.start] + mutant.replacement + text[mutant.end:], encoding="utf-8")
+        out: dict = {}
+        stage, detail = _stages(book, 0, max_decisions, out)
+        if stage != "survived":
+            result = Result(mutant.id, stage, f"wrong mark: the mutant is killed ({detail})", mark="wrong")
+        else:
+            diff = side_by_side(original, out["rulebook"], games, max_decisions)
+            result = (Result(mutant.id, "survived", f"wrong mark: {diff}", mark="wrong") if diff
+                      else Result(mutant.id, "equivalent", "", mark="verified"))
+    except _OutOfTime:
+        result = Result(mutant.id, "survived", f"wrong mark: verifying took more than {timeout}s", mark="wrong")
+    finally:
+        if old is not None:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
+        shutil.rmtree(tmp, ignore_errors=True)
+    result.seconds = round(time.perf_counter() - started, 2)
+    return result
+
+
+def side_by_side(original, mutant, games: int, max_decisions: int = 2000) -> str:
+    """Play ``games`` seeded random games per player count (every count either rulebook allows)
+    with both rulebooks at once (seeds 1..games; even seeds with every variant on): the same index of the legal actions is
+    chosen in both. The first difference — setup refused by one, the legal actions (ids, in
+    order), whose turn it is, the game's end, the scores, an error in one — as text; '' if none."""
+    game, other = original.game, mutant.game
+    variants = sorted(game.variants)
+    # every player count either allows: a count only one of them sets up is a difference
+    for players in range(min(game.min_players, other.min_players), max(game.max_players, other.max_players) + 1):
+        for seed in range(1, games + 1):
+            chosen = variants if seed % 2 == 0 else []
+            diff = _pair(original, mutant, players, seed, chosen, max_decisions)
+            if diff:
+                return f"{players} players, seed {seed}{' (variants: ' + ', '.join(chosen) + ')' if chosen else ''}: {diff}"
+    return ""
+
+
+def _pair(a, b, players: int, seed: int, variants: list, max_decisions: int) -> str:
+    from ..game import GameSetupError
+
+    def start(rb):
+        try:
+            return rb.new_game(players, seed, {}, variants, logging=False)
+        except GameSetupError as exc:
+            return exc
+    sa, sb = start(a), start(b)
+    if isinstance(sa, Exception) or isinstance(sb, Exception):
+        if isinstance(sa, Exception) and isinstance(sb, Exception):
+            return ""
+        return f"setup: the {'original' if isinstance(sa, Exception) else 'mutant'} refuses the game"
+    pick = random.Random(seed)
+    n = 0
+    while n < max_decisions:
+        try:
+            ta, tb = sa.is_terminal(), sb.is_terminal()
+            if ta != tb:
+                return f"after {n} decisions only the {'original' if ta else 'mutant'} has ended"
+            if ta:
+                break
+            la, lb = sa.legal_actions(), sb.legal_actions()
+            if la != lb:
+                extra = [x for x in lb if x not in la][:3]
+                missing = [x for x in la if x not in lb][:3]
+                return (f"after {n} decisions the legal actions differ (mutant: {len(lb)}, original: {len(la)}; "
+                        f"only in the mutant {extra or 'none'}, only in the original {missing or 'none'})")
+            if sa.current_player() != sb.current_player():
+                return f"after {n} decisions seat {sa.current_player()} decides, in the mutant seat {sb.current_player()}"
+            i = pick.randrange(len(la))
+            sa.apply_index(i)
+        except Exception as exc:  # noqa: BLE001 - the original breaking is a finding too
+            return f"the original fails after {n} decisions: {type(exc).__name__}: {exc}"
+        try:
+            sb.apply_index(i)
+        except Exception as exc:  # noqa: BLE001 - the mutant breaking where the original does not
+            return f"the mutant fails after {n} decisions: {type(exc).__name__}: {exc}"
+        n += 1
+    if sa.is_terminal():
+        pa, pb = sa.scores(), sb.scores()
+        if pa != pb:
+            return f"the scores differ: {pb} (mutant), {pa} (original)"
+    return ""
+
+
 def _run_packed(args) -> Result:
-    root, mutant, games, max_decisions, timeout = args
-    return run_mutant(root, mutant, games, max_decisions, timeout)
+    root, mutant, games, max_decisions, timeout, verify = args
+    return run_mutant(root, mutant, games, max_decisions, timeout, verify)
 
 
 # --- a whole run -------------------------------------------------------------------------
@@ -536,6 +675,13 @@ class MutationRun:
         for r in self.results.values():
             out[r.stage] = out.get(r.stage, 0) + 1
         return out
+
+    def wrong_marks(self) -> list:
+        """The marked mutants whose verification found them killed or playing differently."""
+        return [m for m in self.mutants if m.id in self.results and self.results[m.id].mark == "wrong"]
+
+    def verified(self) -> int:
+        return sum(1 for r in self.results.values() if r.mark == "verified")
 
     def killed(self) -> int:
         c = self.counts()
@@ -569,11 +715,14 @@ def fingerprint(root) -> str:
 
 
 def mutate(path, n: int | None = None, seed: int = 1, jobs: int = 1, state: str | None = None,
-           only=None, games: int = 2, max_decisions: int = 2000, timeout: int = 60, progress=None) -> MutationRun:
+           only=None, games: int = 2, max_decisions: int = 2000, timeout: int = 60, progress=None,
+           verify_marks: int = 0) -> MutationRun:
     """Sample mutants of the rulebook at ``path`` and run them (see the module's doc).
 
     ``only(mutant) -> bool`` restricts the mutants before sampling; ``progress(done, total)``
-    is called as each finishes."""
+    is called as each finishes. ``verify_marks``: the mutants in the sample marked equivalent
+    are verified (validate, the scenarios, then ``verify_marks`` side-by-side games per player
+    count) instead of trusted; 0 trusts the marks."""
     mutants, equivalent = enumerate_mutants(path)
     possible = len(mutants)
     if only is not None:
@@ -581,10 +730,11 @@ def mutate(path, n: int | None = None, seed: int = 1, jobs: int = 1, state: str 
     chosen = sample(mutants, n, seed)
     root = str(Path(path).parent if Path(path).is_file() else Path(path))
     results: dict = {}
-    for m in chosen:
-        if m.id in equivalent:
-            results[m.id] = Result(m.id, "equivalent", equivalent[m.id])
-    book = fingerprint(root)
+    if not verify_marks:
+        for m in chosen:
+            if m.id in equivalent:
+                results[m.id] = Result(m.id, "equivalent", equivalent[m.id])
+    book = fingerprint(root) + (f"/verify{verify_marks}" if verify_marks else "")
     if state and Path(state).exists():
         wanted = {m.id for m in chosen}
         for line in Path(state).read_text(encoding="utf-8").splitlines():
@@ -600,6 +750,8 @@ def mutate(path, n: int | None = None, seed: int = 1, jobs: int = 1, state: str 
     out = open(state, "a", encoding="utf-8") if state else None
 
     def finished(result: Result):
+        if result.mark == "verified":
+            result.detail = equivalent.get(result.id, "")
         results[result.id] = result
         if out is not None:
             out.write(json.dumps(dict(asdict(result), book=book), ensure_ascii=False) + "\n")
@@ -607,7 +759,7 @@ def mutate(path, n: int | None = None, seed: int = 1, jobs: int = 1, state: str 
         if progress is not None:
             progress(len(results), len(chosen))
     try:
-        args = [(root, m, games, max_decisions, timeout) for m in todo]
+        args = [(root, m, games, max_decisions, timeout, verify_marks if m.id in equivalent else 0) for m in todo]
         if jobs > 1 and len(todo) > 1:
             from .backends import worker_pool
             with worker_pool(jobs) as pool:             # workers that exit when this process dies
@@ -627,12 +779,19 @@ def format_text(run: MutationRun) -> str:
     killed = run.killed()
     lines = []
     root = Path(run.rulebook)
+    wrong = {m.id for m in run.wrong_marks()}
     for m in run.survivors():
-        lines.append(f"{root / m.file}:{m.line}:{m.col}: survived: {m.before} → {m.after}")
+        if m.id not in wrong:
+            lines.append(f"{root / m.file}:{m.line}:{m.col}: survived: {m.before} → {m.after}")
+    for m in run.wrong_marks():
+        detail = run.results[m.id].detail.removeprefix("wrong mark: ")
+        lines.append(f"{root / m.file}:{m.line}:{m.col}: wrong mark: {m.before} → {m.after}: {detail}")
     by_stage = ", ".join(f"{s} {c[s]}" for s in STAGES if c[s])
+    verified = run.verified()
+    marks = (f"; marks: {verified} verified, {len(wrong)} wrong" if verified or wrong else "")
     lines.append(f"{run.rulebook}: {len(run.mutants)} mutants (seed {run.seed}, of {run.possible} possible): "
                  f"killed {killed} ({by_stage or 'none'}), survived {c['survived']}, equivalent {c['equivalent']}; "
-                 f"kill rate {run.kill_rate():.1f}% of {killed + c['survived']} non-equivalent")
+                 f"kill rate {run.kill_rate():.1f}% of {killed + c['survived']} non-equivalent{marks}")
     return "\n".join(lines)
 
 
@@ -640,6 +799,7 @@ def format_json(run: MutationRun) -> str:
     return json.dumps({
         "rulebook": run.rulebook, "seed": run.seed, "possible": run.possible, "sampled": len(run.mutants),
         "counts": run.counts(), "kill_rate": round(run.kill_rate(), 2),
+        "marks": {"verified": run.verified(), "wrong": len(run.wrong_marks())},
         "mutants": [dict(asdict(run.results[m.id]), file=m.file, line=m.line, col=m.col, kind=m.kind,
                          before=m.before, after=m.after) for m in run.mutants if m.id in run.results],
     }, indent=2, ensure_ascii=False)
@@ -658,6 +818,13 @@ def add_parser(sub) -> None:
                    help="only mutants in this file (relative to the rulebook), or at this line (repeatable)")
     p.add_argument("--games", type=_whole(0), default=2, help="check: random games per player count (default 2)")
     p.add_argument("--timeout", type=_whole(1), default=60, help="seconds one mutant may take (default 60)")
+    p.add_argument("--verify-marks", type=_whole(1), nargs="?", const=VERIFY_GAMES, default=VERIFY_GAMES,
+                   metavar="N", help=f"play each marked mutant side by side with the original over N seeded random "
+                                     f"games per player count; a difference is a wrong mark, counted as a survivor "
+                                     f"(the default, N={VERIFY_GAMES})")
+    p.add_argument("--trust-marks", action="store_true", help="count marked mutants as equivalent without verifying")
+    p.add_argument("--marked", action="store_true", help="only the mutants marked equivalent (to verify the marks)")
+    p.add_argument("--kind", action="append", metavar="KIND", help="only mutants of this kind (int, cmp, arith, …; repeatable)")
     p.add_argument("--list", action="store_true", help="list the sampled mutants, run nothing")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_mutate)
@@ -676,13 +843,26 @@ def _only(specs):
     return keep
 
 
+def _selection(args):
+    """``--only``, ``--kind`` and ``--marked`` as one test of a mutant (None: every mutant)."""
+    only = _only(args.only)
+    if args.kind:
+        by_place, kinds = only, set(args.kind)
+        only = lambda m: m.kind in kinds and (by_place is None or by_place(m))  # noqa: E731
+    if args.marked:
+        _, marked = enumerate_mutants(args.rulebook)
+        keep = only
+        only = lambda m: m.id in marked and (keep is None or keep(m))  # noqa: E731
+    return only
+
+
 def cmd_mutate(args) -> int:
     import sys
+    only = _selection(args)
     if args.list:
         mutants, equivalent = enumerate_mutants(args.rulebook)
-        keep = _only(args.only)
-        if keep:
-            mutants = [m for m in mutants if keep(m)]
+        if only:
+            mutants = [m for m in mutants if only(m)]
         for m in sample(mutants, args.sample, args.seed):
             mark = "  (equivalent)" if m.id in equivalent else ""
             print(f"{Path(args.rulebook) / m.file}:{m.line}:{m.col}: {m.kind}: {m.before} → {m.after}{mark}")
@@ -697,8 +877,8 @@ def cmd_mutate(args) -> int:
     def progress(done, total):
         if show:
             print(f"\r{done}/{total} mutants", end="", file=raw(sys.stderr), flush=True)   # our own \r
-    run = mutate(args.rulebook, args.sample, args.seed, args.jobs, args.state, _only(args.only), args.games,
-                 timeout=args.timeout, progress=progress)
+    run = mutate(args.rulebook, args.sample, args.seed, args.jobs, args.state, only, args.games,
+                 timeout=args.timeout, progress=progress, verify_marks=0 if args.trust_marks else args.verify_marks)
     if show:
         print(file=sys.stderr)
     print(format_json(run) if args.format == "json" else format_text(run))

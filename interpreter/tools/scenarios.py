@@ -35,10 +35,12 @@ class ScenarioResult:
     name: str
     ok: bool
     messages: list = field(default_factory=list)  # Diagnostic
+    #: why the scenario did not run (its rulebook does not compile), or ""
+    note: str = ""
 
     def line(self) -> str:
         status = "PASS" if self.ok else "FAIL"
-        return f"{status} {self.name} ({self.file})"
+        return f"{status} {self.name} ({self.file})" + (f": {self.note}" if self.note else "")
 
 
 class ScenarioFailure(Exception):
@@ -134,6 +136,9 @@ class ScenarioRunner:
         name = str(data.get("scenario", self.file.stem)) if isinstance(data, dict) else self.file.stem
         if report.has_errors or data is None:
             return ScenarioResult(self.shown, name, False, report.sorted())
+        unknown = unknown_action_ids(self.game, data)
+        if unknown:
+            return ScenarioResult(self.shown, name, False, unknown)
         try:
             self._run(data)
         except ScenarioFailure as exc:
@@ -145,6 +150,9 @@ class ScenarioRunner:
     def _run(self, data: LDict):
         start = data.get("start")
         players = data["players"]
+        if "refused" in data:
+            self._refused(data)
+            return
         try:
             if isinstance(start, dict):
                 state = self.rb.new_game(players, data.get("seed", 0), data.get("options") or {},
@@ -159,6 +167,22 @@ class ScenarioRunner:
             self._step(state, step, steps.pos_of(i))
         if "expect" in data:
             self._expect(state, data["expect"], data.pos_of("expect"))
+
+    def _refused(self, data: LDict):
+        """``refused: TEXT``: setting the game up must fail with a message containing TEXT
+        (a player count, variant or option value the rulebook does not allow)."""
+        pos = data.pos_of("refused")
+        for key in ("start", "steps", "expect"):
+            if data.get(key):
+                raise ScenarioFailure(data.pos_of(key), f"a scenario with 'refused' sets no game up: '{key}' has nothing to run on")
+        try:
+            self.rb.new_game(data["players"], data.get("seed", 0), data.get("options") or {},
+                             data.get("variants") or [])
+        except GameSetupError as exc:
+            if str(data["refused"]) not in str(exc):
+                raise ScenarioFailure(pos, f"setup refused the game, but with: {exc}") from None
+            return
+        raise ScenarioFailure(pos, "the game was set up, but it should have been refused")
 
     # --- the starting position -------------------------------------------------
     def _start(self, st, start: LDict):
@@ -305,6 +329,8 @@ class ScenarioRunner:
 
     # --- steps ------------------------------------------------------------------------
     def _step(self, st, step: LDict, pos: Pos):
+        if any(key in step for key in _ID_STEPS):
+            self._within_space(st, step)
         if "play" in step:
             action = str(step["play"])
             try:
@@ -351,6 +377,21 @@ class ScenarioRunner:
         if "expect" in step:
             self._expect(st, step["expect"], step.pos_of("expect"))
 
+    def _within_space(self, st, step: LDict):
+        """Every legal action is an id of the layout's fixed action space (as `regelwerk check`
+        requires, RW906): a parameter's ``bounds`` too narrow fails the scenario that meets it."""
+        if st.pending is None:
+            return
+        from ..game import space_of
+        space = space_of(self.game, st.lay)
+        unbounded = {id(u[0]) for u in space.unbounded}
+        outside = [a for a in st.legal_actions() if a not in space.index
+                   and id(st.pending.by_id[a].action) not in unbounded]
+        if outside:
+            key = next(k for k in _ID_STEPS if k in step)
+            raise ScenarioFailure(step.pos_of(key), f"legal action '{outside[0]}' is not in the fixed action "
+                                                    f"space: a parameter's bounds are too narrow (RW906)")
+
     def _expect(self, st, expect: LDict, pos: Pos):
         for key, want in expect.items():
             kpos = expect.key_pos.get(key, pos)
@@ -381,6 +422,72 @@ class ScenarioRunner:
                 raise ScenarioFailure(kpos, f"{key}: expected {shown_want}, got {shown_got}")
 
 
+#: the steps whose values are action ids (a misspelt one in ``reject:`` or
+#: ``legal_excludes:`` would pass silently: each is checked before the scenario runs)
+_ID_STEPS = ("play", "reject", "legal", "legal_includes", "legal_excludes")
+
+
+def unknown_action_ids(game, data) -> list:
+    """An RW320 error, located at the id, for every action id of the scenario's steps
+    whose action the rulebook does not have, or whose parameters are not the action's
+    (names, in order).  Checked before the scenario runs, so a misspelt ``reject:`` fails."""
+    actions = {a.name: [p.name for p in a.params]
+               for a in list(game.actions.values()) + list(game.inline_actions.values())}
+    out = []
+    steps = data.get("steps") if isinstance(data, dict) else None
+    for step in steps if isinstance(steps, list) else []:
+        if not isinstance(step, dict):
+            continue
+        for key in _ID_STEPS:
+            if key not in step:
+                continue
+            value = step[key]
+            items = value if isinstance(value, list) else [value]
+            for i, item in enumerate(items):
+                where = (value.pos_of(i) if isinstance(value, list) and hasattr(value, "pos_of")
+                         else step.pos_of(key))
+                problem = _id_problem(actions, str(item))
+                if problem:
+                    out.append(Diagnostic(where, f"{key}: {problem}", "error", "RW320"))
+    return out
+
+
+def _id_problem(actions: dict, action_id: str) -> str | None:
+    """Why ``action_id`` can never be an id of the rulebook's actions, or None."""
+    from ..game import suggest
+    m = re.fullmatch(r"([^()\s]+)(?:\((.*)\))?", action_id.strip(), re.S)
+    if not m:
+        return f"'{action_id}' is not an action id (name or name(param=value,…))"
+    name, body = m.group(1), m.group(2)
+    if name not in actions:
+        return f"'{action_id}': unknown action '{name}'{suggest(name, sorted(actions))}"
+    params = actions[name]
+    given = [part.split("=", 1)[0].strip() for part in _split_params(body)] if body else []
+    if given != params:
+        unknown = [g for g in given if g not in params]
+        if unknown:
+            return (f"'{action_id}': action '{name}' has no parameter '{unknown[0]}'"
+                    f"{suggest(unknown[0], params)} (its parameters: {', '.join(params) or 'none'})")
+        want = f"{name}({','.join(p + '=…' for p in params)})" if params else name
+        return f"'{action_id}' does not name the parameters of '{name}' as its ids do: {want}"
+    return None
+
+
+def _split_params(body: str) -> list:
+    """``p=1,q=[1, 2]`` split at the top-level commas."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(body):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+    parts.append(body[start:])
+    return parts
+
+
 def _typed(v) -> str:
     """A value written so that texts show their quotes (labels are texts: '1', not 1)."""
     if isinstance(v, (list, tuple)):
@@ -394,6 +501,24 @@ def _tuple(v):
     if isinstance(v, list):
         return [_tuple(x) for x in v]
     return v
+
+
+def check_scenario(game, file: Path, shown: str | None = None) -> list:
+    """What ``regelwerk validate`` finds in a scenario without running it: its YAML, its
+    schema and (when the rulebook compiled, ``game`` not None) its action ids (RW320)."""
+    report = Report()
+    data = load_yaml_file(file, report, shown or str(file))
+    if data is not None:
+        report.extend(schema.check(data, "scenario", shown or str(file)))
+    if data is not None and game is not None and not report.has_errors:
+        report.extend(unknown_action_ids(game, data))
+    return report.sorted()
+
+
+def is_scenario_file(path: Path) -> bool:
+    """Whether ``path`` is a scenario (a YAML file in a ``scenarios`` folder of a rulebook)."""
+    return (path.is_file() and path.suffix in (".yaml", ".yml") and path.parent.name == "scenarios"
+            and (path.parent.parent / "game.yaml").is_file())
 
 
 def _outside_problem(rulebook_dir: Path, file: Path) -> str | None:
@@ -413,6 +538,7 @@ def run_scenarios(paths) -> list[ScenarioResult]:
 def iter_scenarios(found: list):
     """Run the scenarios ``find_scenarios`` found, yielding each result as it is known."""
     books: dict = {}
+    told: set = set()
     for rulebook_dir, file in found:
         outside = _outside_problem(rulebook_dir, file)
         if outside:
@@ -426,10 +552,17 @@ def iter_scenarios(found: list):
                 books[key] = exc
         rb = books[key]
         if isinstance(rb, Exception):
+            # the rulebook's errors once, with its first scenario; the others only say why they did not run
+            if key in told:
+                yield ScenarioResult(str(file), file.stem, False, [], note=f"not run: {rulebook_dir} has errors (above)")
+                continue
+            told.add(key)
             diags = getattr(rb, "diagnostics", None) or [Diagnostic(Pos(str(rulebook_dir)), str(rb))]
-            yield ScenarioResult(str(file), file.stem, False, list(diags))
+            yield ScenarioResult(str(file), file.stem, False, list(diags),
+                                 note=f"not run: {rulebook_dir} has errors")
             continue
         yield ScenarioRunner(rb, file).run()
 
 
-__all__ = ["run_scenarios", "iter_scenarios", "find_scenarios", "ScenarioResult", "LList"]
+__all__ = ["run_scenarios", "iter_scenarios", "find_scenarios", "ScenarioResult", "LList", "check_scenario",
+           "is_scenario_file", "unknown_action_ids"]
