@@ -1,30 +1,52 @@
-"""Information sets: states a seat cannot tell apart from the real one.
+"""Information sets: states a seat cannot tell from the real one.
 
-``resample(state, seat, seed)`` returns a copy in which every component the
-seat cannot see (in zones hidden from it: other hands, decks, bags) is
-redistributed at random among those hidden zones — each hidden zone keeps
-how many components of each kind it holds, so the seat's observation is the
-same — and whose random generator is reseeded, so the future differs too.
-A component changes places only with one of its kind that belongs to the
-same seat (equal attributes of type player): another player's cards never
-end up in one's deck.
+``resample(state, seat, seed)`` returns a copy the seat cannot tell from the
+real one:
+
+1. **Values drawn by chance that the seat does not see are drawn anew.**  A
+   ``random`` step that draws into a variable some seat may not see (``random:
+   "die[p] in 1..6"``, or a local copied unchanged into it: ``set: "die[p] =
+   r"``) records where the generator stood (``State.drawn``, provenance
+   inferred by the compiler; a value *computed* from a drawn one is RW260 at
+   validation).  The game is replayed from its seed and decisions with those
+   draws answered afresh, and the replay is kept only if the seat saw exactly
+   what it saw in the real game at the start and after every decision (its
+   observation, which shows what was revealed to it, and its legal actions) —
+   perfect recall for drawn values — and every decision of the history is
+   legal again.  At most ``limits.resample_tries`` replays; if none fits, a
+   located error (RW921).  A state that its seed and decisions do not give
+   back (a scenario's edited start) cannot be replayed: RW922.
+2. **Components the seat cannot see** (in zones hidden from it: other
+   hands, decks, bags) are redistributed at random among those hidden zones —
+   each hidden zone keeps how many components of each kind it holds, so the
+   seat's observation is the same.  A component changes places only with one
+   of its kind that belongs to the same seat (equal attributes of type
+   player): another player's cards never end up in one's deck.
+3. The random generator is reseeded, so the future differs too.
+
 Search bots (ISMCTS) plan on such samples instead of on the real state, so
 they never read hidden information.
 
-Limits: the sample is consistent with what the seat sees *now*, not with
-everything it saw earlier (a card it watched go into another hand may be
-swapped away); hidden variables keep their values; the pending decision is
-kept as it is, so resample at the seat's own decisions.
+Limits: for components, the sample is consistent with what the seat sees
+*now*, not with everything it saw earlier (a card it watched go into another
+hand may be swapped away); hidden variables that no ``random`` step drew
+(another seat's secret choice kept in a variable) keep their values; the
+pending decision is kept as it is, so resample at the seat's own decisions.
 """
 from __future__ import annotations
 
+from dsl.diagnostics import RuleRuntimeError
+
 from . import rng as rngmod
 from . import types as T
-from .observe import sees_zone
+from .limits import LIMITS
+from .observe import observation, sees_zone, var_visible
+from .runtime import IllegalAction, run
 
 
 def resample(st, seat: int, seed: int):
-    s = st.clone()
+    keys = hidden_draws(st, seat)
+    s = (redrawn(st, seat, seed, keys) if keys else st).clone()
     s.logging = False
     hidden = [z for z in st.lay.zones if not sees_zone(st, z, seat)]
     owners = {name: [a for a, t in kind.attributes.items() if t == T.PLAYER]
@@ -58,6 +80,94 @@ def resample(st, seat: int, seed: int):
     s.rng = rngmod.seed_state(seed, 4000)
     s.forget_all()
     return s
+
+
+def hidden_draws(st, seat: int) -> frozenset:
+    """Where the generator stood for each drawn value (``State.drawn``) ``seat`` does not see now."""
+    if not st.drawn:
+        return frozenset()
+    owner = {}
+    game = st.game
+    for var in game.scalar_vars:
+        owner[var.offset] = (var, None)
+    for var in game.family_vars:
+        for key, at in st.lay.vkeys[var.family_id].items():
+            owner[at] = (var, key)
+    return frozenset(key for slot, key in st.drawn.items()
+                     if not var_visible(st, *owner[slot], seat))
+
+
+class _Redraw:
+    """``State.chance`` of a replay: the numbers the game's generator gives, except for the
+    draws in ``keys`` (where the generator stood), which ``fresh`` answers."""
+
+    __slots__ = ("st", "keys", "fresh")
+
+    def __init__(self, st, keys, fresh):
+        self.st, self.keys, self.fresh = st, keys, fresh
+
+    def __call__(self, n: int) -> int:
+        st = self.st
+        key = st.rng
+        value, st.rng = rngmod.below(key, n)
+        if key in self.keys:
+            return self.fresh.below(n)
+        return value
+
+
+def _replay(st, seat: int, keys, fresh, expect):
+    """The game of ``st`` played again from its seed with its decisions, the draws in ``keys``
+    answered by ``fresh``; returns (state, [seat's observation at the start and after each
+    decision]), or None as soon as it differs from ``expect`` or a decision is illegal."""
+    from .start import fresh_state, with_frames
+    try:
+        r = with_frames(fresh_state(st.game, st.lay, st.seed, False))
+        r.chance = _Redraw(r, keys, fresh)
+        run(r)
+        seen = [observation(r, seat)]
+        if expect is not None and seen[0] != expect[0]:
+            return None
+        for i, (_who, opt) in enumerate(st._history, 1):
+            r.apply(opt.id)
+            seen.append(observation(r, seat))
+            if expect is not None and seen[i] != expect[i]:
+                return None
+    except (IllegalAction, RuleRuntimeError):
+        if expect is None:
+            raise
+        return None
+    r.chance = None
+    return r, seen
+
+
+def _same(a, b) -> bool:
+    return (a.v == b.v and a.rng == b.rng and a.status == b.status and
+            [[c.id for c in z] for z in a.z] == [[c.id for c in z] for z in b.z])
+
+
+def redrawn(st, seat: int, seed: int, keys):
+    """A replay of ``st``'s game in which the drawn values in ``keys`` are drawn anew and
+    ``seat`` sees what it saw at every decision (see the module docstring)."""
+    where = st.pending.pos if st.pending is not None else None
+    try:
+        real = _replay(st, seat, frozenset(), None, None)
+    except (IllegalAction, RuleRuntimeError):
+        real = None
+    if real is None or not _same(real[0], st):
+        raise RuleRuntimeError(f"resample: this state is not what its seed and decisions give (its start was "
+                               f"edited), so the values hidden from seat {seat} cannot be drawn anew", where,
+                               "RW922")
+    fresh = rngmod.Rng(seed, 6000)
+    for _ in range(LIMITS.resample_tries):
+        got = _replay(st, seat, keys, fresh, real[1])
+        if got is not None:
+            r = got[0]
+            r.log = list(st.log)
+            r.logging = st.logging
+            r.forced = list(st.forced)
+            return r
+    raise RuleRuntimeError(f"resample: no game in {LIMITS.resample_tries:,} tries draws the values hidden from "
+                           f"seat {seat} so that it sees what it saw (limit 'resample_tries')", where, "RW921")
 
 
 def history_for(st, seat: int) -> list:

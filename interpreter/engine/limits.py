@@ -16,6 +16,8 @@ limit           default    what it bounds
 ``decisions``   20,000     the decisions of one game
 ``components``  100,000    the components, zones and variable instances of a layout
 ``log_chars``   2,000      one ``log`` line (longer lines are cut, not refused)
+``resample_``   1,000      the worlds ``State.resample`` tries for one sample before
+``tries``                  it reports that none fits what the seat knows (RW921)
 ==============  =========  =====================================================
 
 Research runs may raise them: ``interpreter.limits.configure(steps=10**7)``
@@ -42,6 +44,7 @@ class Limits:
     decisions: int = 20_000
     components: int = 100_000
     log_chars: int = 2_000
+    resample_tries: int = 1_000     # worlds State.resample tries before it gives up (issue 26)
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)

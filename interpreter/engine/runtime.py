@@ -62,7 +62,7 @@ class State:
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo",
-                 "short_draws", "known", "step_limit", "chance", "zf", "zi", "vk")
+                 "short_draws", "known", "drawn", "step_limit", "chance", "zf", "zi", "vk")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -88,6 +88,7 @@ class State:
         s.memo = [None] * self.game.memo_size
         s.short_draws = []
         s.known = dict(self.known)
+        s.drawn = self.drawn                # never changed in place (State.drew)
         s.chance = None
         s.zf, s.zi, s.vk = self.zf, self.zi, self.vk
         return s
@@ -313,6 +314,19 @@ class State:
         known = self.known
         for zid in zone_ids:
             known.pop(zid, None)
+
+    # --- chance values: variables that hold what a `random` step drew ----------
+    def drew(self, slot: int, key) -> None:
+        """Variable slot ``slot`` holds a value a `random` step drew when the generator was at
+        ``key``: ``resample`` may draw it anew for a seat that does not see it (infosets.py)."""
+        self.drawn = {**self.drawn, slot: key}
+
+    def undrew(self, slot: int) -> None:
+        """Variable slot ``slot`` was set to something else than a drawn value."""
+        if slot in self.drawn:
+            drawn = dict(self.drawn)
+            del drawn[slot]
+            self.drawn = drawn
 
     def forced_value(self, items, pos):
         """The next value a scenario's ``draws:`` names, for a ``random`` step:
@@ -661,6 +675,8 @@ class State:
             # absent unless a `reveal` step showed something (states of games without one serialise as before)
             **({"known": {str(zid): sorted(seats) for zid, seats in sorted(self.known.items())}}
                if self.known else {}),
+            # absent unless a `random` step drew a value into a variable that may be hidden
+            **({"drawn": [[slot, key] for slot, key in sorted(self.drawn.items())]} if self.drawn else {}),
         }
 
     @classmethod
@@ -702,6 +718,7 @@ class State:
         s.memo = [None] * game.memo_size
         s.short_draws = []
         s.known = {int(zid): frozenset(seats) for zid, seats in data.get("known", {}).items()}
+        s.drawn = {int(slot): key for slot, key in data.get("drawn", ())}
         s.chance = None
         s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
         return s

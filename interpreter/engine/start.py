@@ -47,6 +47,7 @@ def fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.memo = [None] * st.game.memo_size
     st.short_draws = []
     st.known = {}
+    st.drawn = {}
     st.chance = None
     st.zf, st.zi, st.vk = lay.zfam, lay.zid, lay.vkeys
     return st
