@@ -163,9 +163,11 @@ def test_every_test_rulebook_is_clean():
     from interpreter.game import check_rulebook
     folders = sorted(p for p in (Path(__file__).parent / "rulebooks").iterdir() if (p / "game.yaml").exists())
     assert folders
+    shows = {"leaky_param": ["RW261"]}      # rulebooks that exist to show a warning (issue 26)
     for folder in folders:
         report, _ = check_rulebook(folder)
-        assert report.items == [], f"{folder.name}: " + "; ".join(d.format() for d in report.items)
+        assert [d.code for d in report.items] == shows.get(folder.name, []), \
+            f"{folder.name}: " + "; ".join(d.format() for d in report.items)
 
 
 def test_loading_pauses_the_cycle_collector_only_while_it_loads():

@@ -41,7 +41,6 @@ from . import rng as rngmod
 from . import types as T
 from .limits import LIMITS
 from .observe import observation, sees_zone, var_visible
-from .runtime import IllegalAction, run
 
 
 def resample(st, seat: int, seed: int):
@@ -118,21 +117,23 @@ class _Redraw:
 def _replay(st, seat: int, keys, fresh, expect):
     """The game of ``st`` played again from its seed with its decisions, the draws in ``keys``
     answered by ``fresh``; returns (state, [seat's observation at the start and after each
-    decision]), or None as soon as it differs from ``expect`` or a decision is illegal."""
-    from .start import fresh_state, with_frames
+    decision]), or None as soon as it differs from ``expect`` or a decision is not legal."""
+    start = st.game.replay_start
+    if start is None:
+        return None
     try:
-        r = with_frames(fresh_state(st.game, st.lay, st.seed, False))
-        r.chance = _Redraw(r, keys, fresh)
-        run(r)
+        r = start(st.lay, st.seed, False, lambda new: _Redraw(new, keys, fresh))
         seen = [observation(r, seat)]
         if expect is not None and seen[0] != expect[0]:
             return None
         for i, (_who, opt) in enumerate(st._history, 1):
+            if r.pending is None or opt.id not in r.pending.by_id:
+                return None
             r.apply(opt.id)
             seen.append(observation(r, seat))
             if expect is not None and seen[i] != expect[i]:
                 return None
-    except (IllegalAction, RuleRuntimeError):
+    except RuleRuntimeError:
         if expect is None:
             raise
         return None
@@ -151,7 +152,7 @@ def redrawn(st, seat: int, seed: int, keys):
     where = st.pending.pos if st.pending is not None else None
     try:
         real = _replay(st, seat, frozenset(), None, None)
-    except (IllegalAction, RuleRuntimeError):
+    except RuleRuntimeError:
         real = None
     if real is None or not _same(real[0], st):
         raise RuleRuntimeError(f"resample: this state is not what its seed and decisions give (its start was "

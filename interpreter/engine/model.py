@@ -346,6 +346,9 @@ class GameDef:
     #: the name of what the score holds beyond its parts (`end: rest:`), or None
     score_rest: str | None = None
     invariants: list = field(default_factory=list)  # [(name, f, pos)]
+    #: set by Rulebook: f(layout, seed, logging, chance) -> a new game at its first decision
+    #: (engine/start.py start_game); resample replays games with it (engine/infosets.py)
+    replay_start: Callable | None = None
     #: every procedure by its unique name, for serialisation
     all_procs: dict = field(default_factory=dict)
     #: score-expression slot for "p"

@@ -112,6 +112,16 @@ def with_frames(st: State) -> State:
     return st
 
 
+def start_game(game, lay, seed: int, logging: bool = True, chance=None) -> State:
+    """A new game run up to its first decision; ``chance``: given the new state, the function
+    that answers its random numbers (``State.chance``, kept on the state: a replay's)."""
+    st = with_frames(fresh_state(game, lay, seed, logging))
+    if chance is not None:
+        st.chance = chance(st)
+    run(st)
+    return st
+
+
 def try_setup(game, lay, seed: int = 0, logging: bool = True, limit: int | None = None):
     """Run the setup on a fresh state; return (state, None), or (the state as far as it got, the rule error)."""
     st = fresh_state(game, lay, seed, logging)
