@@ -62,6 +62,18 @@ def resample(st, seat: int, seed: int):
         # from a canonical order: the sample depends on which components are hidden, not where
         pools[key].sort(key=lambda c: c.id)
         r.shuffle(pools[key])
+    told = _told(s, seat, hidden)
+    if told:
+        _place_told(s, seat, hidden, pools, group, told, r)
+    else:
+        _place(s, hidden, pools, group, r)
+    s.rng = rngmod.seed_state(seed, 4000)
+    s.forget_all()
+    return s
+
+
+def _place(s, hidden, pools, group, r) -> None:
+    """Each hidden zone takes as many of each group as it held, in a random order."""
     taken = {key: 0 for key in pools}
     for z in hidden:
         counts: dict = {}
@@ -76,9 +88,77 @@ def resample(st, seat: int, seed: int):
         for c in new:
             s.where[c.id] = z.id
         s.z[z.id] = new
-    s.rng = rngmod.seed_state(seed, 4000)
-    s.forget_all()
-    return s
+
+
+def _told(s, seat: int, hidden) -> dict:
+    """The facts told to ``seat`` about components in ``hidden`` zones: {component id: [fact]}."""
+    ids = {c.id for z in hidden for c in s.z[z.id]}
+    out: dict = {}
+    for fact in s.facts:
+        if fact[0] == seat and fact[1] in ids:
+            out.setdefault(fact[1], []).append(fact)
+    return out
+
+
+def _fits(c, facts) -> bool:
+    return all(((c.attrs.get(attr) == value) == equal) == holds
+               for _seat, _cid, attr, value, equal, holds in facts)
+
+
+def _place_told(s, seat: int, hidden, pools, group, told: dict, r) -> None:
+    """Like :func:`_place`, but a place holding a component the seat was told facts about
+    (a `tell` step) gets a component of the same group for which every such fact holds
+    alike; the order of a zone with such places is kept (the facts are about places),
+    that of the others is not.  Random choices, retried on a dead end up to
+    ``limits.resample_tries`` times; then RW921.  The facts (of every seat) are about
+    the components now at those places."""
+    places = [(z, i, c) for z in hidden for i, c in enumerate(s.z[z.id])]
+    bound = {z.id for z, _i, c in places if c.id in told}
+    # the places with facts first, the most constrained first
+    fixed = sorted(((z, i, c) for z, i, c in places if c.id in told),
+                   key=lambda p: (sum(_fits(x, told[p[2].id]) for x in pools[group(p[2])]), p[0].id, p[1]))
+    for _ in range(LIMITS.resample_tries):
+        left = {key: list(pool) for key, pool in pools.items()}
+        chosen = {}
+        for z, i, c in fixed:
+            fits = [x for x in left[group(c)] if _fits(x, told[c.id])]
+            if not fits:
+                break
+            pick = fits[r.below(len(fits))]
+            left[group(c)].remove(pick)
+            chosen[(z.id, i)] = pick
+        else:
+            break
+    else:
+        raise RuleRuntimeError(f"resample: no placement in {LIMITS.resample_tries:,} tries fits what seat {seat} "
+                               f"was told (limit 'resample_tries')", s.pending.pos if s.pending else None, "RW921")
+    moved = {}
+    for z in hidden:
+        old = s.z[z.id]
+        if z.id in bound:
+            new = []
+            for i, c in enumerate(old):
+                pick = chosen.get((z.id, i))
+                if pick is None:
+                    pick = left[group(c)].pop()
+                new.append(pick)
+        else:
+            new = [left[group(c)].pop() for c in old]
+            r.shuffle(new)
+        for c_old, c_new in zip(old, new):
+            moved[c_old.id] = c_new
+        s.z[z.id] = new
+    for z in hidden:
+        for c in s.z[z.id]:
+            s.where[c.id] = z.id
+    facts = []
+    for f_seat, cid, attr, value, equal, holds in s.facts:
+        new = moved.get(cid)
+        if new is None:
+            facts.append((f_seat, cid, attr, value, equal, holds))
+        else:                   # the fact is about the component now at that place
+            facts.append((f_seat, new.id, attr, value, equal, (new.attrs.get(attr) == value) == equal))
+    s.facts = tuple(facts)
 
 
 def hidden_draws(st, seat: int) -> frozenset:

@@ -345,6 +345,8 @@ class GameDef:
     score_parts: list = field(default_factory=list)
     #: the name of what the score holds beyond its parts (`end: rest:`), or None
     score_rest: str | None = None
+    #: a cooperative game (`end: together:`): f(state, [None]) -> did the seats win (together)?
+    together: Callable | None = None
     invariants: list = field(default_factory=list)  # [(name, f, pos)]
     #: set by Rulebook: f(layout, seed, logging, chance) -> a new game at its first decision
     #: (engine/start.py start_game); resample replays games with it (engine/infosets.py)

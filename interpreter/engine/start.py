@@ -48,6 +48,7 @@ def fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.short_draws = []
     st.known = {}
     st.drawn = {}
+    st.facts = ()
     st.chance = None
     st.zf, st.zi, st.vk = lay.zfam, lay.zid, lay.vkeys
     return st

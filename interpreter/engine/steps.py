@@ -882,6 +882,48 @@ class StepCompiler:
         self.emit(F.STMT, [f"{self.bind(_reveal, 'f')}(st, {zs}, {ts}, {self.bind(tpos, 'pos')})"], pos,
                   (F.CHANGED,))
 
+    def step_tell(self, step: LDict, pos: Pos):
+        """``tell: "c.ATTR == VALUE", about: "c in ZONE", to: SEATS``: the seats are told, for
+        each component c, whether c.ATTR equals VALUE (``!=``: the same fact, written the other
+        way).  Facts are data (``State.facts``): kept per seat, shown in its observation while
+        the component is hidden from it, and honoured by ``resample``."""
+        tpos = step.pos_of("tell")
+        parsed = self.loop_head(step, "about", "what 'tell' is about")
+        if parsed is None:
+            return
+        head, its, elem = parsed
+        if len(head.names) != 1:
+            self.report.error(head.pos, "tell is about one name: about: \"c in hand[p]\"", E_TYPE)
+            return
+        name = head.names[0]
+        node = self.c.parse(step["tell"], tpos)
+        if node is None:
+            return
+        shape = "tell states c.ATTRIBUTE == VALUE or c.ATTRIBUTE != VALUE"
+        if not isinstance(node, ast.Compare) or node.op not in ("==", "!="):
+            self.report.error(node.pos, shape, E_TYPE)
+            return
+        attr, other = node.left, node.right
+        if not (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.id == name):
+            attr, other = other, attr
+        if not (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.id == name):
+            self.report.error(node.pos, f"{shape} (c: '{name}', the name 'about' binds)", E_TYPE)
+            return
+        if not (isinstance(elem, T.Comp) or T.is_any(elem)):
+            self.report.error(head.iter.pos, f"tell is about components, but these are {T.describe(elem)}", E_TYPE)
+            return
+        self.scope.push()
+        self.scope.declare(name, elem)
+        self.text_of(attr, "tell")          # checks that the attribute exists
+        self.scope.pop()
+        vs, _ = self.text_of(other, "the value told")
+        ts, tt = self.text(step.get("to", "player"), step.pos_of("to") if "to" in step else pos, "'to'")
+        if vs is None or ts is None:
+            return
+        fact = (attr.name, node.op == "==", f"{attr.name} {node.op} {{}}")
+        self.emit(F.STMT, [f"{self.bind(_tell, 'f')}(st, tuple({its}), {self.bind(fact, 'k')}, {vs}, {ts}, "
+                           f"{self.bind(pos, 'pos')})"], pos)
+
     def _enclosing_turn(self):
         """The innermost `turns` loop around this point in the same steps, if no phase,
         round or scope lies between (its end would be skipped); else None."""
@@ -991,6 +1033,14 @@ def _reveal(st, zones, seats, to_pos):
     st.reveal(zones, seats)
 
 
+def _tell(st, comps, fact, value, seats, pos):
+    seats = (seats,) if seats is None or isinstance(seats, int) else tuple(seats)
+    if any(p is None for p in seats):
+        raise RuleRuntimeError("tell: 'to' names no seat (none)", pos)
+    attr, equal, _ = fact
+    st.tell(seats, [(c.id, attr, value, (c.attrs.get(attr) == value) == equal) for c in comps], equal)
+
+
 _STEPS = {
     "set": StepCompiler.step_set,
     "let": StepCompiler.step_let,
@@ -1015,6 +1065,7 @@ _STEPS = {
     "fail": StepCompiler.step_fail,
     "break": StepCompiler.step_break,
     "reveal": StepCompiler.step_reveal,
+    "tell": StepCompiler.step_tell,
     "end_turn": StepCompiler.step_end_turn,
 }
 
