@@ -173,7 +173,7 @@ def hidden_draws(st, seat: int) -> frozenset:
         for key, at in st.lay.vkeys[var.family_id].items():
             owner[at] = (var, key)
     return frozenset(key for slot, key in st.drawn.items()
-                     if not var_visible(st, *owner[slot], seat))
+                     if seat not in st.value_revealed_to(slot) and not var_visible(st, *owner[slot], seat))
 
 
 class _Redraw:

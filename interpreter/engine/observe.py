@@ -3,7 +3,7 @@
 A zone's ``visible`` decides whether its contents are shown to a viewer; a
 hidden zone shows only how many components it holds, unless a ``reveal`` step
 showed it to the viewer and its contents have not changed since.  Variables follow the
-same rule.  What `tell` steps told the viewer about components it cannot see
+same rule (a ``reveal`` of a variable shows its values until they change).  What `tell` steps told the viewer about components it cannot see
 shows as ``facts`` (only when there are some).  The decision history is shown as the viewer may know it (another
 seat's secret parameters as ``…``); the random generator and the stack never are.
 """
@@ -59,14 +59,15 @@ def observation(st, viewer: int | None) -> dict:
             zones[zone.name] = [c.label for c in contents]
     variables = {}
     game = st.game
+    known = st.known
     for var in game.scalar_vars:
-        if var_visible(st, var, None, viewer):
+        if var_visible(st, var, None, viewer) or (known and viewer in known.get(-1 - var.offset, ())):
             variables[var.name] = _plain(st.v[var.offset])
     for var in game.family_vars:
         keys = st.lay.vkeys[var.family_id]
         shown = {}
         for key, at in keys.items():
-            if var_visible(st, var, key, viewer):
+            if var_visible(st, var, key, viewer) or (known and viewer in known.get(-1 - at, ())):
                 shown[format_value(key)] = _plain(st.v[at])
         if shown:
             variables[var.name] = shown

@@ -321,13 +321,29 @@ class State:
         """Variable slot ``slot`` holds a value a `random` step drew when the generator was at
         ``key``: ``resample`` may draw it anew for a seat that does not see it (infosets.py)."""
         self.drawn = {**self.drawn, slot: key}
+        if self.known:
+            self.known.pop(-1 - slot, None)
 
     def undrew(self, slot: int) -> None:
-        """Variable slot ``slot`` was set to something else than a drawn value."""
+        """Variable slot ``slot`` was set to something else than a drawn value (nor one revealed)."""
         if slot in self.drawn:
             drawn = dict(self.drawn)
             del drawn[slot]
             self.drawn = drawn
+        if self.known:
+            self.known.pop(-1 - slot, None)
+
+    def reveal_values(self, slots, seats) -> None:
+        """``seats`` know the values in variable slots ``slots``, until they change.  (Kept
+        in ``known`` beside the zones, under ``-1 - slot``.)"""
+        seats = frozenset(seats)
+        for slot in slots:
+            self.known[-1 - slot] = self.known.get(-1 - slot, frozenset()) | seats
+        self.changed()
+
+    def value_revealed_to(self, slot: int) -> frozenset:
+        """The seats a `reveal` step showed variable slot ``slot`` to, since it last changed."""
+        return self.known.get(-1 - slot, frozenset()) if self.known else frozenset()
 
     # --- told facts: what a `tell` step told chosen seats about components ---------
     def tell(self, seats, items, equal: bool) -> None:

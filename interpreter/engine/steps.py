@@ -296,7 +296,7 @@ class StepCompiler:
                                 f"so a search that resamples would see it; draw it directly (random: "
                                 f"\"{var.name}{'[…]' if var.index else ''} in …\") or copy the drawn value unchanged",
                                 "RW260")
-        return ["if st.drawn:", f"    st.undrew({at})"]
+        return ["if st.drawn or st.known:", f"    st.undrew({at})"]
 
     def _combined(self, op: str, old: str, new: str, pos: Pos, name: str) -> str:
         """``old op= new`` as text; a failure of the operation is "set NAME: …" at ``pos``."""
@@ -861,8 +861,15 @@ class StepCompiler:
         (their observations show it, ``known(p, z)`` is true) until the contents
         change.  ``to`` defaults to ``player``."""
         zpos = step.pos_of("reveal")
-        zs, zt = self.text(step["reveal"], zpos, "what to reveal")
         tpos = step.pos_of("to") if "to" in step else pos
+        values = self._revealed_values(step["reveal"], zpos)
+        if values is not None:
+            ts, tt = self.text(step.get("to", "player"), tpos, "'to'")
+            if ts is not None and values:
+                self.emit(F.STMT, [f"{self.bind(_reveal_values, 'f')}(st, {values[0]}, {values[1]}, {ts}, "
+                                   f"{self.bind(tpos, 'pos')})"], pos, (F.CHANGED,))
+            return
+        zs, zt = self.text(step["reveal"], zpos, "what to reveal")
         ts, tt = self.text(step.get("to", "player"), tpos, "'to'")
         if zs is None or ts is None:
             return
@@ -923,6 +930,35 @@ class StepCompiler:
         fact = (attr.name, node.op == "==", f"{attr.name} {node.op} {{}}")
         self.emit(F.STMT, [f"{self.bind(_tell, 'f')}(st, tuple({its}), {self.bind(fact, 'k')}, {vs}, {ts}, "
                            f"{self.bind(pos, 'pos')})"], pos)
+
+    def _revealed_values(self, text, pos: Pos):
+        """``reveal: "die"`` or ``"die[q]"`` (the first index values of a variable with more):
+        (family id or None for a scalar, the key prefix as text) — or None when ``text``
+        names no variable (then it is zones), () after an error."""
+        m = re.match(r"\s*([A-Za-z_][A-Za-z_0-9]*)\s*(\[|$)", str(text))
+        if m is None or m.group(1) not in self.g.variables or self.scope.lookup(m.group(1)) is not None:
+            return None
+        var = self.g.variables[m.group(1)]
+        node = self.c.parse(text, pos)
+        if node is None:
+            return ()
+        if var.visible_const is True:
+            self.report.warning(pos, f"variable '{var.name}' is visible to everyone: revealing it changes nothing",
+                                "RW152")
+        if isinstance(node, ast.Name):
+            return (str(int(var.family_id)), "()") if var.index else ("None", str(int(var.offset)))
+        if not isinstance(node, ast.Index) or not var.index or len(node.args) > len(var.index):
+            self.report.error(node.pos, f"reveal shows a variable ('{var.name}') or the elements with the first "
+                                        f"index values given ('{var.name}[q]')", E_TYPE)
+            return ()
+        parts = []
+        for arg, spec in zip(node.args, var.index):
+            s_, t_ = self.text_of(arg, "reveal")
+            if not T.compatible(t_, spec.type):
+                self.report.error(arg.pos, f"variable '{var.name}': index '{spec.name}' is {T.describe(spec.type)}, "
+                                           f"not {T.describe(t_)}", E_TYPE)
+            parts.append(s_)
+        return str(int(var.family_id)), "(" + "".join(f"{x}, " for x in parts) + ")"
 
     def _enclosing_turn(self):
         """The innermost `turns` loop around this point in the same steps, if no phase,
@@ -1039,6 +1075,21 @@ def _tell(st, comps, fact, value, seats, pos):
         raise RuleRuntimeError("tell: 'to' names no seat (none)", pos)
     attr, equal, _ = fact
     st.tell(seats, [(c.id, attr, value, (c.attrs.get(attr) == value) == equal) for c in comps], equal)
+
+
+def _reveal_values(st, family, prefix, seats, to_pos):
+    """``reveal`` of variables: the elements of variable family ``family`` whose first
+    index values are ``prefix`` (a scalar: ``family`` None, ``prefix`` its slot)."""
+    seats = (seats,) if seats is None or isinstance(seats, int) else tuple(seats)
+    if any(p is None for p in seats):
+        raise RuleRuntimeError("reveal: 'to' names no seat (none)", to_pos)
+    if family is None:
+        slots = (prefix,)
+    else:
+        n = len(prefix)
+        slots = tuple(at for key, at in st.vk[family].items()
+                      if (key if isinstance(key, tuple) else (key,))[:n] == prefix)
+    st.reveal_values(slots, seats)
 
 
 _STEPS = {
