@@ -226,14 +226,26 @@ def _same(a, b) -> bool:
             [[c.id for c in z] for z in a.z] == [[c.id for c in z] for z in b.z])
 
 
+#: the real game's replays (the seat's observations at every decision), for repeated resamples
+#: of one state (a search resamples the same state many times)
+_TRAJECTORIES: dict = {}
+
+
 def redrawn(st, seat: int, seed: int, keys):
     """A replay of ``st``'s game in which the drawn values in ``keys`` are drawn anew and
     ``seat`` sees what it saw at every decision (see the module docstring)."""
     where = st.pending.pos if st.pending is not None else None
-    try:
-        real = _replay(st, seat, frozenset(), None, None)
-    except RuleRuntimeError:
-        real = None
+    key = (id(st.game), id(st.lay), st.seed, seat, st.rng, tuple(st.v), tuple(opt.id for _who, opt in st._history))
+    real = _TRAJECTORIES.get(key)
+    if real is None:
+        try:
+            real = _replay(st, seat, frozenset(), None, None)
+        except RuleRuntimeError:
+            real = None
+        if real is not None and _same(real[0], st):
+            if len(_TRAJECTORIES) >= 64:
+                _TRAJECTORIES.clear()
+            _TRAJECTORIES[key] = real
     if real is None or not _same(real[0], st):
         raise RuleRuntimeError(f"resample: this state is not what its seed and decisions give (its start was "
                                f"edited), so the values hidden from seat {seat} cannot be drawn anew", where,
