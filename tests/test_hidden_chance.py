@@ -152,3 +152,21 @@ def test_a_plain_copy_is_chance_and_a_constant_is_not(rulebook):
     samples = [st.resample(0, k) for k in range(10)]
     assert {s.v[die_slot(st, 1, 3)] for s in samples} == {6}
     assert len({s.v[die_slot(st, 1, 2)] for s in samples}) >= 2
+
+
+def test_explicit_chance_resample_redraws_the_outcomes_of_hidden_values():
+    # under explicit chance (interpreter/chance.py) a drawn value records the number of its
+    # chance outcome; ChanceState.resample draws those outcomes anew (the OpenSpiel adapter's
+    # resample_from_infostate)
+    from interpreter.chance import ChanceState
+    cs = ChanceState(Rulebook.load(HIDDEN_DIE), 2)
+    cs.apply_outcome(2)
+    cs.apply_outcome(4)                      # die[0] = 3, die[1] = 5
+    assert cs.state.v[:2] == [3, 5] and cs.state.drawn == {0: -1, 1: -2}
+    samples = [cs.resample(0, k) for k in range(30)]
+    assert {s.state.v[0] for s in samples} == {3} and len({s.state.v[1] for s in samples}) >= 3
+    assert all(s.state.observation(0) == cs.state.observation(0) for s in samples)
+    assert all(s.history[0] == ("chance", 2) for s in samples)
+    cs.apply_action("guess(v=5)")            # right: seat 0 now knows die[1]
+    assert {s.state.v[1] for s in (cs.resample(0, k) for k in range(10))} == {5}
+    assert cs.state.v[1] == 5 and cs.resample(1, 0).state.v[1] == 5

@@ -45,7 +45,13 @@ from .observe import observation, sees_zone, var_visible
 
 def resample(st, seat: int, seed: int):
     keys = hidden_draws(st, seat)
-    s = (redrawn(st, seat, seed, keys) if keys else st).clone()
+    return permuted(redrawn(st, seat, seed, keys) if keys else st, seat, seed)
+
+
+def permuted(st, seat: int, seed: int):
+    """A copy of ``st`` with the components ``seat`` cannot see redistributed (honouring the
+    facts it was told) and the generator reseeded: steps 2 and 3 of the module docstring."""
+    s = st.clone()
     s.logging = False
     hidden = [z for z in st.lay.zones if not sees_zone(st, z, seat)]
     owners = {name: [a for a, t in kind.attributes.items() if t == T.PLAYER]

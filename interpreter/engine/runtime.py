@@ -324,6 +324,13 @@ class State:
         if self.known:
             self.known.pop(-1 - slot, None)
 
+    def draw_key(self):
+        """Where the next random number comes from, while ``chance`` answers them: under
+        explicit chance (interpreter/chance.py) ``-1 - n`` for the game's n-th chance
+        outcome; else the generator's state (as without ``chance``)."""
+        key = getattr(self.chance, "key", None)
+        return key() if key is not None else self.rng
+
     def undrew(self, slot: int) -> None:
         """Variable slot ``slot`` was set to something else than a drawn value (nor one revealed)."""
         if slot in self.drawn:

@@ -525,7 +525,7 @@ class StepCompiler:
         return [f"_w_xs = tuple({its})",
                 "if not _w_xs:",
                 f"    raise {nothing}()",
-                "_w_key = st.rng",
+                "_w_key = st.rng if st.chance is None else st.draw_key()",
                 "if st.forced:                       # a scenario's `draws:` rigs the value (a die's face)",
                 f"    _w_x = st.forced_value(_w_xs, {ipos})",
                 "else:",
