@@ -8,7 +8,7 @@ import pytest
 
 from dsl.diagnostics import RuleRuntimeError
 from interpreter.game import Rulebook, check_rulebook
-from interpreter.limits import configure, LIMITS
+from interpreter.engine.limits import configure, LIMITS
 
 HIDDEN_DIE = Path(__file__).parent / "rulebooks" / "hidden_die"
 
@@ -158,7 +158,7 @@ def test_explicit_chance_resample_redraws_the_outcomes_of_hidden_values():
     # under explicit chance (interpreter/chance.py) a drawn value records the number of its
     # chance outcome; ChanceState.resample draws those outcomes anew (the OpenSpiel adapter's
     # resample_from_infostate)
-    from interpreter.chance import ChanceState
+    from interpreter.game import ChanceState
     cs = ChanceState(Rulebook.load(HIDDEN_DIE), 2)
     cs.apply_outcome(2)
     cs.apply_outcome(4)                      # die[0] = 3, die[1] = 5

@@ -140,7 +140,7 @@ class ChanceState:
         return c
 
     def resample(self, seat: int, seed: int) -> "ChanceState":
-        """A game at this decision that ``seat`` cannot tell from this one (interpreter/infosets.py
+        """A game at this decision that ``seat`` cannot tell from this one (engine/infosets.py
         for the plain state): the chance outcomes that drew values hidden from the seat drawn
         anew — the game replayed with them, kept only if the seat saw what it saw at every
         decision (at most ``limits.resample_tries`` tries, then RW921) — and what the seat cannot

@@ -326,7 +326,7 @@ class State:
 
     def draw_key(self):
         """Where the next random number comes from, while ``chance`` answers them: under
-        explicit chance (interpreter/chance.py) ``-1 - n`` for the game's n-th chance
+        explicit chance (engine/chance.py) ``-1 - n`` for the game's n-th chance
         outcome; else the generator's state (as without ``chance``)."""
         key = getattr(self.chance, "key", None)
         return key() if key is not None else self.rng
