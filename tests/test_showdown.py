@@ -57,3 +57,27 @@ def test_resample_after_the_showdown_keeps_every_die():
     for k in range(10):
         r = st.resample(0, k)
         assert dice(r, 1) == dice(st, 1) and r.observation(0) == st.observation(0)
+
+
+def test_known_tells_whether_a_seat_knows_a_value(rulebook):
+    # a one-die-each version: the challenge reveals every die; known(p, die[q, i]) reads it
+    text = (CUPS / "game.yaml").read_text().replace(
+        '      - set: "over = true"',
+        '      - set: "points[player] += 10 if known(player, die[next(player), 1]) else 0"\n'
+        '      - set: "over = true"')
+    rb = Rulebook.load(rulebook(text))
+    st = rb.new_game(2, 3)
+    from interpreter.game import check_rulebook
+    assert check_rulebook(rulebook(text))[0].items == []
+    st.apply_action("bid(n=1,f=2)")
+    st.apply_action("challenge")                   # seat 1 challenges: every die is revealed, then read
+    assert st.scores()[1] >= 10
+    early = text.replace('      - set: "bidder = player"',
+                         '      - set: "bidder = player"\n'
+                         '      - set: "points[player] += 100 if known(player, die[next(player), 1]) else 0"\n'
+                         '      - set: "points[player] += 1000 if known(player, die[player, 1]) else 0"')
+    st = Rulebook.load(rulebook(early)).new_game(2, 3)
+    st.apply_action("bid(n=1,f=2)")                # before the showdown: its own die only
+    assert st.scores()[0] == 1000
+    report, _ = check_rulebook(rulebook(text.replace("die[next(player), 1]", "die[next(player)]")))
+    assert any("index" in d.message for d in report.items)
