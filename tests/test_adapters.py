@@ -147,3 +147,41 @@ def test_the_adapters_refuse_a_rulebook_without_a_fixed_action_space():
         [d] = err.value.diagnostics
         assert d.code == "RW240" and (d.pos.line, d.pos.col) == (17, 17)
         assert "pair_dice/game.yaml:17:17: error:" in str(err.value)
+def _to_decision(state, rng):
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+
+
+def test_openspiel_resample_from_infostate_redraws_the_hidden_die():
+    # tests/rulebooks/hidden_die (issue 26): seat 0 sees its die, not seat 1's
+    import random
+    from pathlib import Path
+    game = openspiel.load(Path(__file__).parent / "rulebooks" / "hidden_die", players=2)
+    state = game.new_initial_state()
+    _to_decision(state, random.Random(3))
+    rng = random.Random(1)
+    samples = [state.resample_from_infostate(0, rng.random) for _ in range(30)]
+    real = state.cs.state
+    assert {s.cs.state.v[0] for s in samples} == {real.v[0]}
+    assert len({s.cs.state.v[1] for s in samples}) >= 2
+    for s in samples:
+        assert s.information_state_string(0) == state.information_state_string(0)
+        assert s.legal_actions() == state.legal_actions()
+        s.apply_action(s.legal_actions()[0])           # play goes on from a sample
+        assert not s.is_chance_node()
+
+
+def test_openspiel_resample_from_infostate_keeps_a_shipped_games_view():
+    import random
+    game = openspiel.load(RULES / "moonlight_market", players=2)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    _to_decision(state, rng)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+        _to_decision(state, rng)
+    seat = state.current_player()
+    sample = state.resample_from_infostate(seat, rng.random)
+    assert sample.information_state_string(seat) == state.information_state_string(seat)
+    assert sample.legal_actions() == state.legal_actions()

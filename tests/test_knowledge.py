@@ -88,7 +88,10 @@ end: {score: "n"}
     path = rulebook(header + body % ('"table"', '"0"'))
     report, _ = check_rulebook(path)
     assert [d.code for d in report.items if d.code == "RW152"] == ["RW152"]   # table is visible to all
-    path = rulebook(header + body % ('"n"', '"0"'))
+    path = rulebook(header + body % ('"n"', '"0"'))           # a variable may be revealed (issue 26) …
+    report, _ = check_rulebook(path)
+    assert [d.code for d in report.items if d.code != "RW201"] == ["RW152"]    # … but n is visible to all
+    path = rulebook(header + body % ('"1 + 1"', '"0"'))
     report, _ = check_rulebook(path)
     assert any(d.code == "RW102" and "zone" in d.message for d in report.items)
     path = rulebook(header + body % ('"hand[0]"', '"hand[1]"'))

@@ -68,8 +68,8 @@ class GreedyBot:
             scores = nxt.scores()
             if nxt.game.score_direction == "lower":
                 scores = [-s for s in scores]
-            others = [s for p, s in enumerate(scores) if p != me]
-            value = scores[me] - (max(others) if others else 0)
+            others = [s for p, s in enumerate(scores) if p != me and nxt.game.together is None]
+            value = scores[me] - (max(others) if others else 0)      # together: the shared score
             if best_value is None or value > best_value:
                 best, best_value = [action], value
             elif value == best_value:

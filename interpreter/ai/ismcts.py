@@ -118,6 +118,11 @@ def _values(st) -> list:
     the best other seat's score (turned round when lower scores are better),
     0.5 for level, towards 1 (0) for a large lead (deficit)."""
     n = st.lay.num_seats
+    if st.game.together is not None:            # one result for all: won, or the shared score
+        if st.is_terminal():
+            return [1.0 if st.won_together() else 0.0] * n
+        s = st.scores()[0] * (-1 if st.game.score_direction == "lower" else 1)
+        return [0.5 + 0.5 * math.tanh(s / max(3.0, 0.15 * abs(s)))] * n
     if st.is_terminal():
         places = st.ranking()
         k = places.count(1)

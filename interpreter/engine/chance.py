@@ -38,11 +38,19 @@ class _Script:
     """The random numbers of a replayed segment: the chance outcomes chosen so far
     (``State.chance`` while it replays: it answers ``State.below``)."""
 
-    __slots__ = ("outcomes", "i")
+    __slots__ = ("outcomes", "i", "before")
 
-    def __init__(self, outcomes):
+    def __init__(self, outcomes, before: int = 0):
         self.outcomes = outcomes
         self.i = 0
+        self.before = before        # the chance outcomes of the game before this segment
+
+    def key(self) -> int:
+        """``State.draw_key``: -1 - the number of the game's next chance outcome."""
+        return -1 - (self.before + self.i)
+
+    def __call__(self, n: int) -> int:
+        return self.below(n)
 
     def below(self, n: int) -> int:
         if n <= 1:
@@ -131,6 +139,71 @@ class ChanceState:
         c.history = list(self.history)
         return c
 
+    def resample(self, seat: int, seed: int) -> "ChanceState":
+        """A game at this decision that ``seat`` cannot tell from this one (engine/infosets.py
+        for the plain state): the chance outcomes that drew values hidden from the seat drawn
+        anew — the game replayed with them, kept only if the seat saw what it saw at every
+        decision (at most ``limits.resample_tries`` tries, then RW921) — and what the seat cannot
+        see among the components redistributed.  Its history is this game's with the new
+        outcomes; after a redistribution it is no longer a path of outcomes."""
+        from dsl.diagnostics import RuleRuntimeError
+        from .infosets import hidden_draws, permuted
+        from .limits import LIMITS
+        from .rng import Rng
+        st = self.state
+        if st is None:
+            raise ValueError("resample at a decision, not at a chance node")
+        redraw = {-1 - key for key in hidden_draws(st, seat) if key < 0}
+        got = None
+        if redraw:
+            expect = self._replayed(seat, set(), None, None)[1]
+            fresh = Rng(seed, 6000)
+            for _ in range(LIMITS.resample_tries):
+                got = self._replayed(seat, redraw, fresh, expect)
+                if got is not None:
+                    break
+            else:
+                raise RuleRuntimeError(f"resample: no game in {LIMITS.resample_tries:,} tries draws the values "
+                                       f"hidden from seat {seat} so that it sees what it saw (limit "
+                                       f"'resample_tries')", st.pending.pos if st.pending else None, "RW921")
+        cs = got[0] if got is not None else self.clone()
+        cs.state = cs.base = permuted(cs.state, seat, seed)
+        cs.action, cs.outcomes, cs.need = None, [], 0
+        return cs
+
+    def _replayed(self, seat, redraw, fresh, expect):
+        """This game's steps again, the chance outcomes numbered in ``redraw`` drawn by
+        ``fresh``: (game, [seat's observation at each decision]); None as soon as an
+        observation differs from ``expect`` or a step is impossible."""
+        from .observe import observation
+        from .runtime import IllegalAction
+        cs = ChanceState(self.rulebook, self.players, self.options, self.variants)
+        seen = []
+        n = 0
+        try:
+            for step in self.history:
+                if step[0] == "chance":
+                    if cs.state is not None:
+                        return None
+                    k = fresh.below(cs.need) if n in redraw else step[1]
+                    n += 1
+                    cs.apply_outcome(k)
+                    continue
+                if cs.state is None:
+                    return None
+                seen.append(observation(cs.state, seat))
+                if expect is not None and seen[-1] != expect[len(seen) - 1]:
+                    return None
+                cs.apply_action(step[1])
+        except (ValueError, IllegalAction):
+            return None
+        if cs.state is None:
+            return None
+        seen.append(observation(cs.state, seat))
+        if expect is not None and seen[-1] != expect[len(seen) - 1]:
+            return None
+        return cs, seen
+
     def __deepcopy__(self, memo) -> "ChanceState":
         return self.clone()
 
@@ -147,7 +220,7 @@ class ChanceState:
             st = _start(self.rulebook, self.players, self.options, self.variants)
         else:
             st = self.base.clone()
-        st.chance = _Script(self.outcomes).below
+        st.chance = _Script(self.outcomes, sum(1 for h in self.history if h[0] == "chance") - len(self.outcomes))
         try:
             if self.base is None:
                 run(st)

@@ -18,6 +18,7 @@ RW207   error     a table lookup can produce a key the table does not cover
 RW208   error     triggers that can fire forever without changing anything
 RW209   warning   a decision may have no legal option and says nothing for that case
 RW250   error     a ``display:`` hint names something the rulebook does not define
+RW261   warning   an action parameter's ids can name a component or value its chooser cannot see
 ======  ========  ==========================================================
 """
 from __future__ import annotations
@@ -607,8 +608,112 @@ def bounded_parameters(a: Analysis) -> Iterator[Diagnostic]:
                 yield Diagnostic(pos, why, WARNING, "RW240")
 
 
+#: functions whose result names nothing of what they read (a count, a truth value, a sum)
+_NAMES_NOTHING = frozenset(("len", "count", "empty", "known", "sum", "any", "all", "exists", "min", "max"))
+
+
+def _hidden_refs(node, game):
+    """The zone and variable families the values of ``node`` come from that a seat may not
+    see: (kind, family, index arguments or None for all).  Conditions and counts are not
+    sources: ``[q for q in players if not empty(hand[q])]`` names seats, not cards."""
+    if isinstance(node, (ast.Index, ast.Name)):
+        name = node.obj.id if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) else \
+            getattr(node, "id", None)
+        args = node.args if isinstance(node, ast.Index) else None
+        if name in game.zones and game.zones[name].visible_const is not True:
+            yield "zone", game.zones[name], args
+            return
+        if name in game.variables and game.variables[name].visible_const is not True:
+            yield "variable", game.variables[name], args
+            return
+        if isinstance(node, ast.Index):
+            yield from _hidden_refs(node.obj, game)
+        return
+    if isinstance(node, ast.ListComp):
+        yield from _hidden_refs(node.elt, game)
+        for f in node.fors:
+            yield from _hidden_refs(f.iter, game)
+        return
+    if isinstance(node, (ast.Compare, ast.BoolOp, ast.Not)):
+        return
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and node.func.id in _NAMES_NOTHING:
+            return
+        for arg in node.args:
+            yield from _hidden_refs(arg, game)
+        return
+    if isinstance(node, ast.IfExp):
+        yield from _hidden_refs(node.body, game)
+        yield from _hidden_refs(node.orelse, game)
+        return
+    for value in vars(node).values():
+        if isinstance(value, ast.Node):
+            yield from _hidden_refs(value, game)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, ast.Node):
+                    yield from _hidden_refs(item, game)
+
+
+def leaky_parameters(a: Analysis) -> Iterator[Diagnostic]:
+    """RW261: an action parameter drawn from a zone (or variable) that its chooser may not see:
+    the legal action ids, which the chooser is shown, would name what it may not know.  Judged
+    on every layout, for every seat as the chooser, before the game starts (an index written
+    ``player`` is the chooser's; any other index may be any)."""
+    from .start import fresh_state
+    from .layout import make_layout
+    from .observe import var_visible, zone_visible
+    g = a.game
+    actions = [act for act in list(g.actions.values()) + list(g.inline_actions.values())
+               if any(p.tree is not None for p in act.params)]
+    if not actions:
+        return
+    reported = set()
+    for n in range(g.min_players, g.max_players + 1):
+        try:
+            st = fresh_state(g, make_layout(g, n), 0, False)
+        except Exception:  # noqa: BLE001 - a layout that cannot be made is reported by other checks
+            continue
+        for act in actions:
+            for param in act.params:
+                if param.tree is None or (act.name, param.name) in reported:
+                    continue
+                for kind, fam, args in _hidden_refs(param.tree, g):
+                    what = _hidden_for_a_chooser(st, kind, fam, args, zone_visible, var_visible)
+                    if what is not None:
+                        reported.add((act.name, param.name))
+                        yield Diagnostic(param.pos, f"parameter '{param.name}' of '{act.name}' takes its values "
+                                         f"from {kind} '{what}', which the seat choosing "
+                                         f"may not see: the legal action ids it is shown would name them (draw "
+                                         f"the choice from what the chooser sees, e.g. a position: 1..count(…))",
+                                         WARNING, "RW261")
+                        break
+
+
+def _hidden_for_a_chooser(st, kind, fam, args, zone_visible, var_visible):
+    """The name of an instance of ``fam`` that some chooser may not see, else None."""
+    players = [i for i, arg in enumerate(args or ()) if isinstance(arg, ast.Name) and arg.id == "player"]
+    for seat in range(st.lay.num_seats):
+        if kind == "zone":
+            items = [(z, z.index_values, z.name) for z in st.lay.zones if z.family == fam.name]
+        else:
+            keys = st.lay.vkeys[fam.family_id] if fam.index else {None: fam.offset}
+            items = [(key, key if isinstance(key, tuple) else (key,), f"{fam.name}[{key}]" if fam.index else fam.name)
+                     for key in keys]
+        for item, values, name in items:
+            if any(i < len(values) and values[i] != seat for i in players):
+                continue            # an instance the chooser's parameter never reads
+            try:
+                seen = (zone_visible(st, item, seat) if kind == "zone" else var_visible(st, fam, item, seat))
+            except Exception:  # noqa: BLE001 - a rule that cannot be judged before the game: not reported here
+                seen = True
+            if not seen:
+                return name
+    return None
+
+
 CHECKS = (unused_definitions, unreachable, component_accounting, table_coverage, deferred_points,
-          trigger_cycles, empty_decisions, display_hints, bounded_parameters)
+          trigger_cycles, empty_decisions, display_hints, bounded_parameters, leaky_parameters)
 
 
 def run_checks(source: RulebookSource, game) -> list[Diagnostic]:

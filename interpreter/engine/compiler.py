@@ -1069,6 +1069,28 @@ class Compiler:
                 g.score_parts.append((str(name), sized(fn, pscope)))
         rest = end.get("rest")
         g.score_rest = str(rest) if rest is not None else None
+        self.compile_together(end)
+
+    def compile_together(self, end):
+        """``end: together: {win: COND}`` or ``{target: N}``: a cooperative game (GameDef.together)."""
+        g = self.game
+        together = end.get("together")
+        if not isinstance(together, dict):
+            return
+        if "win" in together:
+            scope = Scope()
+            fn, _ = self.dyn_expr(together["win"], together.pos_of("win"), scope, "win", cond=True)
+            if fn is not None:
+                g.together = sized(fn, scope)
+        elif "target" in together:
+            scope = Scope()
+            fn, typ = self.dyn_expr(together["target"], together.pos_of("target"), scope, "target")
+            if fn is not None and not T.is_numeric(typ):
+                self.report.error(together.pos_of("target"), f"a target must be a number, not {T.describe(typ)}",
+                                  E_TYPE)
+            elif fn is not None:
+                target, score = sized(fn, scope), g.score
+                g.together = lambda st, L: score(st, [0]) >= target(st, L)
 
     def compile_invariants(self, invs: LDict):
         """`invariants:` name -> condition, or {expr: condition, when: always | turn_end |

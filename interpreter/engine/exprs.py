@@ -1035,7 +1035,49 @@ def _call(node: ast.Call, cx: Cx):
     if b is None:
         return cx.error(node.func.pos, f"unknown function '{name}'{suggest(name, list(BUILTINS) + list(g.functions))}",
                         E_NAME)
+    if name == "known" and len(node.args) == 2 and _variable_named(node.args[1], cx) is not None:
+        return _known_value(node, cx)
     return _call_builtin(node, b, cx)
+
+
+def _variable_named(node, cx: Cx):
+    """The variable ``node`` names (``v`` or ``v[...]``, not hidden by a local), else None."""
+    head = node.obj if isinstance(node, ast.Index) else node
+    if not isinstance(head, ast.Name) or (cx.scope is not None and cx.scope.lookup(head.id) is not None):
+        return None
+    return cx.game.variables.get(head.id)
+
+
+def _known_value(node: ast.Call, cx: Cx):
+    """``known(p, v[k])``: true if seat p knows the value of variable v's element k now: it is
+    visible to p, or a `reveal` step showed it to p and it has not changed since."""
+    p_node, target = node.args
+    var = _variable_named(target, cx)
+    _use(cx, var.name)
+    if cx.static:
+        return cx.error(node.pos, "known() reads a game's state: it cannot be used here", E_STATIC)
+    ps, pt = gen_expr(p_node, cx)
+    if not T.compatible(pt, T.PLAYER):
+        cx.error(p_node.pos, f"known(p, …): p is a seat, not {T.describe(pt)}")
+    gen = cx.gen
+    if var.index:
+        if not isinstance(target, ast.Index):
+            return cx.error(target.pos, f"known(p, {var.name}[…]): variable '{var.name}' needs an index", E_NAME)
+        key = _family_key(target, var.index, f"variable '{var.name}'", cx)
+        at = f"st.vk[{int(var.family_id)}].get({key})"
+    else:
+        if isinstance(target, ast.Index):
+            return cx.error(target.pos, f"variable '{var.name}' has no index", E_NAME)
+        key, at = "None", str(int(var.offset))
+    return gen.guard(f"{gen.bind(_knows_value, 'f')}(st, {ps}, {gen.bind(var, 'v')}, {key}, {at})", node.pos,
+                     "known()"), T.BOOL
+
+
+def _knows_value(st, p, var, key, at) -> bool:
+    from .observe import var_visible
+    if p is None or at is None:
+        return False
+    return p in st.value_revealed_to(at) or bool(var_visible(st, var, key, p))
 
 
 #: max(a, b, ...) and min(a, b, ...) of numbers mean Python's (stdlib._extreme)

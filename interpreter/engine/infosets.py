@@ -1,29 +1,56 @@
-"""Information sets: states a seat cannot tell apart from the real one.
+"""Information sets: states a seat cannot tell from the real one.
 
-``resample(state, seat, seed)`` returns a copy in which every component the
-seat cannot see (in zones hidden from it: other hands, decks, bags) is
-redistributed at random among those hidden zones — each hidden zone keeps
-how many components of each kind it holds, so the seat's observation is the
-same — and whose random generator is reseeded, so the future differs too.
-A component changes places only with one of its kind that belongs to the
-same seat (equal attributes of type player): another player's cards never
-end up in one's deck.
+``resample(state, seat, seed)`` returns a copy the seat cannot tell from the
+real one:
+
+1. **Values drawn by chance that the seat does not see are drawn anew.**  A
+   ``random`` step that draws into a variable some seat may not see (``random:
+   "die[p] in 1..6"``, or a local copied unchanged into it: ``set: "die[p] =
+   r"``) records where the generator stood (``State.drawn``, provenance
+   inferred by the compiler; a value *computed* from a drawn one is RW260 at
+   validation).  The game is replayed from its seed and decisions with those
+   draws answered afresh, and the replay is kept only if the seat saw exactly
+   what it saw in the real game at the start and after every decision (its
+   observation, which shows what was revealed to it, and its legal actions) —
+   perfect recall for drawn values — and every decision of the history is
+   legal again.  At most ``limits.resample_tries`` replays; if none fits, a
+   located error (RW921).  A state that its seed and decisions do not give
+   back (a scenario's edited start) cannot be replayed: RW922.
+2. **Components the seat cannot see** (in zones hidden from it: other
+   hands, decks, bags) are redistributed at random among those hidden zones —
+   each hidden zone keeps how many components of each kind it holds, so the
+   seat's observation is the same.  A component changes places only with one
+   of its kind that belongs to the same seat (equal attributes of type
+   player): another player's cards never end up in one's deck.
+3. The random generator is reseeded, so the future differs too.
+
 Search bots (ISMCTS) plan on such samples instead of on the real state, so
 they never read hidden information.
 
-Limits: the sample is consistent with what the seat sees *now*, not with
-everything it saw earlier (a card it watched go into another hand may be
-swapped away); hidden variables keep their values; the pending decision is
-kept as it is, so resample at the seat's own decisions.
+Limits: for components, the sample is consistent with what the seat sees
+*now*, not with everything it saw earlier (a card it watched go into another
+hand may be swapped away); hidden variables that no ``random`` step drew
+(another seat's secret choice kept in a variable) keep their values; the
+pending decision is kept as it is, so resample at the seat's own decisions.
 """
 from __future__ import annotations
 
+from dsl.diagnostics import RuleRuntimeError
+
 from . import rng as rngmod
 from . import types as T
-from .observe import sees_zone
+from .limits import LIMITS
+from .observe import observation, sees_zone, var_visible
 
 
 def resample(st, seat: int, seed: int):
+    keys = hidden_draws(st, seat)
+    return permuted(redrawn(st, seat, seed, keys) if keys else st, seat, seed)
+
+
+def permuted(st, seat: int, seed: int):
+    """A copy of ``st`` with the components ``seat`` cannot see redistributed (honouring the
+    facts it was told) and the generator reseeded: steps 2 and 3 of the module docstring."""
     s = st.clone()
     s.logging = False
     hidden = [z for z in st.lay.zones if not sees_zone(st, z, seat)]
@@ -41,6 +68,18 @@ def resample(st, seat: int, seed: int):
         # from a canonical order: the sample depends on which components are hidden, not where
         pools[key].sort(key=lambda c: c.id)
         r.shuffle(pools[key])
+    told = _told(s, seat, hidden)
+    if told:
+        _place_told(s, seat, hidden, pools, group, told, r)
+    else:
+        _place(s, hidden, pools, group, r)
+    s.rng = rngmod.seed_state(seed, 4000)
+    s.forget_all()
+    return s
+
+
+def _place(s, hidden, pools, group, r) -> None:
+    """Each hidden zone takes as many of each group as it held, in a random order."""
     taken = {key: 0 for key in pools}
     for z in hidden:
         counts: dict = {}
@@ -55,9 +94,179 @@ def resample(st, seat: int, seed: int):
         for c in new:
             s.where[c.id] = z.id
         s.z[z.id] = new
-    s.rng = rngmod.seed_state(seed, 4000)
-    s.forget_all()
-    return s
+
+
+def _told(s, seat: int, hidden) -> dict:
+    """The facts told to ``seat`` about components in ``hidden`` zones: {component id: [fact]}."""
+    ids = {c.id for z in hidden for c in s.z[z.id]}
+    out: dict = {}
+    for fact in s.facts:
+        if fact[0] == seat and fact[1] in ids:
+            out.setdefault(fact[1], []).append(fact)
+    return out
+
+
+def _fits(c, facts) -> bool:
+    return all(((c.attrs.get(attr) == value) == equal) == holds
+               for _seat, _cid, attr, value, equal, holds in facts)
+
+
+def _place_told(s, seat: int, hidden, pools, group, told: dict, r) -> None:
+    """Like :func:`_place`, but a place holding a component the seat was told facts about
+    (a `tell` step) gets a component of the same group for which every such fact holds
+    alike; the order of a zone with such places is kept (the facts are about places),
+    that of the others is not.  Random choices, retried on a dead end up to
+    ``limits.resample_tries`` times; then RW921.  The facts (of every seat) are about
+    the components now at those places."""
+    places = [(z, i, c) for z in hidden for i, c in enumerate(s.z[z.id])]
+    bound = {z.id for z, _i, c in places if c.id in told}
+    # the places with facts first, the most constrained first
+    fixed = sorted(((z, i, c) for z, i, c in places if c.id in told),
+                   key=lambda p: (sum(_fits(x, told[p[2].id]) for x in pools[group(p[2])]), p[0].id, p[1]))
+    for _ in range(LIMITS.resample_tries):
+        left = {key: list(pool) for key, pool in pools.items()}
+        chosen = {}
+        for z, i, c in fixed:
+            fits = [x for x in left[group(c)] if _fits(x, told[c.id])]
+            if not fits:
+                break
+            pick = fits[r.below(len(fits))]
+            left[group(c)].remove(pick)
+            chosen[(z.id, i)] = pick
+        else:
+            break
+    else:
+        raise RuleRuntimeError(f"resample: no placement in {LIMITS.resample_tries:,} tries fits what seat {seat} "
+                               f"was told (limit 'resample_tries')", s.pending.pos if s.pending else None, "RW921")
+    moved = {}
+    for z in hidden:
+        old = s.z[z.id]
+        if z.id in bound:
+            new = []
+            for i, c in enumerate(old):
+                pick = chosen.get((z.id, i))
+                if pick is None:
+                    pick = left[group(c)].pop()
+                new.append(pick)
+        else:
+            new = [left[group(c)].pop() for c in old]
+            r.shuffle(new)
+        for c_old, c_new in zip(old, new):
+            moved[c_old.id] = c_new
+        s.z[z.id] = new
+    for z in hidden:
+        for c in s.z[z.id]:
+            s.where[c.id] = z.id
+    facts = []
+    for f_seat, cid, attr, value, equal, holds in s.facts:
+        new = moved.get(cid)
+        if new is None:
+            facts.append((f_seat, cid, attr, value, equal, holds))
+        else:                   # the fact is about the component now at that place
+            facts.append((f_seat, new.id, attr, value, equal, (new.attrs.get(attr) == value) == equal))
+    s.facts = tuple(facts)
+
+
+def hidden_draws(st, seat: int) -> frozenset:
+    """Where the generator stood for each drawn value (``State.drawn``) ``seat`` does not see now."""
+    if not st.drawn:
+        return frozenset()
+    owner = {}
+    game = st.game
+    for var in game.scalar_vars:
+        owner[var.offset] = (var, None)
+    for var in game.family_vars:
+        for key, at in st.lay.vkeys[var.family_id].items():
+            owner[at] = (var, key)
+    return frozenset(key for slot, key in st.drawn.items()
+                     if seat not in st.value_revealed_to(slot) and not var_visible(st, *owner[slot], seat))
+
+
+class _Redraw:
+    """``State.chance`` of a replay: the numbers the game's generator gives, except for the
+    draws in ``keys`` (where the generator stood), which ``fresh`` answers."""
+
+    __slots__ = ("st", "keys", "fresh")
+
+    def __init__(self, st, keys, fresh):
+        self.st, self.keys, self.fresh = st, keys, fresh
+
+    def __call__(self, n: int) -> int:
+        st = self.st
+        key = st.rng
+        value, st.rng = rngmod.below(key, n)
+        if key in self.keys:
+            return self.fresh.below(n)
+        return value
+
+
+def _replay(st, seat: int, keys, fresh, expect):
+    """The game of ``st`` played again from its seed with its decisions, the draws in ``keys``
+    answered by ``fresh``; returns (state, [seat's observation at the start and after each
+    decision]), or None as soon as it differs from ``expect`` or a decision is not legal."""
+    start = st.game.replay_start
+    if start is None:
+        return None
+    try:
+        r = start(st.lay, st.seed, False, lambda new: _Redraw(new, keys, fresh))
+        seen = [observation(r, seat)]
+        if expect is not None and seen[0] != expect[0]:
+            return None
+        for i, (_who, opt) in enumerate(st._history, 1):
+            if r.pending is None or opt.id not in r.pending.by_id:
+                return None
+            r.apply(opt.id)
+            seen.append(observation(r, seat))
+            if expect is not None and seen[i] != expect[i]:
+                return None
+    except RuleRuntimeError:
+        if expect is None:
+            raise
+        return None
+    r.chance = None
+    return r, seen
+
+
+def _same(a, b) -> bool:
+    return (a.v == b.v and a.rng == b.rng and a.status == b.status and
+            [[c.id for c in z] for z in a.z] == [[c.id for c in z] for z in b.z])
+
+
+#: the real game's replays (the seat's observations at every decision), for repeated resamples
+#: of one state (a search resamples the same state many times)
+_TRAJECTORIES: dict = {}
+
+
+def redrawn(st, seat: int, seed: int, keys):
+    """A replay of ``st``'s game in which the drawn values in ``keys`` are drawn anew and
+    ``seat`` sees what it saw at every decision (see the module docstring)."""
+    where = st.pending.pos if st.pending is not None else None
+    key = (id(st.game), id(st.lay), st.seed, seat, st.rng, tuple(st.v), tuple(opt.id for _who, opt in st._history))
+    real = _TRAJECTORIES.get(key)
+    if real is None:
+        try:
+            real = _replay(st, seat, frozenset(), None, None)
+        except RuleRuntimeError:
+            real = None
+        if real is not None and _same(real[0], st):
+            if len(_TRAJECTORIES) >= 64:
+                _TRAJECTORIES.clear()
+            _TRAJECTORIES[key] = real
+    if real is None or not _same(real[0], st):
+        raise RuleRuntimeError(f"resample: this state is not what its seed and decisions give (its start was "
+                               f"edited), so the values hidden from seat {seat} cannot be drawn anew", where,
+                               "RW922")
+    fresh = rngmod.Rng(seed, 6000)
+    for _ in range(LIMITS.resample_tries):
+        got = _replay(st, seat, keys, fresh, real[1])
+        if got is not None:
+            r = got[0]
+            r.log = list(st.log)
+            r.logging = st.logging
+            r.forced = list(st.forced)
+            return r
+    raise RuleRuntimeError(f"resample: no game in {LIMITS.resample_tries:,} tries draws the values hidden from "
+                           f"seat {seat} so that it sees what it saw (limit 'resample_tries')", where, "RW921")
 
 
 def history_for(st, seat: int) -> list:

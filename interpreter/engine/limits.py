@@ -27,6 +27,8 @@ limit           default    what it bounds
 ``file_bytes``  1,000,000  one rulebook or scenario file (read before it is parsed)
 ``expr_chars``  20,000     one expression, before it is parsed
 ``log_bytes``   2*10^7     one game log (``replay``, ``play --resume``)
+``resample_``   1,000      the worlds ``State.resample`` tries for one sample before
+``tries``                  it reports that none fits what the seat knows (RW921)
 ==============  =========  =====================================================
 
 ``regelwerk serve`` (docs/serve.md) is bounded too: ``serve_tables`` (500) unfinished
@@ -69,6 +71,7 @@ class Limits:
     file_bytes: int = 1_000_000
     expr_chars: int = 20_000
     log_bytes: int = 20_000_000
+    resample_tries: int = 1_000     # worlds State.resample tries before it gives up (issue 26)
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)

@@ -354,6 +354,11 @@ class GameDef:
     #: invariants with `when: turn_end` (round_end, phase_end): scope kind -> [(name, f, pos)],
     #: checked by State.scope_end as such a scope ends (broken ones in State.broken)
     scope_invariants: dict = field(default_factory=dict)
+    #: a cooperative game (`end: together:`): f(state, [None]) -> did the seats win (together)?
+    together: Callable | None = None
+    #: set by Rulebook: f(layout, seed, logging, chance) -> a new game at its first decision
+    #: (engine/start.py start_game); resample replays games with it (engine/infosets.py)
+    replay_start: Callable | None = None
     #: every procedure by its unique name, for serialisation
     all_procs: dict = field(default_factory=dict)
     #: score-expression slot for "p"

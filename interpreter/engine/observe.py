@@ -3,7 +3,8 @@
 A zone's ``visible`` decides whether its contents are shown to a viewer; a
 hidden zone shows only how many components it holds, unless a ``reveal`` step
 showed it to the viewer and its contents have not changed since.  Variables follow the
-same rule.  The decision history is shown as the viewer may know it (another
+same rule (a ``reveal`` of a variable shows its values until they change).  What `tell` steps told the viewer about components it cannot see
+shows as ``facts`` (only when there are some).  The decision history is shown as the viewer may know it (another
 seat's secret parameters as ``…``); the random generator and the stack never are.
 """
 from __future__ import annotations
@@ -58,14 +59,15 @@ def observation(st, viewer: int | None) -> dict:
             zones[zone.name] = [c.label for c in contents]
     variables = {}
     game = st.game
+    known = st.known
     for var in game.scalar_vars:
-        if var_visible(st, var, None, viewer):
+        if var_visible(st, var, None, viewer) or (known and viewer in known.get(-1 - var.offset, ())):
             variables[var.name] = _plain(st.v[var.offset])
     for var in game.family_vars:
         keys = st.lay.vkeys[var.family_id]
         shown = {}
         for key, at in keys.items():
-            if var_visible(st, var, key, viewer):
+            if var_visible(st, var, key, viewer) or (known and viewer in known.get(-1 - at, ())):
                 shown[format_value(key)] = _plain(st.v[at])
         if shown:
             variables[var.name] = shown
@@ -76,6 +78,7 @@ def observation(st, viewer: int | None) -> dict:
             decision["simultaneous"] = st.pending.group
         if viewer == st.pending.who:
             decision["legal_actions"] = [o.id for o in st.pending.options]
+    facts = told_facts(st, viewer) if st.facts else None
     return {
         "game": game.name,
         "viewer": viewer,
@@ -86,4 +89,20 @@ def observation(st, viewer: int | None) -> dict:
         "zones": zones,
         # every decision so far as the viewer knows it: [seat, action id], others' secret parameters as …
         "history": [[who, action_id] for who, action_id in st.history_for(viewer)],
+        **({"facts": facts} if facts else {}),
     }
+
+
+def told_facts(st, viewer) -> list:
+    """What `tell` steps told ``viewer`` about components it cannot see now, as
+    ``[zone, position (1 = first), "color == blue", holds]``, in the order told."""
+    out = []
+    for seat, cid, attr, value, equal, holds in st.facts:
+        if seat != viewer:
+            continue
+        zone = st.lay.zones[st.where[cid]]
+        if sees_zone(st, zone, viewer):
+            continue
+        out.append([zone.name, st.z[zone.id].index(st.lay.components[cid]) + 1,
+                    f"{attr} {'==' if equal else '!='} {format_value(value)}", holds])
+    return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 from dsl.diagnostics import Report, RulebookError, RuleRuntimeError
@@ -25,7 +26,7 @@ from .compiler import compile_source
 from .layout import GameSetupError, make_layout
 from .runtime import Frame, IllegalAction, State, run
 from .shipped import rulebook_path
-from .start import enter_label, fresh_state, local_slot, new_locals, try_setup, with_frames
+from .start import enter_label, fresh_state, local_slot, new_locals, start_game, try_setup, with_frames
 
 __all__ = ["Rulebook", "State", "IllegalAction", "GameSetupError", "RulebookError", "RuleRuntimeError",
            "check_rulebook"]
@@ -99,6 +100,7 @@ class Rulebook:
 
     def __init__(self, game, path: Path, report: Report):
         self.game = game
+        game.replay_start = partial(start_game, game)       # for resample (engine/infosets.py)
         self.path = Path(path)
         self.report = report
         self._layouts: dict = {}

@@ -62,7 +62,7 @@ class State:
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo",
-                 "short_draws", "known", "step_limit", "chance", "zf", "zi", "vk", "broken")
+                 "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "vk", "broken")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -88,6 +88,8 @@ class State:
         s.memo = [None] * self.game.memo_size
         s.short_draws = []
         s.known = dict(self.known)
+        s.drawn = self.drawn                # never changed in place (State.drew)
+        s.facts = self.facts                # a tuple
         s.chance = None
         s.broken = []
         s.zf, s.zi, s.vk = self.zf, self.zi, self.vk
@@ -314,6 +316,51 @@ class State:
         known = self.known
         for zid in zone_ids:
             known.pop(zid, None)
+
+    # --- chance values: variables that hold what a `random` step drew ----------
+    def drew(self, slot: int, key) -> None:
+        """Variable slot ``slot`` holds a value a `random` step drew when the generator was at
+        ``key``: ``resample`` may draw it anew for a seat that does not see it (infosets.py)."""
+        self.drawn = {**self.drawn, slot: key}
+        if self.known:
+            self.known.pop(-1 - slot, None)
+
+    def draw_key(self):
+        """Where the next random number comes from, while ``chance`` answers them: under
+        explicit chance (engine/chance.py) ``-1 - n`` for the game's n-th chance
+        outcome; else the generator's state (as without ``chance``)."""
+        key = getattr(self.chance, "key", None)
+        return key() if key is not None else self.rng
+
+    def undrew(self, slot: int) -> None:
+        """Variable slot ``slot`` was set to something else than a drawn value (nor one revealed)."""
+        if slot in self.drawn:
+            drawn = dict(self.drawn)
+            del drawn[slot]
+            self.drawn = drawn
+        if self.known:
+            self.known.pop(-1 - slot, None)
+
+    def reveal_values(self, slots, seats) -> None:
+        """``seats`` know the values in variable slots ``slots``, until they change.  (Kept
+        in ``known`` beside the zones, under ``-1 - slot``.)"""
+        seats = frozenset(seats)
+        for slot in slots:
+            self.known[-1 - slot] = self.known.get(-1 - slot, frozenset()) | seats
+        self.changed()
+
+    def value_revealed_to(self, slot: int) -> frozenset:
+        """The seats a `reveal` step showed variable slot ``slot`` to, since it last changed."""
+        return self.known.get(-1 - slot, frozenset()) if self.known else frozenset()
+
+    # --- told facts: what a `tell` step told chosen seats about components ---------
+    def tell(self, seats, items, equal: bool) -> None:
+        """Each seat in ``seats`` is told, for each ``(component id, attribute, value, holds)``
+        of ``items``, whether ``attribute == value`` (``equal``; else ``!=``) holds.  A fact is
+        ``(seat, component id, attribute, value, equal, holds)``; kept for the rest of the game."""
+        have = set(self.facts)
+        new = [(seat, cid, attr, value, equal, holds) for seat in seats for cid, attr, value, holds in items]
+        self.facts = self.facts + tuple(f for f in new if f not in have)
 
     def forced_value(self, items, pos):
         """The next value a scenario's ``draws:`` names, for a ``random`` step:
@@ -542,7 +589,16 @@ class State:
 
     def scores(self) -> list:
         score = self.game.score
+        if self.game.together is not None:     # one score, shared (p is the first seat)
+            return [score(self, [0])] * self.lay.num_seats
         return [score(self, [p]) for p in self.lay.seats]
+
+    def won_together(self) -> bool | None:
+        """In a cooperative game (``end: together:``): whether the seats have won, once the
+        game is over (False before); None in a game of each against each."""
+        if self.game.together is None:
+            return None
+        return self.status == "over" and bool(self.game.together(self, [None]))
 
     def score_parts(self) -> list:
         """Per seat, the score's named parts (``end: parts:``) as {name: value}, in
@@ -562,12 +618,17 @@ class State:
     def ranking(self) -> list:
         """Places (1 = best) per seat; seats equal on every ranking key share a place.
         With ``end: better: lower`` the lower keys are the better ones."""
+        if self.game.together is not None:     # one result for all: one place
+            return [1] * self.lay.num_seats
         keys = [tuple(k(self, [p]) for k in self.game.rank_by) for p in self.lay.seats]
         if self.game.score_direction == "lower":
             return [sum(1 for q in self.lay.seats if keys[q] < keys[p]) + 1 for p in self.lay.seats]
         return [sum(1 for q in self.lay.seats if keys[q] > keys[p]) + 1 for p in self.lay.seats]
 
     def winners(self) -> list:
+        """The seats that won: the first place; in a cooperative game every seat or none."""
+        if self.game.together is not None:
+            return list(self.lay.seats) if self.won_together() else []
         return [p for p, place in enumerate(self.ranking()) if place == 1]
 
     def returns(self, kind: str = "win") -> list:
@@ -575,10 +636,16 @@ class State:
         ``rank`` 1 for first place down to 0 for last; ``zero_sum`` the win share
         (1/k for k winners) minus its mean over the seats; ``score`` the final score,
         negated when lower scores are better (``end: better: lower``), so that a
-        higher return is always the better one."""
+        higher return is always the better one.  In a cooperative game (``end: together:``)
+        ``win`` and ``rank`` are 1 for every seat when they won together, else 0, and
+        ``zero_sum`` is 0."""
         n = self.lay.num_seats
         if self.status != "over":
             return [0] * n
+        if self.game.together is not None and kind in ("win", "rank", "zero_sum"):
+            # one result for all: won (1) or lost (0); nothing to share out against each other
+            won = 1.0 if self.won_together() else 0.0
+            return [0.0 if kind == "zero_sum" else won] * n
         if kind == "win":
             winners = set(self.winners())
             return [1 if p in winners else 0 for p in self.lay.seats]
@@ -667,6 +734,10 @@ class State:
             # absent unless a `reveal` step showed something (states of games without one serialise as before)
             **({"known": {str(zid): sorted(seats) for zid, seats in sorted(self.known.items())}}
                if self.known else {}),
+            # absent unless a `random` step drew a value into a variable that may be hidden
+            **({"drawn": [[slot, key] for slot, key in sorted(self.drawn.items())]} if self.drawn else {}),
+            **({"facts": [[seat, cid, attr, encode(value), equal, holds]
+                          for seat, cid, attr, value, equal, holds in self.facts]} if self.facts else {}),
         }
 
     @classmethod
@@ -709,6 +780,9 @@ class State:
         s.short_draws = []
         s.known = {int(zid): frozenset(seats) for zid, seats in data.get("known", {}).items()}
         s.broken = []
+        s.drawn = {int(slot): key for slot, key in data.get("drawn", ())}
+        s.facts = tuple((seat, cid, attr, decode(value, layout), equal, holds)
+                        for seat, cid, attr, value, equal, holds in data.get("facts", ()))
         s.chance = None
         s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
         return s

@@ -47,6 +47,8 @@ def fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.memo = [None] * st.game.memo_size
     st.short_draws = []
     st.known = {}
+    st.drawn = {}
+    st.facts = ()
     st.chance = None
     st.broken = []
     st.zf, st.zi, st.vk = lay.zfam, lay.zid, lay.vkeys
@@ -109,6 +111,16 @@ def with_frames(st: State) -> State:
     if game.setup is not None:
         st.frames.append(Frame(game.setup, new_locals(game.setup)))
         st.status = "setup"
+    return st
+
+
+def start_game(game, lay, seed: int, logging: bool = True, chance=None) -> State:
+    """A new game run up to its first decision; ``chance``: given the new state, the function
+    that answers its random numbers (``State.chance``, kept on the state: a replay's)."""
+    st = with_frames(fresh_state(game, lay, seed, logging))
+    if chance is not None:
+        st.chance = chance(st)
+    run(st)
     return st
 
 

@@ -324,7 +324,8 @@ def _room(st, z):
 
 
 @builtin("known", "known(p, z) — true if seat p knows what zone z holds now: z is visible to p, or a `reveal` "
-                  "step showed it to p and its contents have not changed since.",
+                  "step showed it to p and its contents have not changed since; known(p, v[k]) — the same for "
+                  "the value of a variable (element).",
          [V("p", T.PLAYER), Z("z")], _const(T.BOOL))
 def _known(st, p, z):
     from .observe import sees_zone

@@ -52,6 +52,10 @@ class StepCompiler:
         self.cur: list = proc.tree  # the structure of the steps being compiled (interpreter/flowcode.py)
         #: statements that compute parts of the expressions written so far for the next instruction
         self.pre: list = []
+        #: local slot bound by a `random` step -> the slot of the generator's state before the draw
+        self.chance_locals: dict = {}
+        #: local slots computed from a drawn value (their copies into hidden variables are RW260)
+        self.tainted: set = set()
 
     # --- helpers ---------------------------------------------------------------
     def emit(self, kind: str, lines, pos: Pos, pushes=(), call=None, leaf: bool = True) -> F.Ins:
@@ -214,6 +218,8 @@ class StepCompiler:
             if node.name in self.g.variables:
                 self.report.error(node.pos, f"'{node.name}' is a game variable; use set:, or another name", E_NAME)
             slot = self.scope.declare(node.name, vt)
+            if self._chance_names(node.value):
+                self.tainted.add(slot)
             self.emit(F.STMT, [f"{_l(int(slot))} = {vs}"], node.pos)
             return
         name = node.name
@@ -224,6 +230,9 @@ class StepCompiler:
                 self.report.error(node.value.pos, f"'{name}' holds {T.describe(typ)}, not {T.describe(vt)}", E_TYPE)
             self._check_op(op, typ, node)
             value = self._combined(op, f"{_l(int(slot))}", vs, node.pos, name)
+            self.chance_locals.pop(slot, None)      # no longer the drawn value
+            if self._chance_names(node.value):
+                self.tainted.add(slot)
             self.emit(F.STMT, [f"{_l(int(slot))} = {value}"], node.pos)
             return
         var = self.g.variables.get(name)
@@ -258,8 +267,38 @@ class StepCompiler:
                                      node.pos, f"set {name}")
             lines.append(f"_w_x = {clamped}")
         lines.append(f"{target} = _w_x")
+        if var.visible_const is not True:       # a variable some seat may not see: is its value chance?
+            lines.extend(self._chance_lines(var, node, "_w_at" if var.index else str(int(var.offset))))
         lines.extend(self.changed_lines(name))
         self.emit(F.STMT, lines, node.pos, (F.CHANGED,))
+
+    def _chance_names(self, node) -> list:
+        """The locals in ``node`` that hold a value drawn by a `random` step, or computed from one."""
+        found = []
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name):
+                local = self.scope.lookup(n.id)
+                if local is not None and (local[0] in self.chance_locals or local[0] in self.tainted):
+                    found.append(n)
+        return found
+
+    def _chance_lines(self, var, node, at: str) -> list:
+        """After a `set` of a variable that may be hidden: a local drawn by `random` and copied
+        unchanged stays chance (``State.drew``); any other value is not (``State.undrew``).
+        A value computed from a drawn one cannot be drawn anew by resample: RW260."""
+        value = node.value
+        if node.op == "=" and isinstance(value, ast.Name):
+            local = self.scope.lookup(value.id)
+            if local is not None and local[0] in self.chance_locals:
+                return [f"st.drew({at}, {_l(int(self.chance_locals[local[0]]))})"]
+        used = self._chance_names(value)
+        if used:
+            self.report.warning(used[0].pos, f"'{var.name}' may be hidden from a seat, and this sets it from the "
+                                f"random value '{used[0].id}' through a computation: resample cannot draw it anew, "
+                                f"so a search that resamples would see it; draw it directly (random: "
+                                f"\"{var.name}{'[…]' if var.index else ''} in …\") or copy the drawn value unchanged",
+                                "RW260")
+        return ["if st.drawn or st.known:", f"    st.undrew({at})"]
 
     def _combined(self, op: str, old: str, new: str, pos: Pos, name: str) -> str:
         """``old op= new`` as text; a failure of the operation is "set NAME: …" at ``pos``."""
@@ -446,7 +485,15 @@ class StepCompiler:
         return head, its, T.elem_of(itt)
 
     def step_random(self, step: LDict, pos: Pos):
-        """``random: "x in xs"``: bind x to an element of xs drawn with the game's generator."""
+        """``random: "x in xs"``: bind x to an element of xs drawn with the game's generator.
+        x may be a local, a variable or an element of one (``die[p, i]``).  A value drawn into
+        a variable that can be hidden (its ``visible`` is not always true) is recorded as
+        chance (``State.drew``): ``resample`` may draw it anew for a seat that does not see
+        it; so is a local drawn here and copied unchanged into such a variable (``step_set``)."""
+        target = self._element_head(step)
+        if target is not None:
+            self._random_into_element(step, pos, *target)
+            return
         parsed = self.loop_head(step, "random", "what 'random' picks from")
         if parsed is None:
             return
@@ -456,26 +503,90 @@ class StepCompiler:
             return
         name = head.names[0]
         var = self.g.variables.get(name)
-        ipos = self.bind(head.iter.pos, "pos")
-        nothing = self.error("random: nothing to pick from", head.iter.pos)
-        lines = [f"_w_xs = tuple({its})",
-                 "if not _w_xs:",
-                 f"    raise {nothing}()",
-                 "if st.forced:                       # a scenario's `draws:` rigs the value (a die's face)",
-                 f"    _w_x = st.forced_value(_w_xs, {ipos})",
-                 "else:",
-                 "    _w_x = _w_xs[st.below(len(_w_xs))]"]
+        lines = self._draw_lines(its, head.iter.pos)
         if var is not None and self.scope.lookup(name) is None:
             if var.index:
-                self.report.error(head.pos, f"variable '{name}' has an index", E_NAME)
+                self.report.error(head.pos, f"variable '{name}' has an index: random: \"{name}[…] in …\"", E_NAME)
                 return
             lines.append(f"st.v[{int(var.offset)}] = _w_x")
+            if var.visible_const is not True:
+                lines.append(f"st.drew({int(var.offset)}, _w_key)")
             lines.extend(self.changed_lines(name))
             self.emit(F.STMT, lines, pos, (F.CHANGED,))
         else:
             slot = self.scope.declare(name, elem)
-            lines.append(f"{_l(int(slot))} = _w_x")
+            key = self.scope.declare(f".key{slot}", T.ANY)
+            self.chance_locals[slot] = key
+            lines += [f"{_l(int(slot))} = _w_x", f"{_l(int(key))} = _w_key"]
             self.emit(F.STMT, lines, pos)
+
+    def _draw_lines(self, its: str, ipos_: Pos) -> list:
+        """The statements that draw ``_w_x`` from ``its`` (``_w_key``: the generator before it)."""
+        ipos = self.bind(ipos_, "pos")
+        nothing = self.error("random: nothing to pick from", ipos_)
+        return [f"_w_xs = tuple({its})",
+                "if not _w_xs:",
+                f"    raise {nothing}()",
+                "_w_key = st.rng if st.chance is None else st.draw_key()",
+                "if st.forced:                       # a scenario's `draws:` rigs the value (a die's face)",
+                f"    _w_x = st.forced_value(_w_xs, {ipos})",
+                "else:",
+                "    _w_x = _w_xs[st.below(len(_w_xs))]"]
+
+    def _element_head(self, step: LDict):
+        """``random: "v[i, j] in xs"``: (the element's node, the iterable's node), else None."""
+        text = step["random"]
+        if not isinstance(text, str):
+            return None
+        m = re.match(r"\s*([A-Za-z_][A-Za-z_0-9]*)\s*\[", text)
+        if m is None or m.group(1) not in self.g.variables or self.scope.lookup(m.group(1)) is not None:
+            return None
+        depth, at = 0, None
+        for i, ch in enumerate(text):
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            elif depth == 0 and text.startswith(" in ", i):
+                at = i
+                break
+        if at is None:
+            self.report.error(step.pos_of("random"), "random: write \"v[i] in xs\"", "RW100")
+            return None
+        left = self.c.parse(_sub(text, 0, at), step.pos_of("random"))
+        right = self.c.parse(_sub(text, at + 4, len(text)), step.pos_of("random"))
+        if left is None or right is None:
+            return ()
+        if not isinstance(left, ast.Index) or not isinstance(left.obj, ast.Name):
+            self.report.error(left.pos, "random: write \"v[i] in xs\" (an element of a variable)", "RW100")
+            return ()
+        return left, right
+
+    def _random_into_element(self, step: LDict, pos: Pos, node=None, it=None):
+        if node is None:
+            return
+        name = node.obj.id
+        var = self.g.variables[name]
+        if not var.index:
+            self.report.error(node.pos, f"variable '{name}' has no index", E_NAME)
+            return
+        its, itt = self.text_of(it, "random", how=lambda n, c: gen_as_list(n, c, "what 'random' picks from"))
+        elem = T.elem_of(itt)
+        if not T.compatible(elem, var.type):
+            self.report.error(node.pos, f"variable '{name}' holds {T.describe(var.type)}, not {T.describe(elem)}",
+                              E_TYPE)
+        key = _family_key(node, var.index, f"variable '{name}'", self.cx(self.gen, self.pre))
+        at = self.gen.guard(f"st.vk[{int(var.family_id)}][_w_k]", node.pos, "variable", _no_entry(name, node.pos))
+        lines = self._draw_lines(its, it.pos) + [f"_w_k = {key}", f"_w_at = {at}"]
+        if var.min is not None or var.max is not None:
+            clamped = self.gen.guard(f"{self.bind(_clamp, 'f')}(_w_x, st.lay.clamp[{self.bind(name, 's')}])",
+                                     node.pos, f"random {name}")
+            lines.append(f"_w_x = {clamped}")
+        lines.append("st.v[_w_at] = _w_x")
+        if var.visible_const is not True:
+            lines.append("st.drew(_w_at, _w_key)")
+        lines.extend(self.changed_lines(name))
+        self.emit(F.STMT, lines, pos, (F.CHANGED,))
 
     def step_while(self, step: LDict, pos: Pos):
         cs = self.cond_text(step["while"], step.pos_of("while"))
@@ -760,8 +871,15 @@ class StepCompiler:
         (their observations show it, ``known(p, z)`` is true) until the contents
         change.  ``to`` defaults to ``player``."""
         zpos = step.pos_of("reveal")
-        zs, zt = self.text(step["reveal"], zpos, "what to reveal")
         tpos = step.pos_of("to") if "to" in step else pos
+        values = self._revealed_values(step["reveal"], zpos)
+        if values is not None:
+            ts, tt = self.text(step.get("to", "player"), tpos, "'to'")
+            if ts is not None and values:
+                self.emit(F.STMT, [f"{self.bind(_reveal_values, 'f')}(st, {values[0]}, {values[1]}, {ts}, "
+                                   f"{self.bind(tpos, 'pos')})"], pos, (F.CHANGED,))
+            return
+        zs, zt = self.text(step["reveal"], zpos, "what to reveal")
         ts, tt = self.text(step.get("to", "player"), tpos, "'to'")
         if zs is None or ts is None:
             return
@@ -780,6 +898,77 @@ class StepCompiler:
                                 "RW152")
         self.emit(F.STMT, [f"{self.bind(_reveal, 'f')}(st, {zs}, {ts}, {self.bind(tpos, 'pos')})"], pos,
                   (F.CHANGED,))
+
+    def step_tell(self, step: LDict, pos: Pos):
+        """``tell: "c.ATTR == VALUE", about: "c in ZONE", to: SEATS``: the seats are told, for
+        each component c, whether c.ATTR equals VALUE (``!=``: the same fact, written the other
+        way).  Facts are data (``State.facts``): kept per seat, shown in its observation while
+        the component is hidden from it, and honoured by ``resample``."""
+        tpos = step.pos_of("tell")
+        parsed = self.loop_head(step, "about", "what 'tell' is about")
+        if parsed is None:
+            return
+        head, its, elem = parsed
+        if len(head.names) != 1:
+            self.report.error(head.pos, "tell is about one name: about: \"c in hand[p]\"", E_TYPE)
+            return
+        name = head.names[0]
+        node = self.c.parse(step["tell"], tpos)
+        if node is None:
+            return
+        shape = "tell states c.ATTRIBUTE == VALUE or c.ATTRIBUTE != VALUE"
+        if not isinstance(node, ast.Compare) or node.op not in ("==", "!="):
+            self.report.error(node.pos, shape, E_TYPE)
+            return
+        attr, other = node.left, node.right
+        if not (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.id == name):
+            attr, other = other, attr
+        if not (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.id == name):
+            self.report.error(node.pos, f"{shape} (c: '{name}', the name 'about' binds)", E_TYPE)
+            return
+        if not (isinstance(elem, T.Comp) or T.is_any(elem)):
+            self.report.error(head.iter.pos, f"tell is about components, but these are {T.describe(elem)}", E_TYPE)
+            return
+        self.scope.push()
+        self.scope.declare(name, elem)
+        self.text_of(attr, "tell")          # checks that the attribute exists
+        self.scope.pop()
+        vs, _ = self.text_of(other, "the value told")
+        ts, tt = self.text(step.get("to", "player"), step.pos_of("to") if "to" in step else pos, "'to'")
+        if vs is None or ts is None:
+            return
+        fact = (attr.name, node.op == "==", f"{attr.name} {node.op} {{}}")
+        self.emit(F.STMT, [f"{self.bind(_tell, 'f')}(st, tuple({its}), {self.bind(fact, 'k')}, {vs}, {ts}, "
+                           f"{self.bind(pos, 'pos')})"], pos)
+
+    def _revealed_values(self, text, pos: Pos):
+        """``reveal: "die"`` or ``"die[q]"`` (the first index values of a variable with more):
+        (family id or None for a scalar, the key prefix as text) — or None when ``text``
+        names no variable (then it is zones), () after an error."""
+        m = re.match(r"\s*([A-Za-z_][A-Za-z_0-9]*)\s*(\[|$)", str(text))
+        if m is None or m.group(1) not in self.g.variables or self.scope.lookup(m.group(1)) is not None:
+            return None
+        var = self.g.variables[m.group(1)]
+        node = self.c.parse(text, pos)
+        if node is None:
+            return ()
+        if var.visible_const is True:
+            self.report.warning(pos, f"variable '{var.name}' is visible to everyone: revealing it changes nothing",
+                                "RW152")
+        if isinstance(node, ast.Name):
+            return (str(int(var.family_id)), "()") if var.index else ("None", str(int(var.offset)))
+        if not isinstance(node, ast.Index) or not var.index or len(node.args) > len(var.index):
+            self.report.error(node.pos, f"reveal shows a variable ('{var.name}') or the elements with the first "
+                                        f"index values given ('{var.name}[q]')", E_TYPE)
+            return ()
+        parts = []
+        for arg, spec in zip(node.args, var.index):
+            s_, t_ = self.text_of(arg, "reveal")
+            if not T.compatible(t_, spec.type):
+                self.report.error(arg.pos, f"variable '{var.name}': index '{spec.name}' is {T.describe(spec.type)}, "
+                                           f"not {T.describe(t_)}", E_TYPE)
+            parts.append(s_)
+        return str(int(var.family_id)), "(" + "".join(f"{x}, " for x in parts) + ")"
 
     def _enclosing_turn(self):
         """The innermost `turns` loop around this point in the same steps, if no phase,
@@ -890,6 +1079,29 @@ def _reveal(st, zones, seats, to_pos):
     st.reveal(zones, seats)
 
 
+def _tell(st, comps, fact, value, seats, pos):
+    seats = (seats,) if seats is None or isinstance(seats, int) else tuple(seats)
+    if any(p is None for p in seats):
+        raise RuleRuntimeError("tell: 'to' names no seat (none)", pos)
+    attr, equal, _ = fact
+    st.tell(seats, [(c.id, attr, value, (c.attrs.get(attr) == value) == equal) for c in comps], equal)
+
+
+def _reveal_values(st, family, prefix, seats, to_pos):
+    """``reveal`` of variables: the elements of variable family ``family`` whose first
+    index values are ``prefix`` (a scalar: ``family`` None, ``prefix`` its slot)."""
+    seats = (seats,) if seats is None or isinstance(seats, int) else tuple(seats)
+    if any(p is None for p in seats):
+        raise RuleRuntimeError("reveal: 'to' names no seat (none)", to_pos)
+    if family is None:
+        slots = (prefix,)
+    else:
+        n = len(prefix)
+        slots = tuple(at for key, at in st.vk[family].items()
+                      if (key if isinstance(key, tuple) else (key,))[:n] == prefix)
+    st.reveal_values(slots, seats)
+
+
 _STEPS = {
     "set": StepCompiler.step_set,
     "let": StepCompiler.step_let,
@@ -914,6 +1126,7 @@ _STEPS = {
     "fail": StepCompiler.step_fail,
     "break": StepCompiler.step_break,
     "reveal": StepCompiler.step_reveal,
+    "tell": StepCompiler.step_tell,
     "end_turn": StepCompiler.step_end_turn,
 }
 

@@ -181,4 +181,6 @@ def observation_string(st, viewer: int) -> str:
             lines.append(f"{name}: {contents['count']} hidden")
         else:
             lines.append(f"{name}: {' '.join(contents)}")
+    for zone, at, fact, holds in obs.get("facts", ()):
+        lines.append(f"told: {zone} #{at} {fact}: {'yes' if holds else 'no'}")
     return "\n".join(lines)

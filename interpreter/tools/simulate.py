@@ -13,6 +13,11 @@ RW904   the engine's own invariants broken: a component in two zones or in
 RW905   an error inside the rules (an expression that fails, a full zone…)
 RW906   a legal action id outside the layout's fixed action space
         (``Rulebook.action_space``: a parameter's ``bounds`` are too narrow)
+RW920   an id shown to a seat (a legal action, a decision it is told of) names a
+        component it cannot see (interpreter/engine/leaks.py)
+RW921   ``resample`` finds no world consistent with what the seat saw
+RW922   ``resample`` cannot replay the state from its seed and decisions
+RW923   ``resample`` changes what the seat observes (a resample that cheats)
 ======  ================================================================
 
 Findings are located at the rulebook line that caused them.  Games run in
@@ -28,6 +33,7 @@ from dsl.diagnostics import Pos, RuleRuntimeError
 
 from ..ai.bots import make_bots
 from ..game import space_of
+from ..game import hidden_from_others, legal_leak, resample_problem, told_leak
 
 
 @dataclass
@@ -126,9 +132,25 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
                 return findings
             seat = st.current_player()
             action = bots[seat].choose(st)
+            watch = n % check_every == 0 and seat is not None     # what each seat is shown (issue 26)
+            if watch:
+                problem = legal_leak(st)
+                if problem is not None:
+                    finding("RW920", problem, st.pending.by_id[action].action.pos)
+                    return findings
+                problem = resample_problem(st, seat, seed + n)
+                if problem is not None:
+                    finding("RW923", problem, st.pending.pos)
+                    return findings
+                before, chosen = hidden_from_others(st), st.pending.by_id[action]
             decisions.append(action)
             st.apply_action(action)
             n += 1
+            if watch:
+                problem = told_leak(st, chosen, before)
+                if problem is not None:
+                    finding("RW920", problem, chosen.action.pos)
+                    return findings
             for name, fn, pos in invariants:
                 if not fn(st, [None]):
                     finding("RW903", f"invariant '{name}' is broken", pos)
@@ -148,7 +170,8 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
             finding("RW904", problem, Pos(first_file))
             break
     except RuleRuntimeError as exc:
-        code = "RW902" if "no legal action" in exc.message else "RW905"
+        code = exc.code if exc.code in ("RW921", "RW922") else \
+            "RW902" if "no legal action" in exc.message else "RW905"
         finding(code, exc.message, exc.pos)
     return findings
 

@@ -185,6 +185,15 @@ class RegelwerkState(pyspiel.State):
             return ""
         return information_state_string(st, player)
 
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state ``player_id`` cannot tell from this one (``ChanceState.resample``): the
+        values and components it cannot see drawn anew, consistent with everything it saw;
+        ``probability_sampler()`` (a number in [0, 1)) seeds the draw."""
+        seed = int(probability_sampler() * 2 ** 31)
+        new = RegelwerkState(self.get_game())
+        new.cs = self.cs.resample(int(player_id), seed)
+        return new
+
     def __str__(self):
         if self.cs.state is None:
             return f"chance node ({self.cs.need} outcomes) after {len(self.cs.history)} steps"

@@ -78,7 +78,7 @@ def play_game(path: str, config: Config, players: int, seed: int, bots_spec: str
         row.update({"seat_names": list(st.lay.seat_names), "scores": st.scores(), "ranking": st.ranking(),
                     "winners": st.winners(), "first_player": first, "parts": st.score_parts(),
                     "decisions": decisions, "turns": turns, "rounds": rounds, "actions": actions,
-                    "error": None})
+                    "together": st.won_together(), "error": None})
     except RuleRuntimeError as exc:
         row["error"] = exc.diagnostic().format()
     except Exception as exc:          # reported with the seed; the other games go on

@@ -57,6 +57,10 @@ def section(label: str, summary: dict, plots: dict) -> str:
         out.append(f'<tr data-seat="{s["seat"]}"><td>{escape(s["name"])}</td><td>{s["wins"]}</td>'
                    f'<td>{_pct(s["win_rate"])}</td><td>{_pct(s["ci"][0])} – {_pct(s["ci"][1])}</td>'
                    f'<td>{_flag(s, fair)}</td></tr>')
+    if summary.get("together"):
+        t = summary["together"]
+        out.append(f'<tr data-seat="together"><td>all seats together</td><td>{t["wins"]}</td>'
+                   f'<td>{_pct(t["win_rate"])}</td><td>{_pct(t["ci"][0])} – {_pct(t["ci"][1])}</td><td></td></tr>')
     fp = summary["first_player"]
     out.append(f'<tr data-seat="first"><td>first player</td><td>{fp["wins"]}</td><td>{_pct(fp["win_rate"])}</td>'
                f'<td>{_pct(fp["ci"][0])} – {_pct(fp["ci"][1])}</td><td>{_flag(fp, fair)}</td></tr></table>')

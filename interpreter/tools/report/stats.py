@@ -119,6 +119,10 @@ def summarise(rows: list) -> dict:
         "parts": {name: [fmean(v) if v else 0.0 for v in per_seat] for name, per_seat in parts.items()},
         "actions": actions,
     })
+    together = [r["together"] for r in ok if r.get("together") is not None]
+    if together:                # a cooperative game: the seats win or lose together
+        won = sum(1 for t in together if t)
+        out["together"] = {"wins": won, "win_rate": won / len(together), "ci": list(wilson(won, len(together)))}
     return out
 
 
