@@ -34,6 +34,9 @@ from .engine.infosets import information_state_string
 # --- the rulebook's display: section (drawing a state is the play wing's) --------------------------
 from .engine.display import DisplayHints, check_display, read_hints
 
+# --- AI environments: observation vectors, their bounds, the full (privileged) view ------------------
+from .engine.tensors import EVERYONE, observation_bounds, observation_vector
+
 # --- compiling rulebook text outside a rulebook (scenarios' steps and expressions, coverage, mutants) -
 from .engine.exprs import Cx, Scope, compile_expr, suggest
 from .engine.flowcode import instruction, rule_error
@@ -46,6 +49,7 @@ __all__ = [
     "check_rulebook", "public_action_id", "rulebook_path", "shipped_games",
     "types", "Component", "Zone", "format_value", "plain", "Rng",
     "information_state_string",
+    "EVERYONE", "observation_bounds", "observation_vector",
     "DisplayHints", "check_display", "read_hints",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",
     "StepCompiler",
