@@ -36,6 +36,8 @@ from .engine.display import DisplayHints, check_display, read_hints
 
 # --- AI environments: observation vectors, their bounds, the full (privileged) view ------------------
 from .engine.tensors import EVERYONE, observation_bounds, observation_vector
+from .engine.facts import draws_at_random, perfect_information
+from .engine.limits import LIMITS
 
 # --- compiling rulebook text outside a rulebook (scenarios' steps and expressions, coverage, mutants) -
 from .engine.exprs import Cx, Scope, compile_expr, suggest
@@ -49,7 +51,7 @@ __all__ = [
     "check_rulebook", "public_action_id", "rulebook_path", "shipped_games",
     "types", "Component", "Zone", "format_value", "plain", "Rng",
     "information_state_string",
-    "EVERYONE", "observation_bounds", "observation_vector",
+    "EVERYONE", "observation_bounds", "observation_vector", "draws_at_random", "perfect_information", "LIMITS",
     "DisplayHints", "check_display", "read_hints",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",
     "StepCompiler",

@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from conftest import RULES
+from conftest import ROOT, RULES
 
 pettingzoo = pytest.importorskip("pettingzoo", reason="the PettingZoo adapter needs the rl extra: "
                                                       "pip install -e '.[rl]'")
@@ -20,6 +20,7 @@ ALL = [(g, n) for g, ns in {"azul_summer_pavilion": (2, 3, 4), "iquazu": (2, 3, 
                             "moonlight_market": (1, 2, 3, 4, 5), "yak": (2, 3, 4)}.items() for n in ns]
 # the default run: one player count per game (the slow run covers every count)
 QUICK = [("azul_summer_pavilion", 2), ("iquazu", 3), ("moonlight_market", 1), ("yak", 2)]
+TINY = ROOT / "tests" / "rulebooks" / "tiny_duel"        # 2 seats, a die and three cards each, two rounds
 QUICK_OPENSPIEL = [("azul_summer_pavilion", 2), ("moonlight_market", 1)]      # the others in the slow run
 
 
@@ -279,3 +280,81 @@ def test_the_single_agent_wrapper_plays_the_other_seats_and_ends_with_the_reward
     env.reset(seed=4)
     obs, reward, done, truncated, info = env.step(int(np.flatnonzero(env.action_masks() == 0)[0]))
     assert done and reward == -1.0 and "illegal_action" in info
+
+
+def test_openspiel_game_type_comes_from_the_rulebook():
+    Type = pyspiel.GameType
+    iquazu = openspiel.load(RULES / "iquazu", players=2, returns="zero_sum").get_type()
+    assert iquazu.utility == Type.Utility.ZERO_SUM
+    assert iquazu.chance_mode == Type.ChanceMode.EXPLICIT_STOCHASTIC         # shuffles and bags
+    assert iquazu.information == Type.Information.IMPERFECT_INFORMATION      # hands are hidden
+    assert openspiel.load(RULES / "iquazu", players=3).get_type().utility == Type.Utility.GENERAL_SUM
+    # nothing hidden, nothing drawn at random (tests/rulebooks/lowest_wins): deterministic, perfect information
+    lowest = openspiel.load(ROOT / "tests" / "rulebooks" / "lowest_wins", players=2).get_type()
+    assert lowest.chance_mode == Type.ChanceMode.DETERMINISTIC
+    assert lowest.information == Type.Information.PERFECT_INFORMATION
+    # secret offers, no randomness (tests/rulebooks/sealed_offers): deterministic, imperfect information
+    sealed = openspiel.load(ROOT / "tests" / "rulebooks" / "sealed_offers", players=2).get_type()
+    assert sealed.chance_mode == Type.ChanceMode.DETERMINISTIC
+    assert sealed.information == Type.Information.IMPERFECT_INFORMATION
+
+
+def test_openspiel_max_game_length_is_decisions_plus_bounded_chance():
+    game = openspiel.load(TINY, players=2)
+    # max_decisions 4; per segment at most 2 x 6 components + 16 = 28 chance nodes; 5 segments
+    assert game.max_game_length() == 4 + 5 * 28
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0] if not state.is_chance_node() else 0)
+        steps += 1
+    assert steps == 2 * (1 + 2) <= game.max_game_length()         # two rounds: a die, two cards
+
+
+def test_openspiel_exploitability_and_cfr_run_on_a_zero_sum_rulebook():
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import cfr, exploitability
+    game = openspiel.load(TINY, players=2, returns="zero_sum")
+    uniform = exploitability.exploitability(game, policy.UniformRandomPolicy(game))
+    assert uniform > 0.1
+    assert exploitability.nash_conv(game, policy.UniformRandomPolicy(game)) == pytest.approx(2 * uniform)
+    solver = cfr.CFRSolver(game)
+    for _ in range(3):
+        solver.evaluate_and_update_policy()
+    assert exploitability.exploitability(game, solver.average_policy()) < uniform / 2
+    # win returns are not zero-sum: OpenSpiel refuses, as it should
+    with pytest.raises(ValueError):
+        exploitability.exploitability(openspiel.load(TINY, players=2), policy.UniformRandomPolicy(game))
+
+
+def test_openspiel_games_and_states_pickle():
+    import pickle
+    game = openspiel.load(RULES / "azul_summer_pavilion", players=3, returns="rank")
+    copy = pickle.loads(pickle.dumps(game))
+    assert str(copy) == str(game) and copy.num_distinct_actions() == game.num_distinct_actions()
+    state = game.new_initial_state()
+    for _ in range(40):
+        state.apply_action(state.chance_outcomes()[-1][0] if state.is_chance_node() else state.legal_actions()[-1])
+    again = pickle.loads(pickle.dumps(state))
+    assert again.history() == state.history() and str(again) == str(state)
+    assert again.legal_actions() == state.legal_actions()
+
+
+def test_openspiel_automata_as_players_or_as_the_environment():
+    seats = openspiel.load(RULES / "moonlight_market", players=2)
+    env = openspiel.load(RULES / "moonlight_market", players=2, automaton_seats="environment")
+    assert seats.num_players() == 3 and env.num_players() == 2          # Dirk is seat 2
+    with pytest.raises(ValueError, match="automaton_seats must be one of"):
+        openspiel.load(RULES / "moonlight_market", players=2, automaton_seats="bots")
+    import random
+    pick = random.Random(3)
+    a, b = seats.new_initial_state(), env.new_initial_state()
+    while not a.is_terminal():
+        if a.is_chance_node():
+            o = pick.randrange(len(a.chance_outcomes()))
+        else:
+            assert a.current_player() in (0, 1)                          # Dirk never decides
+            o = a.legal_actions()[pick.randrange(len(a.legal_actions()))]
+        a.apply_action(o)
+        b.apply_action(o)
+    assert b.is_terminal() and len(a.returns()) == 3 and b.returns() == a.returns()[:2]

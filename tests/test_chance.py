@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from conftest import RULES
+from conftest import ROOT, RULES
 from interpreter.engine.chance import ChanceState
 from interpreter.game import Rulebook
 from interpreter.engine.runtime import State
@@ -117,3 +117,16 @@ def test_info_names_seats_automata_and_sizes():
     assert info["action_space_size"] == len(rb.action_space(1).ids)
     assert info["score_direction"] == "higher" and "zero_sum" in info["returns"]
     assert Rulebook.load(RULES / "iquazu").info(4)["automata"] == []
+
+
+def test_info_says_whether_chance_decides_and_whether_anything_is_hidden():
+    tests = ROOT / "tests" / "rulebooks"
+    facts = {name: (rb.info(2)["random"], rb.info(2)["perfect_information"])
+             for name, rb in [("yak", Rulebook.load(RULES / "yak")),                   # a bag, secret choices
+                              ("dice", Rulebook.load(tests / "dice")),                 # a die, nothing hidden
+                              ("lowest_wins", Rulebook.load(tests / "lowest_wins")),   # neither
+                              ("sealed_offers", Rulebook.load(tests / "sealed_offers"))]}   # hidden hands
+    assert facts["yak"] == (True, False)
+    assert facts["dice"] == (True, True)
+    assert facts["lowest_wins"] == (False, True)
+    assert facts["sealed_offers"] == (False, False)
