@@ -130,3 +130,45 @@ def test_info_says_whether_chance_decides_and_whether_anything_is_hidden():
     assert facts["dice"] == (True, True)
     assert facts["lowest_wins"] == (False, True)
     assert facts["sealed_offers"] == (False, False)
+
+
+@pytest.mark.parametrize("resume", [True, False])
+def test_a_paused_segment_and_its_clones_go_on_alike(monkeypatch, resume):
+    """With greenlet a paused segment resumes (O(1) per outcome); a clone made at a chance
+    node, a pickled copy, and the replaying mode without greenlet all reach the same states."""
+    import pickle
+
+    from interpreter import chance
+    if resume and chance._greenlet is None:
+        pytest.skip("greenlet is not installed (the rl extra)")
+    if not resume:
+        monkeypatch.setattr(chance, "_greenlet", None)
+    rb = Rulebook.load(RULES / "moonlight_market")
+    pick = random.Random(7)
+    cs = rb.new_chance_game(2)
+    assert (cs._paused is not None) == resume and cs.is_chance_node()
+    copies = []
+    steps = 0
+    while not cs.is_terminal() and steps < 400:
+        if cs.is_chance_node():
+            if steps % 9 == 0:
+                copies.append((cs.clone(), pickle.loads(pickle.dumps(cs)), len(cs.history)))
+            cs.apply_outcome(pick.randrange(cs.need))
+        else:
+            legal = cs.legal_actions()
+            cs.apply_action(legal[pick.randrange(len(legal))])
+        steps += 1
+    assert len(copies) > 5
+    for clone, unpickled, at in copies:
+        for copy in (clone, unpickled):
+            for kind, x in cs.history[at:]:
+                if kind == "chance":
+                    copy.apply_outcome(x)
+                else:
+                    copy.apply_action(x)
+            assert copy.history == cs.history
+            assert (copy.state is None) == (cs.state is None)
+            if cs.state is not None:       # (an unpickled state logs again: the log may differ)
+                a, b = copy.state.to_json(), cs.state.to_json()
+                a.pop("log"), b.pop("log")
+                assert a == b

@@ -21,6 +21,7 @@ the arrays in the spec's order, for agents that take one vector.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 
 from . import types as T
@@ -196,7 +197,7 @@ class _Encoder:
         high = np.ones(size, np.float32)
         static_vis = np.ones(nz, np.float32)            # box zones and constant rules
         dynamic = []                                    # zones whose rule is evaluated per state
-        self.var_cells = []                             # (at, visible_const or var, key, row, kind, extra, lo, hi)
+        self.var_cells = []                             # (slot in State.v, var, key, row, one-hot columns, lo, hi)
         self.seat_parts = []
         at = 0
         for p in spec.parts:
@@ -263,6 +264,14 @@ class _Encoder:
         self.static_vis, self.dynamic = static_vis, dynamic
         self.low, self.high = low, high
         self.inv_span = (1.0 / (high - low)).astype(np.float32)
+        # numbers every seat sees: read, clipped and written all at once; the rest one by one
+        plain = [c for c in self.var_cells if c[1].visible_const is True and c[4] is None]
+        self.plain_get = operator.itemgetter(*[c[0] for c in plain]) if plain else None
+        self.plain_rows = np.array([c[3] for c in plain], dtype=np.intp)
+        self.plain_lo = np.array([c[5] for c in plain], dtype=np.float64)
+        self.plain_hi = np.array([c[6] for c in plain], dtype=np.float64)
+        self.plain_cells = plain
+        self.var_cells = [c for c in self.var_cells if not (c[1].visible_const is True and c[4] is None)]
 
     def encode(self, st, viewer):
         np = _np()
@@ -289,6 +298,19 @@ class _Encoder:
         # a zone's "visible" column sits just before its count
         out[self.visible_cells] = vis[self.shown_zones]
         v = st.v
+        if self.plain_get is not None:
+            values = self.plain_get(v)
+            if len(self.plain_cells) == 1:
+                values = (values,)
+            try:
+                nums = np.fromiter(values, np.float64, len(values))      # none: nan, shown as 0
+                if np.isnan(nums).any():
+                    nums = np.nan_to_num(nums, nan=0.0)
+            except (TypeError, ValueError):           # a value that is no number shows as 0
+                nums = np.array([x if isinstance(x, (int, float)) else 0.0 for x in values], dtype=np.float64)
+            rows = self.plain_rows
+            out[rows] = 1
+            out[rows + 1] = np.clip(nums, self.plain_lo, self.plain_hi)
         for slot, var, key, row, onehot, lo, hi in self.var_cells:
             if var.visible_const is not True and not everyone and not var_visible(st, var, key, viewer):
                 continue

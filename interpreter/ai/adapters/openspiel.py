@@ -211,6 +211,8 @@ class RegelwerkState(pyspiel.State):
         super().__init__(game)
         self.cs = ChanceState(game.rulebook, game.players, game.options, game.variants)
         self.chance_run = 0        # chance nodes since the last decision (bounded: max_chance_per_segment)
+        self._legal_at = None      # the decision self._legal belongs to
+        self._legal = []
 
     def __reduce__(self):
         return (_load_state, (self.get_game(), list(self.history())))
@@ -224,8 +226,15 @@ class RegelwerkState(pyspiel.State):
         return cs.current_player()
 
     def _legal_actions(self, player):
-        index = self.get_game().space.index
-        return sorted(index[a] for a in self.cs.legal_actions())
+        st = self.cs.state
+        if st is None:
+            return []
+        at = (st.pending, len(st._history))          # worked out once per decision
+        if self._legal_at != at:
+            index = self.get_game().space.index
+            self._legal = sorted(index[a] for a in st.legal_actions())
+            self._legal_at = at
+        return self._legal
 
     def chance_outcomes(self):
         return self.cs.chance_outcomes()

@@ -101,6 +101,8 @@ class RulebookEnv(AECEnv):
         self._rng = random.Random(seed)       # None: seeded from the operating system
         self._legal_of = None                 # the decision the legal indices below belong to
         self._legal = ()
+        self._legal_set = frozenset()
+        self._mask = None
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -139,6 +141,10 @@ class RulebookEnv(AECEnv):
         if at != self._legal_of:
             index = self.space.index
             self._legal = sorted(index[a] for a in st.legal_actions())
+            mask = np.zeros(len(self.space), dtype=np.int8)
+            mask[self._legal] = 1
+            self._mask = mask
+            self._legal_set = frozenset(self._legal)
             self._legal_of = at
         return self._legal
 
@@ -146,9 +152,11 @@ class RulebookEnv(AECEnv):
         seat = self.seat_of[agent]
         st = self.game_state
         obs = observation_vector(st, seat, self.normalise)
-        mask = np.zeros(len(self.space), dtype=np.int8)
-        if st.pending is not None and st.current_player() == seat:
-            mask[self.legal_indices()] = 1
+        if st.pending is not None and st.pending.who == seat:
+            self.legal_indices()
+            mask = self._mask.copy()
+        else:
+            mask = np.zeros(len(self.space), dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def state(self):
@@ -190,8 +198,8 @@ class RulebookEnv(AECEnv):
             return f"{action!r} is not an action index"
         if i != action or not 0 <= i < len(self.space):
             return f"{action!r} is not an index of the action space (0..{len(self.space) - 1})"
-        legal = self.legal_indices()
-        if i not in legal:
+        self.legal_indices()
+        if i not in self._legal_set:
             return f"'{self.space.action_id(i)}' (index {i}) is not a legal action now"
         return None
 
