@@ -14,16 +14,17 @@ bag picks, a ``random`` step chooses), play stops at a chance node with
         else:
             cs.apply_action(cs.legal_actions()[0])
 
-How: all randomness of the engine flows through ``State.below(n)``.  A
-chance state keeps the last decision point (a plain :class:`State`), the
-decision taken there and the outcomes chosen since.  The segment from there
-runs on a copy whose ``below`` answers from the outcomes; at the first
-number not yet chosen it pauses.  With the ``greenlet`` package (the ``rl``
-extra) the paused segment is kept as a greenlet and the next outcome
-resumes it where it stopped: O(1) per outcome.  Without it, or in a clone
-made at a chance node (a paused greenlet cannot be copied), the segment is
-replayed from the decision point up to the new number once, and then goes
-on as before.  The default engine path is untouched.
+How: all randomness of the engine flows through ``State.below(n)``.  While
+a chance state plays, ``below`` answers from the outcomes chosen; at the
+first number not yet chosen play pauses.  With the ``greenlet`` package (the
+``rl`` extra) the paused run is kept as a greenlet and the next outcome
+resumes it where it stopped: O(1) per outcome, and a decision goes on in
+place.  A checkpoint (a copy of the state at a decision) is kept every
+``CHECKPOINT_EVERY`` decisions; a clone made at a chance node (a paused
+greenlet cannot be copied) replays the steps since the checkpoint once, and
+from then on both keep a checkpoint at every decision.  Without greenlet
+the checkpoint is the last decision and each outcome replays from there.
+The default engine path is untouched.
 """
 from __future__ import annotations
 
@@ -87,20 +88,26 @@ class ChanceState:
 
     CHANCE = -1
 
+    #: without clones at chance nodes, a checkpoint (a copy of the state) is kept every this many decisions
+    CHECKPOINT_EVERY = 8
+
     def __init__(self, rulebook, players: int, options=None, variants=()):
         self.rulebook = rulebook
         self.players = players
         self.options = dict(options or {})
         self.variants = tuple(variants)
-        self.base = None          # the State at the last decision (None: before setup)
-        self.action = None        # the decision taken there
-        self.outcomes: list = []  # chance outcomes chosen since
+        self.base = None          # the checkpoint: a State at a decision, never changed (None: the start)
+        self.base_at = 0          # how many steps of the history lie before it
+        self.since = 0            # decisions since the checkpoint
         self.state = None         # the State at a decision or the end (None at a chance node)
         self.need = 0             # outcomes of the pending chance node
         self.history: list = []   # ("chance", k) or (seat, action id), in order
         self._paused = None       # the greenlet of the paused segment, if any (never copied)
         self._script = None       # its script (the outcomes it was given)
-        self._advance()
+        # a checkpoint at every decision: without greenlet (every outcome replays from the last
+        # decision), and once a clone was made at a chance node (tree search: it replays from there)
+        self._eager = _greenlet is None
+        self._replay()
 
     # --- the state API ---------------------------------------------------
     def is_chance_node(self) -> bool:
@@ -116,37 +123,47 @@ class ChanceState:
         """(outcome, probability) pairs of the pending chance node: uniform over range(n)."""
         if self.state is not None:
             return []
-        p = 1.0 / self.need
-        return [(k, p) for k in range(self.need)]
+        n = self.need
+        uniform = _UNIFORM.get(n)
+        if uniform is None:
+            p = 1.0 / n
+            uniform = _UNIFORM[n] = [(k, p) for k in range(n)]
+        return list(uniform)
 
     def apply_outcome(self, k: int) -> None:
         if self.state is not None or not 0 <= k < self.need:
             raise ValueError(f"chance outcome {k} is not possible here")
         self.history.append(("chance", k))
-        if self._paused is not None:      # resume the segment where it stopped (it records k)
+        if self._paused is not None:      # resume the segment where it stopped
             try:
                 self._resume(self._paused, k)
                 return
             except _greenlet.error:       # paused in another thread: replay here instead
                 pass
-        self.outcomes.append(k)
-        self._advance()
+        self._replay()
 
     def legal_actions(self) -> list:
         return [] if self.state is None else self.state.legal_actions()
 
     def apply_action(self, action_id: str) -> None:
+        """Take a decision.  The State of ``self.state`` goes on in place (a checkpoint
+        copy is kept now and then, see ``CHECKPOINT_EVERY``)."""
         if self.state is None:
             raise ValueError("a chance node: apply a chance outcome")
         st = self.state
         from .runtime import IllegalAction
         if st.pending is None or action_id not in st.pending.by_id:
             raise IllegalAction(f"'{action_id}' is not a legal action now")
+        if self._eager or self.since >= self.CHECKPOINT_EVERY:
+            self.base = st.clone()
+            self.base_at = len(self.history)
+            self.since = 0
         self.history.append((st.current_player(), action_id))
-        self.base = st
-        self.action = action_id
-        self.outcomes = []
-        self._advance()
+        self.since += 1
+        if _greenlet is None:
+            self._replay()
+        else:
+            self._run(st, False, (action_id,), ())
 
     def is_terminal(self) -> bool:
         return self.state is not None and self.state.is_terminal()
@@ -157,44 +174,57 @@ class ChanceState:
         return self.state.returns(kind)
 
     def clone(self) -> "ChanceState":
+        """A copy that goes on independently.  Made at a chance node, it replays the steps
+        since the checkpoint on its first outcome; from then on both keep a checkpoint
+        at every decision, so that further clones replay one segment at most."""
         c = ChanceState.__new__(ChanceState)
         c.rulebook, c.players, c.options, c.variants = self.rulebook, self.players, self.options, self.variants
-        c.base = self.base            # never changed in place: advancing replays a copy
-        c.action = self.action
-        c.outcomes = list(self.outcomes)
+        c.base = self.base            # never changed in place
+        c.base_at = self.base_at
+        c.since = self.since
         c.state = None if self.state is None else self.state.clone()
         c.need = self.need
         c.history = list(self.history)
         c._paused = c._script = None  # a clone replays its segment on its first outcome
+        if self.state is None:
+            self._eager = True
+        c._eager = self._eager
         return c
 
     def __deepcopy__(self, memo) -> "ChanceState":
         return self.clone()
 
     def __reduce__(self):
-        """Pickled as the rulebook's folder, the layout, the last decision point (as JSON),
-        the decision taken there, the outcomes since and the steps so far."""
+        """Pickled as the rulebook's folder, the layout, the checkpoint (as JSON), where it
+        lies in the history, and the steps so far."""
         base = None if self.base is None else self.base.to_json()
-        return (_rebuild, (type(self.rulebook), str(self.rulebook.path), self.players, self.options, self.variants, base,
-                           self.action, list(self.outcomes), list(self.history)))
+        return (_rebuild, (type(self.rulebook), str(self.rulebook.path), self.players, self.options, self.variants,
+                           base, self.base_at, list(self.history)))
 
-    # --- running a segment ---------------------------------------------------
-    def _advance(self) -> None:
-        """Run the segment from the last decision point (replaying the outcomes chosen
-        so far) up to the next chance node, decision or end."""
+    # --- running segments ----------------------------------------------------
+    def _replay(self) -> None:
+        """Replay the steps since the checkpoint on a copy of it, up to the next chance
+        node, decision or end."""
+        span = self.history[self.base_at:]
+        outcomes = [x for kind, x in span if kind == "chance"]
+        actions = tuple(x for kind, x in span if kind != "chance")
         if self.base is None:
-            st = _start(self.rulebook, self.players, self.options, self.variants)
+            self._run(_start(self.rulebook, self.players, self.options, self.variants), True, actions, outcomes)
         else:
-            st = self.base.clone()
+            self._run(self.base.clone(), False, actions, outcomes)
+
+    def _run(self, st, fresh: bool, actions, outcomes) -> None:
+        """Run ``st`` (setup first if ``fresh``) through ``actions``, chance answered from
+        ``outcomes``, and on: paused at the next chance node (a greenlet) or stopped there
+        (without greenlet: ``_NeedChance``), or arrived at a decision or the end."""
         if _greenlet is not None:
-            script = _Script(list(self.outcomes), _current_greenlet())
-            self.outcomes = script.outcomes       # the segment appends what it is given
+            script = _Script(list(outcomes), _current_greenlet())
             self._script = script
-            self._resume(_greenlet(_segment), (st, self.action, script))
+            self._resume(_greenlet(_segment), (st, fresh, actions, script))
             return
-        st.chance = _Script(self.outcomes).below
+        script = _Script(list(outcomes))
         try:
-            _segment(st, self.action)
+            _segment(st, fresh, actions, script)
         except _NeedChance as need:
             self.state = None
             self.need = need.n
@@ -221,20 +251,17 @@ class ChanceState:
     def _arrive(self, st) -> None:
         self.state = st
         self.need = 0
-        self.base = st            # the decision point: the next segment replays from a copy of it
-        self.action = None
-        self.outcomes = []
+        self._script = None
 
 
-def _segment(st, action, script=None):
-    """Run one segment on ``st``: setup and the flow up to the first decision (``action``
-    None, a fresh state), else ``action`` and what follows up to the next one."""
-    if script is not None:
-        st.chance = script.below
+def _segment(st, fresh: bool, actions, script):
+    """Run ``st``: setup and the flow up to the first decision if ``fresh``, then each of
+    ``actions`` and what follows it, every random number answered by ``script``."""
+    st.chance = script.below
     try:
-        if action is None:
+        if fresh:
             run(st)
-        else:
+        for action in actions:
             st.apply(action)
     finally:
         st.chance = None
@@ -242,9 +269,11 @@ def _segment(st, action, script=None):
 
 
 _BOOKS: dict = {}
+#: the outcome lists of chance nodes, by their number of outcomes (copied when handed out)
+_UNIFORM: dict = {}
 
 
-def _rebuild(rulebook_class, path, players, options, variants, base, action, outcomes, history) -> ChanceState:
+def _rebuild(rulebook_class, path, players, options, variants, base, base_at, history) -> ChanceState:
     """A pickled chance state again (its rulebook loaded once per process, by the class it was of)."""
     if path not in _BOOKS:
         _BOOKS[path] = rulebook_class.load(path)
@@ -252,16 +281,14 @@ def _rebuild(rulebook_class, path, players, options, variants, base, action, out
     cs = ChanceState.__new__(ChanceState)
     cs.rulebook, cs.players, cs.options, cs.variants = rb, players, dict(options), tuple(variants)
     cs.base = None if base is None else rb.state_from_json(base)
-    cs.action = action
-    cs.outcomes = list(outcomes)
+    cs.base_at = base_at
     cs.history = [tuple(h) for h in history]
+    cs.since = sum(1 for kind, _x in cs.history[base_at:] if kind != "chance")
     cs.state = None
     cs.need = 0
     cs._paused = cs._script = None
-    if cs.base is not None and action is None:
-        cs.state = cs.base           # at a decision (or the end)
-    else:
-        cs._advance()
+    cs._eager = _greenlet is None
+    cs._replay()
     return cs
 
 

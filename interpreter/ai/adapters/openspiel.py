@@ -229,7 +229,7 @@ class RegelwerkState(pyspiel.State):
         st = self.cs.state
         if st is None:
             return []
-        at = (st.pending, len(st._history))          # worked out once per decision
+        at = len(self.cs.history)                     # worked out once per position (states only go on)
         if self._legal_at != at:
             index = self.get_game().space.index
             self._legal = sorted(index[a] for a in st.legal_actions())
@@ -271,8 +271,8 @@ class RegelwerkState(pyspiel.State):
     def information_state_string(self, player=None):
         if player is None:
             player = self.current_player()
-        st = self.cs.state if self.cs.state is not None else self.cs.base
-        if st is None:
+        st = self.cs.state
+        if st is None:              # a chance node: no seat decides
             return ""
         return information_state_string(st, player)
 
