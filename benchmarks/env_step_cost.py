@@ -43,9 +43,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from interpreter.chance import _start  # noqa: E402
+from interpreter.engine.chance import _start  # noqa: E402
 from interpreter.game import Rulebook  # noqa: E402
-from interpreter.runtime import run  # noqa: E402
+from interpreter.engine.runtime import run  # noqa: E402
 
 GAMES = ["azul_summer_pavilion", "iquazu", "moonlight_market", "yak"]
 
@@ -167,8 +167,8 @@ def main(argv=None) -> int:
     for name in args.game or GAMES:
         path = ROOT / "rules" / name
         rb = Rulebook.load(path)
-        from interpreter.adapters.openspiel import load
-        from interpreter.adapters.pettingzoo import RulebookEnv
+        from interpreter.ai.adapters.openspiel import load
+        from interpreter.ai.adapters.pettingzoo import RulebookEnv
         env = RulebookEnv(rb, args.players)
         game = load(path, players=args.players)
         seeds = list(range(args.games))

@@ -5,7 +5,7 @@
     python benchmarks/train_maskable_ppo.py --game rules/yak --steps 200000 --eval 200
 
 The learner is ``player_0`` of the single-agent environment
-(:mod:`interpreter.adapters.single_agent`): the other seats play uniformly
+(:mod:`interpreter.ai.adapters.single_agent`): the other seats play uniformly
 random legal actions, the reward is the ``win`` return at the end (with
 ``illegal_action="terminate"``, though the mask keeps the learner legal).
 Unseeded resets draw fresh games, so training sees many deals.  Before and
@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from interpreter.adapters.single_agent import single_agent_env  # noqa: E402
-from interpreter.report.stats import wilson  # noqa: E402
+from interpreter.ai.adapters.single_agent import single_agent_env  # noqa: E402
+from interpreter.tools.report.stats import wilson  # noqa: E402
 
 
 def evaluate(model, path, players: int, games: int, seed: int) -> dict:

@@ -138,7 +138,7 @@ def test_a_paused_segment_and_its_clones_go_on_alike(monkeypatch, resume):
     node, a pickled copy, and the replaying mode without greenlet all reach the same states."""
     import pickle
 
-    from interpreter import chance
+    from interpreter.engine import chance
     if resume and chance._greenlet is None:
         pytest.skip("greenlet is not installed (the rl extra)")
     if not resume:

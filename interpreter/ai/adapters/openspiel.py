@@ -1,7 +1,7 @@
 """A rulebook as an OpenSpiel game (needs the ``rl`` extra).
 
     import pyspiel
-    from interpreter.adapters.openspiel import load
+    from interpreter.ai.adapters.openspiel import load
     game = load("rules/<game>", players=3)          # registered as regelwerk_<game>
     state = game.new_initial_state()
     while not state.is_terminal():
@@ -13,9 +13,9 @@
     print(state.returns())
 
 Every random number the rules need is an explicit chance node
-(:mod:`interpreter.chance`); a player action is an index into the layout's
+(:mod:`interpreter.engine.chance`); a player action is an index into the layout's
 fixed action space; observations are the observation tensor and string of
-:mod:`interpreter.tensors`.  The game's parameters are ``players``, each
+:mod:`interpreter.engine.tensors`.  The game's parameters are ``players``, each
 option of the rulebook, ``variants`` (comma-separated), ``returns``
 (``win``, ``rank``, ``zero_sum``, ``score``) and ``automaton_seats`` (``players``:
 automaton seats are OpenSpiel players that never move; ``environment``: the

@@ -1,6 +1,6 @@
 """A rulebook as a PettingZoo AEC environment (needs the ``rl`` extra).
 
-    from interpreter.adapters.pettingzoo import env
+    from interpreter.ai.adapters.pettingzoo import env
     e = env("rules/<game>", players=3)
     e.reset(seed=1)
     for agent in e.agent_iter():
@@ -26,7 +26,7 @@ An illegal action (``illegal_action=``): ``"terminate"`` (the default, as
 PettingZoo's classic environments): the acting agent gets ``illegal_reward``
 (default -1), every other agent 0, the episode ends, and the acting agent's
 info says ``illegal_action`` (the index and why); ``"raise"``:
-:class:`interpreter.runtime.IllegalAction`.
+:class:`interpreter.game.IllegalAction`.
 
 ``normalise=True`` scales every observation entry to 0..1 by the layout's
 bounds.  ``env.state()`` is the full, privileged observation vector (every

@@ -41,7 +41,7 @@ def random_opponent(observation, mask, rng) -> int:
 def single_agent_env(path, players: int, learner: str = "player_0", opponent=random_opponent,
                      **kwargs) -> "SingleAgentEnv":
     """The seat ``learner`` of the rulebook at ``path`` against ``opponent`` (the keyword
-    arguments of :func:`interpreter.adapters.pettingzoo.env` pass on)."""
+    arguments of :func:`interpreter.ai.adapters.pettingzoo.env` pass on)."""
     return SingleAgentEnv(aec_env(path, players, **kwargs), learner, opponent)
 
 
