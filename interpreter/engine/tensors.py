@@ -268,9 +268,9 @@ class _Encoder:
         plain = [c for c in self.var_cells if c[1].visible_const is True and c[4] is None]
         self.plain_get = operator.itemgetter(*[c[0] for c in plain]) if plain else None
         self.plain_rows = np.array([c[3] for c in plain], dtype=np.intp)
-        self.plain_lo = np.array([c[5] for c in plain], dtype=np.float64)
-        self.plain_hi = np.array([c[6] for c in plain], dtype=np.float64)
         self.plain_cells = plain
+        self.plain_values = self.plain_rows + 1
+        self.plain_lo_list, self.plain_hi_list = [c[5] for c in plain], [c[6] for c in plain]
         self.var_cells = [c for c in self.var_cells if not (c[1].visible_const is True and c[4] is None)]
 
     def encode(self, st, viewer):
@@ -302,15 +302,13 @@ class _Encoder:
             values = self.plain_get(v)
             if len(self.plain_cells) == 1:
                 values = (values,)
-            try:
-                nums = np.fromiter(values, np.float64, len(values))      # none: nan, shown as 0
-                if np.isnan(nums).any():
-                    nums = np.nan_to_num(nums, nan=0.0)
-            except (TypeError, ValueError):           # a value that is no number shows as 0
-                nums = np.array([x if isinstance(x, (int, float)) else 0.0 for x in values], dtype=np.float64)
-            rows = self.plain_rows
-            out[rows] = 1
-            out[rows + 1] = np.clip(nums, self.plain_lo, self.plain_hi)
+            for x, lo, hi in zip(values, self.plain_lo_list, self.plain_hi_list):
+                if x is None or not lo <= x <= hi:            # clipped (or not a number: 0), one by one
+                    values = [0.0 if not isinstance(x, (int, float)) else lo if x < lo else hi if x > hi else x
+                              for x, lo, hi in zip(values, self.plain_lo_list, self.plain_hi_list)]
+                    break
+            out[self.plain_rows] = 1
+            out[self.plain_values] = values
         for slot, var, key, row, onehot, lo, hi in self.var_cells:
             if var.visible_const is not True and not everyone and not var_visible(st, var, key, viewer):
                 continue
