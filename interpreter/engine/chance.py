@@ -102,8 +102,9 @@ class ChanceState:
         self.state = None         # the State at a decision or the end (None at a chance node)
         self.need = 0             # outcomes of the pending chance node
         self.history: list = []   # ("chance", k) or (seat, action id), in order
-        self._paused = None       # the greenlet of the paused segment, if any (never copied)
-        self._script = None       # its script (the outcomes it was given)
+        self._worker = None       # the greenlet that runs this game's segments (never copied)
+        self._paused = False      # it is paused in a segment, at the pending chance node
+        self._script = None       # the running segment's script (the outcomes it was given)
         # a checkpoint at every decision: without greenlet (every outcome replays from the last
         # decision), and once a clone was made at a chance node (tree search: it replays from there)
         self._eager = _greenlet is None
@@ -134,9 +135,9 @@ class ChanceState:
         if self.state is not None or not 0 <= k < self.need:
             raise ValueError(f"chance outcome {k} is not possible here")
         self.history.append(("chance", k))
-        if self._paused is not None:      # resume the segment where it stopped
+        if self._paused:                  # resume the segment where it stopped
             try:
-                self._resume(self._paused, k)
+                self._resume(k)
                 return
             except _greenlet.error:       # paused in another thread: replay here instead
                 pass
@@ -185,7 +186,8 @@ class ChanceState:
         c.state = None if self.state is None else self.state.clone()
         c.need = self.need
         c.history = list(self.history)
-        c._paused = c._script = None  # a clone replays its segment on its first outcome
+        c._worker = c._script = None  # a clone replays its segment on its first outcome
+        c._paused = False
         if self.state is None:
             self._eager = True
         c._eager = self._eager
@@ -218,9 +220,15 @@ class ChanceState:
         ``outcomes``, and on: paused at the next chance node (a greenlet) or stopped there
         (without greenlet: ``_NeedChance``), or arrived at a decision or the end."""
         if _greenlet is not None:
-            script = _Script(list(outcomes), _current_greenlet())
-            self._script = script
-            self._resume(_greenlet(_segment), (st, fresh, actions, script))
+            self._script = _Script(list(outcomes), _current_greenlet())
+            job = (st, fresh, actions, self._script)
+            if self._worker is None or self._worker.dead or self._paused:
+                self._worker = _greenlet(_work)
+            try:
+                self._resume(job)
+            except _greenlet.error:           # made in another thread: a new worker here
+                self._worker = _greenlet(_work)
+                self._resume(job)
             return
         script = _Script(list(outcomes))
         try:
@@ -231,27 +239,49 @@ class ChanceState:
             return
         self._arrive(st)
 
-    def _resume(self, g, value) -> None:
-        """Switch into the segment's greenlet; it comes back paused at a chance node or done."""
-        self._paused = None
+    def _resume(self, value) -> None:
+        """Switch into the worker (a job, or the outcome it paused for); it comes back paused
+        at a chance node, failed, or done with the State at a decision or the end."""
+        self._paused = False
         here = _current_greenlet()
+        worker = self._worker
         self._script.caller = here            # pause back to whoever resumes it now
-        if isinstance(value, tuple):
-            got = g.switch(*value)
-        else:
-            g.parent = here
-            got = g.switch(value)
+        worker.parent = here
+        got = worker.switch(value)
         if isinstance(got, _Pause):
-            self._paused = g
+            self._paused = True
             self.state = None
             self.need = got.n
             return
+        if isinstance(got, _Failed):
+            raise got.error
         self._arrive(got)
 
     def _arrive(self, st) -> None:
         self.state = st
         self.need = 0
         self._script = None
+
+
+class _Failed:
+    """A segment's error, handed back by the worker (which stays alive for the next job)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+
+def _work(job):
+    """A chance state's worker greenlet: runs each segment it is given and hands back its
+    State (or error), then waits for the next (it pauses inside at chance nodes)."""
+    while True:
+        st, fresh, actions, script = job
+        try:
+            result = _segment(st, fresh, actions, script)
+        except Exception as exc:  # noqa: BLE001 - re-raised by the caller, in its own frame
+            result = _Failed(exc)
+        job = script.caller.switch(result)
 
 
 def _segment(st, fresh: bool, actions, script):
@@ -286,7 +316,8 @@ def _rebuild(rulebook_class, path, players, options, variants, base, base_at, hi
     cs.since = sum(1 for kind, _x in cs.history[base_at:] if kind != "chance")
     cs.state = None
     cs.need = 0
-    cs._paused = cs._script = None
+    cs._worker = cs._script = None
+    cs._paused = False
     cs._eager = _greenlet is None
     cs._replay()
     return cs

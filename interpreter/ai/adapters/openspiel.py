@@ -55,6 +55,7 @@ AUTOMATA = ("players", "environment")
 
 _BOOKS: dict = {}
 _REGISTERED: dict = {}
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
 def _book(path) -> Rulebook:
@@ -218,12 +219,12 @@ class RegelwerkState(pyspiel.State):
         return (_load_state, (self.get_game(), list(self.history())))
 
     def current_player(self):
-        cs = self.cs
-        if cs.is_chance_node():
-            return pyspiel.PlayerId.CHANCE
-        if cs.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return cs.current_player()
+        st = self.cs.state                   # (asked by OpenSpiel on every step: kept short)
+        if st is None:
+            return _CHANCE
+        if st.is_terminal():
+            return _TERMINAL
+        return st.current_player()
 
     def _legal_actions(self, player):
         st = self.cs.state
