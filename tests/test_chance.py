@@ -172,3 +172,32 @@ def test_a_paused_segment_and_its_clones_go_on_alike(monkeypatch, resume):
                 a, b = copy.state.to_json(), cs.state.to_json()
                 a.pop("log"), b.pop("log")
                 assert a == b
+
+
+def test_a_rule_error_after_a_chance_outcome_is_raised_and_play_goes_on_elsewhere(rulebook):
+    """A segment that fails (here: a die of 3 breaks the rules) raises its located error to
+    the caller; the game's worker lives on, and another copy of the game plays on."""
+    from dsl.diagnostics import RuleRuntimeError
+    rb = Rulebook.load(rulebook(HEAD + """
+variables:
+  d: 0
+actions:
+  roll:
+    do:
+      - random: "d in 1..3"
+      - if: "d == 3"
+        then: [{fail: "three is not allowed"}]
+flow: [{repeat: 3, do: [{decide: [roll], who: 0}]}]
+end: {score: "d"}
+"""))
+    cs = rb.new_chance_game(2)
+    cs.apply_action("roll")
+    assert cs.is_chance_node() and cs.need == 3
+    twin = cs.clone()
+    with pytest.raises(RuleRuntimeError, match="three is not allowed"):
+        cs.apply_outcome(2)
+    twin.apply_outcome(1)                             # a 2: fine
+    assert twin.legal_actions() == ["roll"]
+    twin.apply_action("roll")
+    twin.apply_outcome(0)
+    assert twin.legal_actions() == ["roll"] and len(twin.history) == 4
