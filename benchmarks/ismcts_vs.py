@@ -5,8 +5,9 @@
     python benchmarks/ismcts_vs.py --games 100 --playouts 200 --seconds 1 --jobs 2 --out results.jsonl
 
 A game counts as won when ISMCTS finishes first (a shared first place
-counts half).  In Moonlight Market the two automaton seats (a 2-player
-game has none; a 1-player game has two) are opponents too.  Prints the win
+counts half).  In Moonlight Market a 2-player game has an automaton seat,
+Dirk (the rulebook's special rule for two), who is an opponent too: ISMCTS
+must finish ahead of him as well.  Prints the win
 rate with its 95% Wilson confidence interval per game and opponent, and
 how long ISMCTS thought per decision (median and longest).  With
 ``--playouts`` the games do not depend on the machine's speed (unless the

@@ -42,6 +42,9 @@ from .engine.display import DisplayHints, check_display, read_hints
 
 # --- the engine's limits (the play wing's server adds its own fields: serve_tables, serve_streams…) -
 from .engine.limits import LIMITS, configure as configure_limits
+# --- AI environments: observation vectors, their bounds, the full (privileged) view ------------------
+from .engine.tensors import EVERYONE, observation_bounds, observation_vector
+from .engine.facts import draws_at_random, perfect_information
 
 # --- compiling rulebook text outside a rulebook (scenarios' steps and expressions, coverage, mutants) -
 from .engine.exprs import Cx, Scope, compile_expr, suggest
@@ -56,6 +59,7 @@ __all__ = [
     "types", "Component", "Zone", "format_value", "plain", "Rng",
     "information_state_string", "space_of",
     "hidden_from_others", "legal_leak", "resample_problem", "told_leak",
+    "EVERYONE", "observation_bounds", "observation_vector", "draws_at_random", "perfect_information",
     "DisplayHints", "check_display", "read_hints",
     "LIMITS", "configure_limits",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",

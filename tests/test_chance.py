@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from conftest import RULES
+from conftest import ROOT, RULES
 from interpreter.engine.chance import ChanceState
 from interpreter.game import Rulebook
 from interpreter.engine.runtime import State
@@ -117,3 +117,87 @@ def test_info_names_seats_automata_and_sizes():
     assert info["action_space_size"] == len(rb.action_space(1).ids)
     assert info["score_direction"] == "higher" and "zero_sum" in info["returns"]
     assert Rulebook.load(RULES / "iquazu").info(4)["automata"] == []
+
+
+def test_info_says_whether_chance_decides_and_whether_anything_is_hidden():
+    tests = ROOT / "tests" / "rulebooks"
+    facts = {name: (rb.info(2)["random"], rb.info(2)["perfect_information"])
+             for name, rb in [("yak", Rulebook.load(RULES / "yak")),                   # a bag, secret choices
+                              ("dice", Rulebook.load(tests / "dice")),                 # a die, nothing hidden
+                              ("lowest_wins", Rulebook.load(tests / "lowest_wins")),   # neither
+                              ("sealed_offers", Rulebook.load(tests / "sealed_offers"))]}   # hidden hands
+    assert facts["yak"] == (True, False)
+    assert facts["dice"] == (True, True)
+    assert facts["lowest_wins"] == (False, True)
+    assert facts["sealed_offers"] == (False, False)
+
+
+@pytest.mark.parametrize("resume", [True, False])
+def test_a_paused_segment_and_its_clones_go_on_alike(monkeypatch, resume):
+    """With greenlet a paused segment resumes (O(1) per outcome); a clone made at a chance
+    node, a pickled copy, and the replaying mode without greenlet all reach the same states."""
+    import pickle
+
+    from interpreter.engine import chance
+    if resume and chance._greenlet is None:
+        pytest.skip("greenlet is not installed (the rl extra)")
+    if not resume:
+        monkeypatch.setattr(chance, "_greenlet", None)
+    rb = Rulebook.load(RULES / "moonlight_market")
+    pick = random.Random(7)
+    cs = rb.new_chance_game(2)
+    assert cs._paused == resume and cs.is_chance_node()
+    copies = []
+    steps = 0
+    while not cs.is_terminal() and steps < 400:
+        if cs.is_chance_node():
+            if steps % 9 == 0:
+                copies.append((cs.clone(), pickle.loads(pickle.dumps(cs)), len(cs.history)))
+            cs.apply_outcome(pick.randrange(cs.need))
+        else:
+            legal = cs.legal_actions()
+            cs.apply_action(legal[pick.randrange(len(legal))])
+        steps += 1
+    assert len(copies) > 5
+    for clone, unpickled, at in copies:
+        for copy in (clone, unpickled):
+            for kind, x in cs.history[at:]:
+                if kind == "chance":
+                    copy.apply_outcome(x)
+                else:
+                    copy.apply_action(x)
+            assert copy.history == cs.history
+            assert (copy.state is None) == (cs.state is None)
+            if cs.state is not None:       # (an unpickled state logs again: the log may differ)
+                a, b = copy.state.to_json(), cs.state.to_json()
+                a.pop("log"), b.pop("log")
+                assert a == b
+
+
+def test_a_rule_error_after_a_chance_outcome_is_raised_and_play_goes_on_elsewhere(rulebook):
+    """A segment that fails (here: a die of 3 breaks the rules) raises its located error to
+    the caller; the game's worker lives on, and another copy of the game plays on."""
+    from dsl.diagnostics import RuleRuntimeError
+    rb = Rulebook.load(rulebook(HEAD + """
+variables:
+  d: 0
+actions:
+  roll:
+    do:
+      - random: "d in 1..3"
+      - if: "d == 3"
+        then: [{fail: "three is not allowed"}]
+flow: [{repeat: 3, do: [{decide: [roll], who: 0}]}]
+end: {score: "d"}
+"""))
+    cs = rb.new_chance_game(2)
+    cs.apply_action("roll")
+    assert cs.is_chance_node() and cs.need == 3
+    twin = cs.clone()
+    with pytest.raises(RuleRuntimeError, match="three is not allowed"):
+        cs.apply_outcome(2)
+    twin.apply_outcome(1)                             # a 2: fine
+    assert twin.legal_actions() == ["roll"]
+    twin.apply_action("roll")
+    twin.apply_outcome(0)
+    assert twin.legal_actions() == ["roll"] and len(twin.history) == 4

@@ -63,6 +63,7 @@ def test_observation_string_hides_what_the_seat_may_not_see():
     other = next(c for c in b.z[deck.id] if c.label not in {x.label for x in b.z[hand.id]})
     h0 = b.z[hand.id][0]
     b.z[hand.id][0], b.z[deck.id][b.z[deck.id].index(other)] = other, h0
+    b.where[other.id], b.where[h0.id] = hand.id, deck.id          # where each component lies, kept true
     assert a.observation_string(1) == b.observation_string(1)
     assert a.observation_string(0) != b.observation_string(0)
     assert (a.observation_tensor(1)["zone:hand"] == b.observation_tensor(1)["zone:hand"]).all()

@@ -14,16 +14,28 @@ bag picks, a ``random`` step chooses), play stops at a chance node with
         else:
             cs.apply_action(cs.legal_actions()[0])
 
-How: all randomness of the engine flows through ``State.below(n)``.  A
-chance state keeps the last decision point (a plain :class:`State`), the
-decision taken there and the outcomes chosen since; to go on it replays that
-segment on a copy whose ``below`` answers from the outcomes and stops at the
-first number not yet chosen.  The default engine path is untouched.
+How: all randomness of the engine flows through ``State.below(n)``.  While
+a chance state plays, ``below`` answers from the outcomes chosen; at the
+first number not yet chosen play pauses.  With the ``greenlet`` package (the
+``rl`` extra) the paused run is kept as a greenlet and the next outcome
+resumes it where it stopped: O(1) per outcome, and a decision goes on in
+place.  A checkpoint (a copy of the state at a decision) is kept every
+``CHECKPOINT_EVERY`` decisions; a clone made at a chance node (a paused
+greenlet cannot be copied) replays the steps since the checkpoint once, and
+from then on both keep a checkpoint at every decision.  Without greenlet
+the checkpoint is the last decision and each outcome replays from there.
+The default engine path is untouched.
 """
 from __future__ import annotations
 
 from .runtime import State, run
 from .start import fresh_state, with_frames
+
+try:  # optional: a paused segment resumes instead of replaying (see the module docstring)
+    from greenlet import getcurrent as _current_greenlet
+    from greenlet import greenlet as _greenlet
+except ImportError:  # pragma: no cover - depends on the environment
+    _greenlet = None
 
 class _NeedChance(BaseException):
     """Stops a replay at a number not yet chosen.  A BaseException, so that the
@@ -36,13 +48,16 @@ class _NeedChance(BaseException):
 
 class _Script:
     """The random numbers of a replayed segment: the chance outcomes chosen so far
-    (``State.chance`` while it replays: it answers ``State.below``)."""
+    (``State.chance`` while it replays: it answers ``State.below``).  Past them it
+    stops the segment (``_NeedChance``), or in a greenlet pauses it: switches to
+    the caller with the number of outcomes and goes on with the one chosen."""
 
-    __slots__ = ("outcomes", "i", "before")
+    __slots__ = ("outcomes", "i", "caller", "before")
 
-    def __init__(self, outcomes, before: int = 0):
+    def __init__(self, outcomes, caller=None, before: int = 0):
         self.outcomes = outcomes
         self.i = 0
+        self.caller = caller
         self.before = before        # the chance outcomes of the game before this segment
 
     def key(self) -> int:
@@ -59,7 +74,21 @@ class _Script:
             v = self.outcomes[self.i]
             self.i += 1
             return v
-        raise _NeedChance(n)
+        if self.caller is None:
+            raise _NeedChance(n)
+        k = self.caller.switch(_Pause(n))
+        self.outcomes.append(k)
+        self.i += 1
+        return k
+
+
+class _Pause:
+    """What a paused segment hands its caller: the outcomes of the chance node."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int):
+        self.n = n
 
 
 class ChanceState:
@@ -67,18 +96,27 @@ class ChanceState:
 
     CHANCE = -1
 
+    #: without clones at chance nodes, a checkpoint (a copy of the state) is kept every this many decisions
+    CHECKPOINT_EVERY = 8
+
     def __init__(self, rulebook, players: int, options=None, variants=()):
         self.rulebook = rulebook
         self.players = players
         self.options = dict(options or {})
         self.variants = tuple(variants)
-        self.base = None          # the State at the last decision (None: before setup)
-        self.action = None        # the decision taken there
-        self.outcomes: list = []  # chance outcomes chosen since
+        self.base = None          # the checkpoint: a State at a decision, never changed (None: the start)
+        self.base_at = 0          # how many steps of the history lie before it
+        self.since = 0            # decisions since the checkpoint
         self.state = None         # the State at a decision or the end (None at a chance node)
         self.need = 0             # outcomes of the pending chance node
         self.history: list = []   # ("chance", k) or (seat, action id), in order
-        self._advance()
+        self._worker = None       # the greenlet that runs this game's segments (never copied)
+        self._paused = False      # it is paused in a segment, at the pending chance node
+        self._script = None       # the running segment's script (the outcomes it was given)
+        # a checkpoint at every decision: without greenlet (every outcome replays from the last
+        # decision), and once a clone was made at a chance node (tree search: it replays from there)
+        self._eager = _greenlet is None
+        self._replay()
 
     # --- the state API ---------------------------------------------------
     def is_chance_node(self) -> bool:
@@ -94,31 +132,47 @@ class ChanceState:
         """(outcome, probability) pairs of the pending chance node: uniform over range(n)."""
         if self.state is not None:
             return []
-        p = 1.0 / self.need
-        return [(k, p) for k in range(self.need)]
+        n = self.need
+        uniform = _UNIFORM.get(n)
+        if uniform is None:
+            p = 1.0 / n
+            uniform = _UNIFORM[n] = [(k, p) for k in range(n)]
+        return list(uniform)
 
     def apply_outcome(self, k: int) -> None:
         if self.state is not None or not 0 <= k < self.need:
             raise ValueError(f"chance outcome {k} is not possible here")
-        self.outcomes.append(k)
         self.history.append(("chance", k))
-        self._advance()
+        if self._paused:                  # resume the segment where it stopped
+            try:
+                self._resume(k)
+                return
+            except _greenlet.error:       # paused in another thread: replay here instead
+                pass
+        self._replay()
 
     def legal_actions(self) -> list:
         return [] if self.state is None else self.state.legal_actions()
 
     def apply_action(self, action_id: str) -> None:
+        """Take a decision.  The State of ``self.state`` goes on in place (a checkpoint
+        copy is kept now and then, see ``CHECKPOINT_EVERY``)."""
         if self.state is None:
             raise ValueError("a chance node: apply a chance outcome")
         st = self.state
         from .runtime import IllegalAction
         if st.pending is None or action_id not in st.pending.by_id:
             raise IllegalAction(f"'{action_id}' is not a legal action now")
+        if self._eager or self.since >= self.CHECKPOINT_EVERY:
+            self.base = st.clone()
+            self.base_at = len(self.history)
+            self.since = 0
         self.history.append((st.current_player(), action_id))
-        self.base = st
-        self.action = action_id
-        self.outcomes = []
-        self._advance()
+        self.since += 1
+        if _greenlet is None:
+            self._replay()
+        else:
+            self._run(st, False, (action_id,), ())
 
     def is_terminal(self) -> bool:
         return self.state is not None and self.state.is_terminal()
@@ -129,14 +183,22 @@ class ChanceState:
         return self.state.returns(kind)
 
     def clone(self) -> "ChanceState":
+        """A copy that goes on independently.  Made at a chance node, it replays the steps
+        since the checkpoint on its first outcome; from then on both keep a checkpoint
+        at every decision, so that further clones replay one segment at most."""
         c = ChanceState.__new__(ChanceState)
         c.rulebook, c.players, c.options, c.variants = self.rulebook, self.players, self.options, self.variants
-        c.base = self.base            # never changed in place: advancing replays a copy
-        c.action = self.action
-        c.outcomes = list(self.outcomes)
+        c.base = self.base            # never changed in place
+        c.base_at = self.base_at
+        c.since = self.since
         c.state = None if self.state is None else self.state.clone()
         c.need = self.need
         c.history = list(self.history)
+        c._worker = c._script = None  # a clone replays its segment on its first outcome
+        c._paused = False
+        if self.state is None:
+            self._eager = True
+        c._eager = self._eager
         return c
 
     def resample(self, seat: int, seed: int) -> "ChanceState":
@@ -167,8 +229,11 @@ class ChanceState:
                                        f"hidden from seat {seat} so that it sees what it saw (limit "
                                        f"'resample_tries')", st.pending.pos if st.pending else None, "RW921")
         cs = got[0] if got is not None else self.clone()
-        cs.state = cs.base = permuted(cs.state, seat, seed)
-        cs.action, cs.outcomes, cs.need = None, [], 0
+        cs.state = permuted(cs.state, seat, seed)
+        # the checkpoint is the sample itself: the history before it is no longer a path to it
+        cs.base, cs.base_at, cs.since, cs.need = cs.state.clone(), len(cs.history), 0, 0
+        cs._worker = cs._script = None
+        cs._paused = False
         return cs
 
     def _replayed(self, seat, redraw, fresh, expect):
@@ -208,41 +273,114 @@ class ChanceState:
         return self.clone()
 
     def __reduce__(self):
-        """Pickled as the rulebook's folder, the layout, the last decision point (as JSON),
-        the decision taken there, the outcomes since and the steps so far."""
+        """Pickled as the rulebook's folder, the layout, the checkpoint (as JSON), where it
+        lies in the history, and the steps so far."""
         base = None if self.base is None else self.base.to_json()
-        return (_rebuild, (type(self.rulebook), str(self.rulebook.path), self.players, self.options, self.variants, base,
-                           self.action, list(self.outcomes), list(self.history)))
+        return (_rebuild, (type(self.rulebook), str(self.rulebook.path), self.players, self.options, self.variants,
+                           base, self.base_at, list(self.history)))
 
-    # --- replaying a segment -----------------------------------------------
-    def _advance(self) -> None:
+    # --- running segments ----------------------------------------------------
+    def _replay(self) -> None:
+        """Replay the steps since the checkpoint on a copy of it, up to the next chance
+        node, decision or end."""
+        span = self.history[self.base_at:]
+        outcomes = [x for kind, x in span if kind == "chance"]
+        actions = tuple(x for kind, x in span if kind != "chance")
         if self.base is None:
-            st = _start(self.rulebook, self.players, self.options, self.variants)
+            self._run(_start(self.rulebook, self.players, self.options, self.variants), True, actions, outcomes)
         else:
-            st = self.base.clone()
-        st.chance = _Script(self.outcomes, sum(1 for h in self.history if h[0] == "chance") - len(self.outcomes))
+            self._run(self.base.clone(), False, actions, outcomes)
+
+    def _run(self, st, fresh: bool, actions, outcomes) -> None:
+        """Run ``st`` (setup first if ``fresh``) through ``actions``, chance answered from
+        ``outcomes``, and on: paused at the next chance node (a greenlet) or stopped there
+        (without greenlet: ``_NeedChance``), or arrived at a decision or the end."""
+        before = sum(1 for kind, _x in self.history if kind == "chance") - len(outcomes)
+        if _greenlet is not None:
+            self._script = _Script(list(outcomes), _current_greenlet(), before)
+            job = (st, fresh, actions, self._script)
+            if self._worker is None or self._worker.dead or self._paused:
+                self._worker = _greenlet(_work)
+            try:
+                self._resume(job)
+            except _greenlet.error:           # made in another thread: a new worker here
+                self._worker = _greenlet(_work)
+                self._resume(job)
+            return
+        script = _Script(list(outcomes), None, before)
         try:
-            if self.base is None:
-                run(st)
-            else:
-                st.apply(self.action)
+            _segment(st, fresh, actions, script)
         except _NeedChance as need:
             self.state = None
             self.need = need.n
             return
-        finally:
-            st.chance = None
+        self._arrive(st)
+
+    def _resume(self, value) -> None:
+        """Switch into the worker (a job, or the outcome it paused for); it comes back paused
+        at a chance node, failed, or done with the State at a decision or the end."""
+        self._paused = False
+        here = _current_greenlet()
+        worker = self._worker
+        self._script.caller = here            # pause back to whoever resumes it now
+        worker.parent = here
+        got = worker.switch(value)
+        if isinstance(got, _Pause):
+            self._paused = True
+            self.state = None
+            self.need = got.n
+            return
+        if isinstance(got, _Failed):
+            raise got.error
+        self._arrive(got)
+
+    def _arrive(self, st) -> None:
         self.state = st
         self.need = 0
-        self.base = st            # the decision point: the next segment replays from a copy of it
-        self.action = None
-        self.outcomes = []
+        self._script = None
+
+
+class _Failed:
+    """A segment's error, handed back by the worker (which stays alive for the next job)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+
+def _work(job):
+    """A chance state's worker greenlet: runs each segment it is given and hands back its
+    State (or error), then waits for the next (it pauses inside at chance nodes)."""
+    while True:
+        st, fresh, actions, script = job
+        try:
+            result = _segment(st, fresh, actions, script)
+        except Exception as exc:  # noqa: BLE001 - re-raised by the caller, in its own frame
+            result = _Failed(exc)
+        job = script.caller.switch(result)
+
+
+def _segment(st, fresh: bool, actions, script):
+    """Run ``st``: setup and the flow up to the first decision if ``fresh``, then each of
+    ``actions`` and what follows it, every random number answered by ``script``."""
+    st.chance = script          # answers State.below, and says where a drawn value came from (draw_key)
+    try:
+        if fresh:
+            run(st)
+        for action in actions:
+            st.apply(action)
+    finally:
+        st.chance = None
+    return st
 
 
 _BOOKS: dict = {}
+#: the outcome lists of chance nodes, by their number of outcomes (copied when handed out)
+_UNIFORM: dict = {}
 
 
-def _rebuild(rulebook_class, path, players, options, variants, base, action, outcomes, history) -> ChanceState:
+def _rebuild(rulebook_class, path, players, options, variants, base, base_at, history) -> ChanceState:
     """A pickled chance state again (its rulebook loaded once per process, by the class it was of)."""
     if path not in _BOOKS:
         _BOOKS[path] = rulebook_class.load(path)
@@ -250,15 +388,15 @@ def _rebuild(rulebook_class, path, players, options, variants, base, action, out
     cs = ChanceState.__new__(ChanceState)
     cs.rulebook, cs.players, cs.options, cs.variants = rb, players, dict(options), tuple(variants)
     cs.base = None if base is None else rb.state_from_json(base)
-    cs.action = action
-    cs.outcomes = list(outcomes)
+    cs.base_at = base_at
     cs.history = [tuple(h) for h in history]
+    cs.since = sum(1 for kind, _x in cs.history[base_at:] if kind != "chance")
     cs.state = None
     cs.need = 0
-    if cs.base is not None and action is None:
-        cs.state = cs.base           # at a decision (or the end)
-    else:
-        cs._advance()
+    cs._worker = cs._script = None
+    cs._paused = False
+    cs._eager = _greenlet is None
+    cs._replay()
     return cs
 
 

@@ -15,6 +15,8 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
     parameter cannot be bounded before the game (RW240): the layout has no fixed
     action space.  ``score_direction`` is
     ``"higher"`` or ``"lower"`` (``end: better: lower``: the lowest score wins).
+    ``random`` and ``perfect_information``: see :func:`draws_at_random` and
+    :func:`perfect_information`.
     """
     lay = rulebook.layout(players, options, variants)
     deciding = [s for s in lay.seats if s not in lay.automata]
@@ -29,6 +31,8 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
         "max_game_length": lay.max_decisions,
         "score_direction": rulebook.score_direction,
         "returns": list(RETURN_KINDS),
+        "random": draws_at_random(rulebook.game),
+        "perfect_information": perfect_information(rulebook.game),
     }
     try:
         info["observation_size"] = rulebook.observation_spec(players, options, variants).size()
@@ -41,3 +45,21 @@ def _space_size(rulebook, lay):
     from .spaces import space_of
     space = space_of(rulebook.game, lay)
     return None if space.unbounded else len(space)
+def draws_at_random(game) -> bool:
+    """Whether the rules can ever draw a random number: a `shuffle` or `random` step,
+    a bag (drawn from at random) or a deck that refills (shuffled when it does).
+    False: the game is deterministic (every seed plays the same game)."""
+    if game.random_steps:
+        return True
+    return any(fam.ztype == "bag" or (fam.ztype == "deck" and fam.refill is not None) for fam in game.zone_list)
+
+
+def perfect_information(game) -> bool:
+    """Whether every seat always sees everything: every zone and variable visible to
+    all (no `visible:` rule that can hide), no secret parameters, no simultaneous
+    decisions.  (Chance may still decide: see :func:`draws_at_random`.)"""
+    if game.simultaneous or any(secret for _names, secret in game.redact.values()):
+        return False
+    if any(fam.visible_const is not True for fam in game.zone_list):
+        return False
+    return all(var.visible_const is True for var in game.scalar_vars + game.family_vars)

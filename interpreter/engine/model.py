@@ -391,6 +391,10 @@ class GameDef:
     #: a coverage recorder (interpreter/coverage.py) when the rulebook was loaded to measure its
     #: scenarios, else None: only then are instructions and lookups compiled to record what runs
     coverage: object = None
+    #: a `shuffle` or `random` step exists (with bags and refilled decks: the game draws at random)
+    random_steps: bool = False
+    #: a `decide` step is `simultaneous:` (seats choose without seeing each other's choice)
+    simultaneous: bool = False
     #: what may start a frame while steps run: the events some trigger listens for, and
     #: flowcode.CHANGED (a condition trigger exists), flowcode.DEFERRED (something is deferred)
     live: frozenset = frozenset()

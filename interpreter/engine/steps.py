@@ -392,6 +392,7 @@ class StepCompiler:
             return
         self.proc.moved_kinds.append(frozenset(zt.holds) if isinstance(zt, T.ZoneT) and zt.holds else None)
         self.emit(F.STMT, [f"st.shuffle({zs})"], pos)       # forgets, sets nothing off
+        self.g.random_steps = True
 
     def step_if(self, step: LDict, pos: Pos):
         cs = self.cond_text(step["if"], step.pos_of("if"))
@@ -502,6 +503,7 @@ class StepCompiler:
             self.report.error(head.pos, "random picks one value: random: \"x in xs\"", E_TYPE)
             return
         name = head.names[0]
+        self.g.random_steps = True
         var = self.g.variables.get(name)
         lines = self._draw_lines(its, head.iter.pos)
         if var is not None and self.scope.lookup(name) is None:
@@ -709,6 +711,8 @@ class StepCompiler:
                 self.report.error(step.pos_of("who"), f"who decides must be a seat, not {T.describe(wt)}", E_TYPE)
         as_slot = self.scope.declare(step["as"], T.STR) if step.get("as") else None
         group = str(step["simultaneous"]) if step.get("simultaneous") is not None else None
+        if group is not None:
+            self.g.simultaneous = True
         names = ", ".join(a.name for a in actions)
 
         def cannot(st, who, nothing_legal):

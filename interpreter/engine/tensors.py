@@ -21,10 +21,11 @@ the arrays in the spec's order, for agents that take one vector.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 
 from . import types as T
-from .observe import observation, sees_zone, var_visible
+from .observe import observation, var_visible
 
 
 def _np():
@@ -50,6 +51,7 @@ class ObservationSpec:
     """Names and shapes of the arrays of ``State.observation_tensor`` for one layout."""
 
     parts: list
+    encoder: object = field(default=None, repr=False, compare=False)   # tensors._Encoder, made on first use
 
     @property
     def shapes(self) -> dict:
@@ -71,6 +73,18 @@ class ObservationSpec:
     def rows(self, name: str) -> list:
         """What each row of array ``name`` is (zone names, variable keys)."""
         return next(p.rows for p in self.parts if p.name == name)
+
+    def unflatten(self, vec) -> dict:
+        """The named arrays of a flat vector (views into it)."""
+        out = {}
+        at = 0
+        for p in self.parts:
+            n = 1
+            for d in p.shape:
+                n *= d
+            out[p.name] = vec[at:at + n].reshape(p.shape)
+            at += n
+        return out
 
     def flatten(self, tensors: dict):
         np = _np()
@@ -123,49 +137,195 @@ def _var_columns(game, lay, typ):
     return None
 
 
+#: the bound of a number variable that states no ``min``/``max`` (its value is clipped to it)
+VAR_BOUND = 1000
+
+#: ``observation_vector(st, EVERYONE)``: every zone and variable shown (the full, privileged state)
+EVERYONE = "everyone"
+
+
 def observation_tensor(st, viewer: int) -> dict:
-    """Named arrays (float32) of what seat ``viewer`` may see; shapes from :func:`observation_spec`."""
-    np = _np()
+    """Named arrays (float32) of what seat ``viewer`` may see; shapes from :func:`observation_spec`
+    (views into one flat array: :func:`observation_vector`)."""
     spec = observation_spec(st.game, st.lay)
-    out = {}
-    for p in spec.parts:
-        a = np.zeros(p.shape, dtype=np.float32)
-        if p.kind == "zone":
-            col = {label: i for i, label in enumerate(p.columns)}
-            for r, zone in enumerate(st.lay.zfam[p.ref.id].values()):
-                contents = st.z[zone.id]
-                a[r, 1] = len(contents)
-                if sees_zone(st, zone, viewer):
-                    a[r, 0] = 1
-                    for c in contents:
-                        a[r, col[c.label]] += 1
-        elif p.kind == "var":
-            var = p.ref
-            if var.index:
-                keys = st.lay.vkeys[var.family_id]
-                cells = [(r, key, keys[key]) for r, key in enumerate(p.rows)]
+    return spec.unflatten(_encoder(spec, st.game, st.lay).encode(st, viewer))
+
+
+def observation_vector(st, viewer, normalise: bool = False):
+    """The observation tensor of ``viewer`` as one flat float32 array, in the spec's order
+    (what ``ObservationSpec.flatten(observation_tensor(st, viewer))`` gives, built directly).
+    ``viewer=EVERYONE``: every zone and variable shown (the full state, for a critic).
+    ``normalise``: each entry scaled by the spec's bounds to 0..1."""
+    spec = observation_spec(st.game, st.lay)
+    enc = _encoder(spec, st.game, st.lay)
+    vec = enc.encode(st, viewer)
+    if normalise:
+        vec -= enc.low
+        vec *= enc.inv_span
+    return vec
+
+
+def observation_bounds(game, lay):
+    """(low, high): the flat float32 arrays every observation vector of the layout lies within."""
+    enc = _encoder(observation_spec(game, lay), game, lay)
+    return enc.low.copy(), enc.high.copy()
+
+
+def _encoder(spec, game, lay):
+    enc = spec.encoder
+    if enc is None:
+        enc = spec.encoder = _Encoder(spec, game, lay)
+    return enc
+
+
+class _Encoder:
+    """What the layout fixes about the observation vector, worked out once: the flat
+    position of every zone's row and of every (zone, component) label cell, the
+    zones whose visibility is constant, every variable cell's position and bounds.
+    Encoding a state is then two ``bincount``s over ``State.where`` plus a loop over
+    the variable cells."""
+
+    def __init__(self, spec, game, lay):
+        np = _np()
+        self.game = game
+        self.size = size = spec.size()
+        dump = size                                     # a cell past the end: components no row counts
+        nz, nc = len(lay.zones), len(lay.components)
+        label_cell = np.full((nz, nc), dump, dtype=np.intp)
+        count_cell = np.full(nz, dump, dtype=np.intp)
+        low = np.zeros(size, np.float32)
+        high = np.ones(size, np.float32)
+        static_vis = np.ones(nz, np.float32)            # box zones and constant rules
+        dynamic = []                                    # zones whose rule is evaluated per state
+        self.var_cells = []                             # (slot in State.v, var, key, row, one-hot columns, lo, hi)
+        self.seat_parts = []
+        at = 0
+        for p in spec.parts:
+            n = 1
+            for d in p.shape:
+                n *= d
+            if p.kind == "zone":
+                fam = p.ref
+                col = {label: i for i, label in enumerate(p.columns)}
+                holdable = [c for c in lay.components if not fam.holds or c.kind in fam.holds]
+                per_label = {}
+                for c in holdable:
+                    per_label[c.label] = per_label.get(c.label, 0) + 1
+                width = p.shape[1]
+                for r, zone in enumerate(lay.zfam[fam.id].values()):
+                    row = at + r * width
+                    count_cell[zone.id] = row + 1
+                    for c in holdable:
+                        label_cell[zone.id, c.id] = row + col[c.label]
+                    cap = zone.capacity if isinstance(zone.capacity, int) else None
+                    high[row + 1] = len(holdable) if cap is None else min(cap, len(holdable))
+                    for label, i in col.items():
+                        if i >= 2:
+                            high[row + i] = min(per_label.get(label, 0), high[row + 1]) or 1
+                    if fam.visible_const is None:        # the rule's locals: the zone's index, then the viewer
+                        L = [None] * max(fam.nslots, 1)
+                        for ispec, value in zip(fam.index, zone.index_values):
+                            L[ispec.slot] = value
+                        dynamic.append((zone.id, fam.visible, L, fam.viewer_slot))
+                    else:
+                        static_vis[zone.id] = 1.0 if fam.visible_const else 0.0
+            elif p.kind == "var":
+                var = p.ref
+                width = p.shape[1]
+                numeric = len(p.columns) == 2 and p.columns[1] == "value"
+                lo = hi = None
+                if numeric:
+                    if var.type == T.BOOL:
+                        lo, hi = 0, 1
+                    else:
+                        bounds = lay.clamp.get(var.name) or (None, None)
+                        lo = -VAR_BOUND if bounds[0] is None else bounds[0]
+                        hi = VAR_BOUND if bounds[1] is None else bounds[1]
+                        lo, hi = min(lo, 0), max(hi, 0)     # a hidden value shows as 0
+                        if hi == lo:
+                            hi = lo + 1
+                    onehot = None
+                else:
+                    onehot = {name: i for i, name in enumerate(p.columns[1:])}
+                keys = lay.vkeys[var.family_id] if var.index else None
+                for r, key in enumerate(p.rows):
+                    row = at + r * width
+                    slot = keys[key] if var.index else var.offset
+                    if numeric:
+                        low[row + 1], high[row + 1] = lo, hi
+                    self.var_cells.append((slot, var, key, row, onehot, lo, hi))
             else:
-                cells = [(0, None, var.offset)]
-            for r, key, at in cells:
-                if not var_visible(st, var, key, viewer):
-                    continue
-                a[r, 0] = 1
-                value = st.v[at]
-                if len(p.columns) == 2 and p.columns[1] == "value":
-                    a[r, 1] = float(value) if isinstance(value, (int, float)) else 0.0
-                elif value is not None:
-                    name = str(value)
-                    if name in p.columns[1:]:
-                        a[r, 1 + p.columns[1:].index(name)] = 1
-        elif p.name == "seat:viewer":
-            if viewer is not None:
-                a[viewer] = 1
+                self.seat_parts.append((p.name == "seat:viewer", at))
+            at += n
+        self.label_cell, self.count_cell = label_cell, count_cell
+        self.comp_ids = np.arange(nc, dtype=np.intp)
+        self.shown_zones = np.flatnonzero(count_cell < size)       # zones with a row
+        self.visible_cells = count_cell[self.shown_zones] - 1       # their "visible" column
+        self.static_vis, self.dynamic = static_vis, dynamic
+        self.low, self.high = low, high
+        self.inv_span = (1.0 / (high - low)).astype(np.float32)
+        # numbers every seat sees: read, clipped and written all at once; the rest one by one
+        plain = [c for c in self.var_cells if c[1].visible_const is True and c[4] is None]
+        self.plain_get = operator.itemgetter(*[c[0] for c in plain]) if plain else None
+        self.plain_rows = np.array([c[3] for c in plain], dtype=np.intp)
+        self.plain_cells = plain
+        self.plain_values = self.plain_rows + 1
+        self.plain_lo_list, self.plain_hi_list = [c[5] for c in plain], [c[6] for c in plain]
+        self.var_cells = [c for c in self.var_cells if not (c[1].visible_const is True and c[4] is None)]
+
+    def encode(self, st, viewer):
+        np = _np()
+        size = self.size
+        everyone = viewer is EVERYONE
+        where = np.fromiter(st.where, dtype=np.intp, count=len(st.where))
+        if everyone:
+            vis = np.ones(len(self.static_vis), np.float32)
         else:
-            who = st.current_player()
+            vis = self.static_vis.copy()
+            seat = -1 if viewer is None else viewer
+            for zid, rule, L, viewer_slot in self.dynamic:        # as observe.zone_visible
+                L = L.copy()
+                L[viewer_slot] = seat
+                if not rule(st, L):
+                    vis[zid] = 0.0
+            if st.known and viewer is not None:
+                for zid, seats in st.known.items():
+                    if viewer in seats:
+                        vis[zid] = 1.0
+        out = np.bincount(self.label_cell[where, self.comp_ids], weights=vis[where], minlength=size + 1)
+        out += np.bincount(self.count_cell[where], minlength=size + 1)
+        out = out[:size].astype(np.float32)
+        # a zone's "visible" column sits just before its count
+        out[self.visible_cells] = vis[self.shown_zones]
+        v = st.v
+        if self.plain_get is not None:
+            values = self.plain_get(v)
+            if len(self.plain_cells) == 1:
+                values = (values,)
+            for x, lo, hi in zip(values, self.plain_lo_list, self.plain_hi_list):
+                if x is None or not lo <= x <= hi:            # clipped (or not a number: 0), one by one
+                    values = [0.0 if not isinstance(x, (int, float)) else lo if x < lo else hi if x > hi else x
+                              for x, lo, hi in zip(values, self.plain_lo_list, self.plain_hi_list)]
+                    break
+            out[self.plain_rows] = 1
+            out[self.plain_values] = values
+        for slot, var, key, row, onehot, lo, hi in self.var_cells:
+            if var.visible_const is not True and not everyone and not var_visible(st, var, key, viewer):
+                continue
+            out[row] = 1
+            value = v[slot]
+            if onehot is None:
+                if isinstance(value, (int, float)):
+                    out[row + 1] = lo if value < lo else hi if value > hi else value
+            elif value is not None:
+                i = onehot.get(str(value))
+                if i is not None:
+                    out[row + 1 + i] = 1
+        for is_viewer, at in self.seat_parts:
+            who = (None if everyone else viewer) if is_viewer else st.current_player()
             if who is not None:
-                a[who] = 1
-        out[p.name] = a
-    return out
+                out[at + who] = 1
+        return out
 
 
 def observation_string(st, viewer: int) -> str:

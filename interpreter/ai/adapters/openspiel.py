@@ -1,7 +1,7 @@
 """A rulebook as an OpenSpiel game (needs the ``rl`` extra).
 
     import pyspiel
-    from interpreter.adapters.openspiel import load
+    from interpreter.ai.adapters.openspiel import load
     game = load("rules/<game>", players=3)          # registered as regelwerk_<game>
     state = game.new_initial_state()
     while not state.is_terminal():
@@ -13,12 +13,26 @@
     print(state.returns())
 
 Every random number the rules need is an explicit chance node
-(:mod:`interpreter.chance`); a player action is an index into the layout's
+(:mod:`interpreter.engine.chance`); a player action is an index into the layout's
 fixed action space; observations are the observation tensor and string of
-:mod:`interpreter.tensors`.  The game's parameters are ``players``, each
-option of the rulebook, ``variants`` (comma-separated) and ``returns``
-(``win``, ``rank``, ``zero_sum``, ``score``).  States serialise through
-OpenSpiel's own mechanism: the decisions and chance outcomes so far.
+:mod:`interpreter.engine.tensors`.  The game's parameters are ``players``, each
+option of the rulebook, ``variants`` (comma-separated), ``returns``
+(``win``, ``rank``, ``zero_sum``, ``score``) and ``automaton_seats`` (``players``:
+automaton seats are OpenSpiel players that never move; ``environment``: the
+players are the deciding seats only, the rulebook plays the automata and
+the returns are the deciding seats').  States serialise through
+OpenSpiel's own mechanism: the decisions and chance outcomes so far; games
+and states pickle (by the rulebook's folder, the parameters and the steps).
+
+The game type comes from the rulebook: zero-sum when the returns are
+``zero_sum`` over every seat (else general-sum), perfect information when
+nothing is ever hidden, deterministic when nothing is drawn at random (else
+explicit chance).  ``max_game_length`` is the rulebook's ``max_decisions``
+(else the engine's limit) plus, per segment between decisions, the bound
+:func:`max_chance_per_segment` on chance nodes, which the state enforces.
+``new_initial_state()`` takes no seed: it is the root of the game tree, a
+chance node where setup draws; each game's randomness is whatever outcomes
+the caller samples there (OpenSpiel's own ``sample_chance_outcome`` etc.).
 """
 from __future__ import annotations
 
@@ -30,17 +44,18 @@ except ImportError as exc:  # pragma: no cover - the rl extra is absent
 
 from pathlib import Path
 
-from ...game import ChanceState
-from ...game import Rulebook
-from ...game import information_state_string
+from ...game import (LIMITS, ChanceState, Rulebook, draws_at_random, information_state_string, observation_vector,
+                     perfect_information)
 
-__all__ = ["load", "register"]
+__all__ = ["load", "register", "AUTOMATA"]
 
-#: a game is at most this long (decisions and chance outcomes) unless the rulebook says less
-MAX_GAME_LENGTH = 100_000
+#: the ``automaton_seats`` parameter: automaton seats as OpenSpiel players that never move (with returns),
+#: or as part of the environment (no players: the rulebook plays them; returns of deciding seats only)
+AUTOMATA = ("players", "environment")
 
 _BOOKS: dict = {}
 _REGISTERED: dict = {}
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
 def _book(path) -> Rulebook:
@@ -50,24 +65,47 @@ def _book(path) -> Rulebook:
     return _BOOKS[key]
 
 
+def _short_name(path) -> str:
+    return f"regelwerk_{Path(path).resolve().name}"
+
+
 def register(path) -> str:
     """Register the rulebook at ``path`` with OpenSpiel; return its short name (``regelwerk_<folder>``)."""
     rb = _book(path)
-    name = f"regelwerk_{Path(path).resolve().name}"
+    name = _short_name(path)
     if name in _REGISTERED:
         return name
     g = rb.game
-    params = {"players": g.min_players, "variants": "", "returns": "win"}
+    params = {"players": g.min_players, "variants": "", "returns": "win", "automaton_seats": "players"}
     for opt_name, opt in g.options.items():
         params[opt_name] = opt.default
-    game_type = pyspiel.GameType(
+    game_type = _game_type(rb, name, params, zero_sum=False)
+    # a class per rulebook (as OpenSpiel's own Python games register theirs); pickled by
+    # its rulebook's folder and parameters (RegelwerkGame.__reduce__), never by the class
+    cls = type(f"RegelwerkGame_{Path(path).resolve().name}", (RegelwerkGame,),
+               {"default_type": game_type, "path": str(Path(path).resolve())})
+    pyspiel.register_game(game_type, cls)
+    _REGISTERED[name] = game_type
+    return name
+
+
+def _game_type(rb, name, params, zero_sum: bool):
+    """The OpenSpiel game type of the rulebook with these parameters: zero-sum when the
+    returns are ``zero_sum`` over every seat, else general-sum; perfect information when
+    nothing is ever hidden (``Rulebook.info``); deterministic when nothing is ever drawn
+    at random, else explicit chance nodes."""
+    g = rb.game
+    Type = pyspiel.GameType
+    return Type(
         short_name=name,
         long_name=f"Regelwerk: {g.name}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        dynamics=Type.Dynamics.SEQUENTIAL,
+        chance_mode=(Type.ChanceMode.EXPLICIT_STOCHASTIC if draws_at_random(g)
+                     else Type.ChanceMode.DETERMINISTIC),
+        information=(Type.Information.PERFECT_INFORMATION if perfect_information(g)
+                     else Type.Information.IMPERFECT_INFORMATION),
+        utility=Type.Utility.ZERO_SUM if zero_sum else Type.Utility.GENERAL_SUM,
+        reward_model=Type.RewardModel.TERMINAL,
         max_num_players=g.max_players + 8,
         min_num_players=1,
         provides_information_state_string=True,
@@ -75,29 +113,44 @@ def register(path) -> str:
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params)
-    # a class per rulebook (as OpenSpiel's own Python games register theirs)
-    cls = type(f"RegelwerkGame_{Path(path).resolve().name}", (RegelwerkGame,),
-               {"game_type": game_type, "path": str(Path(path).resolve())})
-    pyspiel.register_game(game_type, cls)
-    _REGISTERED[name] = game_type
-    return name
 
 
-def load(path, players: int, variants=(), returns: str = "win", **options):
+def load(path, players: int, variants=(), returns: str = "win", automaton_seats: str = "players", **options):
     """Register the rulebook (once) and load it as a ``pyspiel.Game`` for ``players``."""
     name = register(path)
-    params = {"players": int(players), "variants": ",".join(variants), "returns": returns}
+    params = {"players": int(players), "variants": ",".join(variants), "returns": returns,
+              "automaton_seats": automaton_seats}
     params.update(options)
     return pyspiel.load_game(name, params)
 
 
+def _load(path, params):
+    """Unpickle a game: register its rulebook in this process and load it again."""
+    register(path)
+    return pyspiel.load_game(_short_name(path), params)
+
+
+def _load_state(game, history):
+    """Unpickle a state: its game, then the steps so far."""
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+def max_chance_per_segment(lay) -> int:
+    """The bound on the chance nodes between two decisions that the adapter states and
+    enforces: every component shuffled or drawn twice, plus 16 (dice and other ``random``
+    steps).  A segment that needs more raises an error instead of breaking the bound."""
+    return 2 * len(lay.components) + 16
+
+
 class RegelwerkGame(pyspiel.Game):
-    game_type = None      # set by register() on the class made for each rulebook
+    default_type = None   # set by register() on the class made for each rulebook
     path = None
 
     def __init__(self, params=None):
         params = dict(params or {})
-        game_type = self.game_type
         rb = _book(self.path)
         g = rb.game
         self.rulebook = rb
@@ -105,26 +158,45 @@ class RegelwerkGame(pyspiel.Game):
         variants = params.get("variants", "")
         self.variants = tuple(v for v in str(variants).split(",") if v)
         self.returns_kind = str(params.get("returns", "win"))
+        self.automata_mode = str(params.get("automaton_seats", "players"))
+        if self.automata_mode not in AUTOMATA:
+            raise ValueError(f"automaton_seats must be one of {', '.join(AUTOMATA)}, not {self.automata_mode!r}")
         self.options = {k: params[k] for k in g.options if k in params}
         lay = rb.layout(self.players, self.options, self.variants)
+        self.layout = lay
         self.space = rb.action_space(self.players, self.options, self.variants)
         self.obs_spec = rb.observation_spec(self.players, self.options, self.variants)
         self.info_spec = rb.information_state_spec(self.players, self.options, self.variants)
+        # automata as the environment: the OpenSpiel players are the deciding seats (seats 0..n-1:
+        # automata always come last), and the returns are theirs only
+        self.num_openspiel_players = lay.num_seats if self.automata_mode == "players" else self.players
         lo, hi = {"win": (0.0, 1.0), "rank": (0.0, 1.0), "zero_sum": (-1.0, 1.0)}.get(self.returns_kind,
                                                                                       (-1e6, 1e6))
+        zero_sum = (self.returns_kind == "zero_sum" and self.num_openspiel_players > 1
+                    and (self.automata_mode == "players" or not lay.automata))   # the returns of every seat
+        self.chance_per_segment = max_chance_per_segment(lay)
+        decisions = lay.max_decisions if lay.max_decisions else LIMITS.decisions
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.space),
             max_chance_outcomes=max(len(lay.components), len(lay.zones), 64),
-            num_players=lay.num_seats,
+            num_players=self.num_openspiel_players,
             min_utility=lo,
             max_utility=hi,
-            utility_sum=0.0 if self.returns_kind == "zero_sum" else None,
-            max_game_length=MAX_GAME_LENGTH)
+            utility_sum=0.0 if zero_sum else None,
+            max_game_length=decisions + (decisions + 1) * self.chance_per_segment)
         full = dict(params)
         full.setdefault("players", self.players)
+        self.params = full
+        game_type = _game_type(rb, self.default_type.short_name, self.default_type.parameter_specification,
+                               zero_sum)
         super().__init__(game_type, info, full)
 
+    def __reduce__(self):
+        return (_load, (self.path, self.params))
+
     def new_initial_state(self):
+        """The root of the game tree: with chance, a chance node (a fresh game is a fresh
+        sample of its outcomes: OpenSpiel's own sampling draws them, so no seed is needed)."""
         return RegelwerkState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
@@ -139,26 +211,45 @@ class RegelwerkState(pyspiel.State):
     def __init__(self, game):
         super().__init__(game)
         self.cs = ChanceState(game.rulebook, game.players, game.options, game.variants)
+        self.chance_run = 0        # chance nodes since the last decision (bounded: max_chance_per_segment)
+        self._legal_at = None      # the decision self._legal belongs to
+        self._legal = []
+
+    def __reduce__(self):
+        return (_load_state, (self.get_game(), list(self.history())))
 
     def current_player(self):
-        cs = self.cs
-        if cs.is_chance_node():
-            return pyspiel.PlayerId.CHANCE
-        if cs.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return cs.current_player()
+        st = self.cs.state                   # (asked by OpenSpiel on every step: kept short)
+        if st is None:
+            return _CHANCE
+        if st.is_terminal():
+            return _TERMINAL
+        return st.current_player()
 
     def _legal_actions(self, player):
-        index = self.get_game().space.index
-        return sorted(index[a] for a in self.cs.legal_actions())
+        st = self.cs.state
+        if st is None:
+            return []
+        at = len(self.cs.history)                     # worked out once per position (states only go on)
+        if self._legal_at != at:
+            index = self.get_game().space.index
+            self._legal = sorted(index[a] for a in st.legal_actions())
+            self._legal_at = at
+        return self._legal
 
     def chance_outcomes(self):
         return self.cs.chance_outcomes()
 
     def _apply_action(self, action):
         if self.cs.is_chance_node():
+            game = self.get_game()
+            self.chance_run += 1
+            if self.chance_run > game.chance_per_segment:
+                raise RuntimeError(f"more than {game.chance_per_segment} chance nodes between two decisions: "
+                                   "beyond the bound max_game_length was made from")
             self.cs.apply_outcome(int(action))
         else:
+            self.chance_run = 0
             self.cs.apply_action(self.get_game().space.action_id(int(action)))
 
     def _action_to_string(self, player, action):
@@ -170,7 +261,8 @@ class RegelwerkState(pyspiel.State):
         return self.cs.is_terminal()
 
     def returns(self):
-        return [float(r) for r in self.cs.returns(self.get_game().returns_kind)]
+        game = self.get_game()
+        return [float(r) for r in self.cs.returns(game.returns_kind)[:game.num_openspiel_players]]
 
     def observation_string(self, player=None):
         if player is None:
@@ -180,8 +272,8 @@ class RegelwerkState(pyspiel.State):
     def information_state_string(self, player=None):
         if player is None:
             player = self.current_player()
-        st = self.cs.state if self.cs.state is not None else self.cs.base
-        if st is None:
+        st = self.cs.state
+        if st is None:              # a chance node: no seat decides
             return ""
         return information_state_string(st, player)
 
@@ -217,13 +309,14 @@ class RegelwerkObserver:
             at += n
 
     def set_from(self, state, player):
-        self.tensor.fill(0)
         st = state.cs.state
         if st is None:
+            self.tensor.fill(0)
             return
-        tensors = st.information_state_tensor(player) if self.information_state else st.observation_tensor(player)
-        for name, arr in tensors.items():
-            self.dict[name][...] = arr
+        if self.information_state:
+            self.tensor[:] = self.spec.flatten(st.information_state_tensor(player))
+        else:
+            self.tensor[:] = observation_vector(st, player)
 
     def string_from(self, state, player):
         if self.information_state:

@@ -1,6 +1,6 @@
 """A rulebook as a PettingZoo AEC environment (needs the ``rl`` extra).
 
-    from interpreter.adapters.pettingzoo import env
+    from interpreter.ai.adapters.pettingzoo import env
     e = env("rules/<game>", players=3)
     e.reset(seed=1)
     for agent in e.agent_iter():
@@ -8,12 +8,30 @@
         mask = obs["action_mask"]
         e.step(None if terminated or truncated else int(mask.nonzero()[0][0]))
 
-Agents are the seats that decide (``player_0`` …; automaton seats never
-decide and are no agents).  An action is an index into the layout's fixed
-action space (``info["action_ids"]`` of ``e.unwrapped`` names them); the
-observation is the flattened observation tensor with the action mask.
-Rewards come at the end: ``State.returns(kind)`` (``reward_kind``, default
-``"win"``: 1 for a (shared) win, 0 otherwise).
+Agents are the seats that decide (``player_0`` …): automaton seats never
+decide, the rulebook's own automaton logic plays them inside ``step``, and
+they are no agents.  An action is an index into the layout's fixed action
+space (``e.unwrapped.space`` names them); the observation is the flat
+observation vector (bounded by the layout: ``observation_space``) with the
+action mask.  Rewards come at the end: ``State.returns(kind)``
+(``reward_kind``, default ``"win"``: 1 for a (shared) win, 0 otherwise).
+
+Seeds: ``reset(seed=s)`` plays the game of seed ``s`` and reseeds the
+environment's own generator with ``s``; ``reset()`` draws the next game's
+seed from that generator (seeded by the constructor's ``seed``, else from
+the operating system), so every unseeded reset starts a fresh game and a
+seeded run of resets repeats exactly.
+
+An illegal action (``illegal_action=``): ``"terminate"`` (the default, as
+PettingZoo's classic environments): the acting agent gets ``illegal_reward``
+(default -1), every other agent 0, the episode ends, and the acting agent's
+info says ``illegal_action`` (the index and why); ``"raise"``:
+:class:`interpreter.game.IllegalAction`.
+
+``normalise=True`` scales every observation entry to 0..1 by the layout's
+bounds.  ``env.state()`` is the full, privileged observation vector (every
+zone and variable shown; ``state_space`` bounds it), for centralised critics.
+``env.unwrapped.game_state`` is the engine's :class:`State`.
 """
 from __future__ import annotations
 
@@ -24,43 +42,67 @@ try:
 except ImportError as exc:  # pragma: no cover - the rl extra is absent
     raise ImportError("the PettingZoo adapter needs the rl extra: pip install -e '.[rl]'") from exc
 
-from ...game import Rulebook
+import random
 
-__all__ = ["env", "RulebookEnv"]
+from ...game import EVERYONE, IllegalAction, Rulebook, observation_bounds, observation_vector
+
+__all__ = ["env", "RulebookEnv", "ILLEGAL_ACTION"]
+
+#: what ``step`` does with an action that is not legal now
+ILLEGAL_ACTION = ("terminate", "raise")
 
 
-def env(path, players: int, variants=(), render_mode=None, reward_kind: str = "win", **options) -> "RulebookEnv":
-    """An AEC environment for the rulebook at ``path`` (options as keyword arguments)."""
-    return RulebookEnv(Rulebook.load(path), players, options, variants, render_mode, reward_kind)
+def env(path, players: int, variants=(), render_mode=None, reward_kind: str = "win", *, seed=None,
+        illegal_action: str = "terminate", illegal_reward: float = -1.0, normalise: bool = False,
+        **options) -> "RulebookEnv":
+    """An AEC environment for the rulebook at ``path`` (the rulebook's options as keyword arguments)."""
+    return RulebookEnv(Rulebook.load(path), players, options, variants, render_mode, reward_kind, seed=seed,
+                       illegal_action=illegal_action, illegal_reward=illegal_reward, normalise=normalise)
 
 
 class RulebookEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "regelwerk", "is_parallelizable": False}
 
     def __init__(self, rulebook: Rulebook, players: int, options=None, variants=(), render_mode=None,
-                 reward_kind: str = "win"):
+                 reward_kind: str = "win", *, seed=None, illegal_action: str = "terminate",
+                 illegal_reward: float = -1.0, normalise: bool = False):
         super().__init__()
+        if illegal_action not in ILLEGAL_ACTION:
+            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTION)}, not {illegal_action!r}")
         self.rulebook = rulebook
         self.players = players
         self.options = dict(options or {})
         self.variants = tuple(variants)
         self.render_mode = render_mode
         self.reward_kind = reward_kind
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.normalise = bool(normalise)
         self.metadata = dict(self.metadata, name=f"regelwerk_{rulebook.path.name}")
         self.space = rulebook.action_space(players, self.options, self.variants)
         self.spec_obs = rulebook.observation_spec(players, self.options, self.variants)
         lay = rulebook.layout(players, self.options, self.variants)
+        self.layout = lay
         self.seat_of = {f"player_{s}": s for s in lay.seats if s not in lay.automata}
         self.agent_of = {s: a for a, s in self.seat_of.items()}
         self.possible_agents = list(self.seat_of)
         n = len(self.space)
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.spec_obs.size(),), np.float32),
-            "action_mask": spaces.Box(0, 1, (n,), np.int8),
-        })
+        if self.normalise:
+            low = np.zeros(self.spec_obs.size(), np.float32)
+            high = np.ones(self.spec_obs.size(), np.float32)
+        else:
+            low, high = observation_bounds(rulebook.game, lay)
+        vector = spaces.Box(low, high, (self.spec_obs.size(),), np.float32)
+        obs_space = spaces.Dict({"observation": vector, "action_mask": spaces.Box(0, 1, (n,), np.int8)})
+        self.state_space = vector
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self.state = None
+        self.game_state = None
+        self._rng = random.Random(seed)       # None: seeded from the operating system
+        self._legal_of = None                 # the decision the legal indices below belong to
+        self._legal = ()
+        self._legal_set = frozenset()
+        self._mask = None
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -69,8 +111,14 @@ class RulebookEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
-        self.state = self.rulebook.new_game(self.players, 0 if seed is None else int(seed), self.options,
-                                            self.variants, logging=False)
+        if seed is not None:
+            self._rng = random.Random(int(seed))
+            game_seed = int(seed)
+        else:
+            game_seed = self._rng.getrandbits(63)
+        self.game_seed = game_seed
+        self.game_state = self.rulebook.new_game(self.players, game_seed, self.options, self.variants,
+                                                 logging=False)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -80,27 +128,55 @@ class RulebookEnv(AECEnv):
         self._select()
 
     def _select(self):
-        who = self.state.current_player()
+        who = self.game_state.current_player()
         if who is not None:
             self.agent_selection = self.agent_of[who]
         elif self.agents:
             self.agent_selection = self.agents[0]
 
+    def legal_indices(self):
+        """The indices of the legal actions now, ascending (worked out once per decision)."""
+        st = self.game_state
+        at = (st.pending, len(st._history))
+        if at != self._legal_of:
+            index = self.space.index
+            self._legal = sorted(index[a] for a in st.legal_actions())
+            mask = np.zeros(len(self.space), dtype=np.int8)
+            mask[self._legal] = 1
+            self._mask = mask
+            self._legal_set = frozenset(self._legal)
+            self._legal_of = at
+        return self._legal
+
     def observe(self, agent):
         seat = self.seat_of[agent]
-        st = self.state
-        obs = self.spec_obs.flatten(st.observation_tensor(seat))
-        mask = np.zeros(len(self.space), dtype=np.int8)
-        if st.current_player() == seat:
-            mask[:] = st.legal_mask()
+        st = self.game_state
+        obs = observation_vector(st, seat, self.normalise)
+        if st.pending is not None and st.pending.who == seat:
+            self.legal_indices()
+            mask = self._mask.copy()
+        else:
+            mask = np.zeros(len(self.space), dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
+
+    def state(self):
+        """The full state as one vector: every zone and variable shown (privileged)."""
+        if self.game_state is None:
+            raise RuntimeError("reset() the environment first")
+        return observation_vector(self.game_state, EVERYONE, self.normalise)
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        st = self.state
+        st = self.game_state
+        why = self._illegal(action)
+        if why is not None:
+            if self.illegal_action == "raise":
+                raise IllegalAction(why)
+            self._terminate_illegal(agent, action, why)
+            return
         st.apply_action(self.space.action_id(int(action)))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -114,10 +190,33 @@ class RulebookEnv(AECEnv):
         if self.render_mode == "ansi":
             print(self.render())
 
+    def _illegal(self, action):
+        """Why ``action`` is not legal now, or None."""
+        try:
+            i = int(action)
+        except (TypeError, ValueError):
+            return f"{action!r} is not an action index"
+        if i != action or not 0 <= i < len(self.space):
+            return f"{action!r} is not an index of the action space (0..{len(self.space) - 1})"
+        self.legal_indices()
+        if i not in self._legal_set:
+            return f"'{self.space.action_id(i)}' (index {i}) is not a legal action now"
+        return None
+
+    def _terminate_illegal(self, agent, action, why):
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        for a in self.agents:
+            self.terminations[a] = True
+        self.infos[agent] = dict(self.infos[agent], illegal_action={"action": action, "why": why})
+        self._accumulate_rewards()
+        self._deads_step_first()
+
     def render(self):
-        if self.state is None:
+        if self.game_state is None:
             return ""
-        return self.state.observation_string(None)
+        return self.game_state.observation_string(None)
 
     def close(self):
         pass
