@@ -280,13 +280,14 @@ def _reader_problem(exc) -> str:
     return f"the character {shown} is not allowed in YAML ({exc.reason})"
 
 
+#: the bounds of what the front end reads: interpreter/engine/limits.py sets them from its limits of the
+#: same names (file_bytes, expr_chars) whenever they change; the front end imports nothing of the engine
+BOUNDS: dict = {"file_bytes": 1_000_000, "expr_chars": 20_000}
+
+
 def limit(name: str, default: int) -> int:
-    """The limit ``name`` in force (interpreter/limits.py, which imports nothing of the engine)."""
-    try:
-        from interpreter.engine.limits import LIMITS
-    except ImportError:  # pragma: no cover - dsl used on its own
-        return default
-    return getattr(LIMITS, name, default)
+    """The bound ``name`` in force (BOUNDS)."""
+    return BOUNDS.get(name, default)
 
 
 def read_source_file(path: Path, report: Report, display: str | None = None) -> str | None:

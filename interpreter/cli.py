@@ -17,7 +17,7 @@ from dsl.diagnostics import RulebookError, RuleRuntimeError, format_report
 from .ai.bots import make_bots, play_out
 from .commands import SEED, UsageError, whole
 from .game import GameSetupError, Rulebook, check_rulebook, rulebook_path, shipped_games
-from .safe_output import safe_output
+from .commands import safe_output
 
 
 class _Parser(argparse.ArgumentParser):

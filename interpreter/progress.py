@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from dsl.diagnostics import printable
 
-from .safe_output import raw
+from .commands import raw
 
 
 def on_terminal(stream=None) -> bool:

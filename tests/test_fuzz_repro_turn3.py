@@ -53,8 +53,8 @@ def test_a_value_nested_past_the_depth_limit_is_refused_where_it_is_kept(case):
 
 
 def test_depth_is_measured_without_recursion_limits_and_remembered_for_big_lists():
-    from interpreter.limits import LIMITS, LimitError
-    from interpreter.values import Record, bounded
+    from interpreter.engine.limits import LIMITS, LimitError
+    from interpreter.engine.values import Record, bounded
     flat = tuple(range(1000))
     assert bounded(flat) is flat
     v = 0
@@ -161,7 +161,7 @@ def test_element_work_between_decisions_and_kept_elements_are_bounded(case, limi
 
 
 def test_work_counts_restart_at_each_decision_and_memory_is_looked_at_for_big_builds():
-    from interpreter import limits
+    from interpreter.engine import limits
     before = (limits.LIMITS.work, limits.LIMITS.memory)
     try:
         limits.configure(work=100)
@@ -264,7 +264,7 @@ def test_a_killed_play_log_keeps_its_decisions_and_a_cut_log_goes_on_from_its_co
     done = run_cli("replay", cut, "--complete-lines")
     assert done.returncode == 0 and "3 decisions replayed" in done.stdout, done.stderr
     from interpreter.game import Rulebook
-    from interpreter.session import Session
+    from interpreter.play.session import Session
     session = Session.from_log(Rulebook.load(rules), cut, "random", complete_lines=True)    # play --resume
     assert len(session.history) == 3
 

@@ -232,8 +232,8 @@ def game_log(draw, folder: Path) -> str:
 
 
 def _fuzz_log(work, data):
-    from interpreter.gamelog import LogProblem
-    from interpreter.replay import LogProblems, replay_log
+    from interpreter.play.gamelog import LogProblem
+    from interpreter.play.replay import LogProblems, replay_log
     text = data.draw(game_log(work))
     path = work / "fuzzed.jsonl"
     path.write_text(text, encoding="utf-8")
@@ -327,7 +327,7 @@ def scenario_boxes():
 
 
 def _fuzz_scenario(scenario_boxes, data):
-    from interpreter.scenarios import run_scenarios
+    from interpreter.tools.scenarios import run_scenarios
     game = data.draw(st.sampled_from(GAMES))
     box = scenario_boxes[game]
     file = box / "scenarios" / "fuzzed.yaml"
@@ -374,7 +374,7 @@ end:
 def values_book():
     """The rulebook above, under limits 5-250 times lower than the defaults (the same checks, at a size
     that lets 2,000 games run in a minute or two): depth 20, elements 5,000, work 200,000."""
-    from interpreter import limits
+    from interpreter.engine import limits
     before = {name: getattr(limits.LIMITS, name) for name in ("depth", "elements", "work")}
     limits.configure(depth=20, elements=5_000, work=200_000)
     folder = Path(tempfile.mkdtemp(prefix="rw-fuzz-values-"))
@@ -388,7 +388,7 @@ def values_book():
 
 
 def _fuzz_values(values_book, data):
-    from interpreter.values import encode, format_value
+    from interpreter.engine.values import encode, format_value
     rb, fresh = values_book
     state = fresh.clone()
     for _ in range(data.draw(st.integers(1, 14))):

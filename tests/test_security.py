@@ -164,7 +164,7 @@ def test_an_entry_file_linking_out_of_the_folder_is_refused_unread(tmp_path):
 
 
 def test_the_log_hash_reads_only_the_files_the_rulebook_is_made_of(tmp_path):
-    from interpreter.gamelog import rulebook_hash
+    from interpreter.play.gamelog import rulebook_hash
     book = _copy_game(tmp_path, "yak")
     before = rulebook_hash(book)
     (tmp_path / "secret.yaml").write_text("s: 1\n")
@@ -282,7 +282,7 @@ def test_names_are_never_rich_markup(tmp_path):
 
 
 def test_mutate_copies_regular_files_only_and_refuses_a_folder_with_links_or_fifos(tmp_path):
-    from interpreter.mutate import copy_rulebook, folder_files
+    from interpreter.tools.mutate import copy_rulebook, folder_files
     book = _copy_game(tmp_path, "yak")
     (tmp_path / "outside_secret").mkdir()
     (tmp_path / "outside_secret" / "id_rsa").write_text("TOP SECRET")

@@ -77,6 +77,9 @@ class Limits:
         object.__setattr__(self, name, value)
         if name == "digits":            # the bound check_number compares with, kept beside digits
             object.__setattr__(self, "bits", int(value * 3.33) + 1)
+        if name in ("file_bytes", "expr_chars"):   # read by the front end (dsl), which cannot import this
+            from dsl.yamlload import BOUNDS
+            BOUNDS[name] = value
 
 
 LIMITS = Limits()

@@ -14,7 +14,7 @@ from dsl.diagnostics import RulebookError, RuleRuntimeError, format_report
 from .gamelog import LogProblem, read_log, rulebook_hash
 from ..game import GameSetupError
 from ..game import IllegalAction
-from ..safe_output import console as safe_console
+from ..commands import console as safe_console
 
 
 class Replayed:
@@ -24,20 +24,12 @@ class Replayed:
         self.rb, self.state, self.applied, self.log = rb, state, applied, log
 
 
-<<<<<<< HEAD:interpreter/play/replay.py
-def replay_log(path, until: int | None = None, on_decision=None, warn=None) -> Replayed:
-    """Replay the log at ``path``; raise :class:`LogProblem` (or a list of them as ``LogProblems``)."""
-    from ..game import Rulebook
-    from ..tools.simulate import structure_problems
-    log, problems = read_log(path)
-=======
 def replay_log(path, until: int | None = None, on_decision=None, warn=None, complete_lines: bool = False) -> Replayed:
     """Replay the log at ``path``; raise :class:`LogProblem` (or a list of them as ``LogProblems``).
     ``complete_lines``: a last line cut short (no newline at its end: a killed game) is left out."""
-    from .game import Rulebook
-    from .simulate import structure_problems
+    from ..game import Rulebook
+    from ..tools.simulate import structure_problems
     log, problems = read_log(path, complete_lines)
->>>>>>> 57a4274 (play --log flushes every decision (a killed game keeps its decisions); replay and play --resume take --complete-lines for a log cut in its last line, which the error now mentions (K2)):interpreter/replay.py
     if problems:
         raise LogProblems(problems)
     shown = log.path

@@ -23,7 +23,7 @@ from ..game import IllegalAction
 from .session import Session
 from .view import build_view
 from .view.terminal import actions_renderable, numbered_actions, view_renderable
-from ..safe_output import console as safe_console
+from ..commands import console as safe_console
 
 HELP = """Type the number of an action, its id, or the start of an id that only one action has.
   undo   take back your last decision (and the bots' moves after it)

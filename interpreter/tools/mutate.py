@@ -867,7 +867,7 @@ def cmd_mutate(args) -> int:
             mark = "  (equivalent)" if m.id in equivalent else ""
             print(f"{Path(args.rulebook) / m.file}:{m.line}:{m.col}: {m.kind}: {m.before} → {m.after}{mark}")
         return 0
-    from .safe_output import raw
+    from ..commands import raw
     _, others = folder_files(args.rulebook)
     if others:
         raise ValueError(f"{Path(args.rulebook) / others[0]} is a link or a special file; mutate copies a rulebook "
