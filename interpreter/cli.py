@@ -499,7 +499,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                            "(default: an onlooker)")
     r.set_defaults(func=cmd_replay)
 
-    from .tools import coverage, mutate             # issue 15: their own modules, registered here
+    from .tools import coverage_command as coverage, mutate             # issue 15: their own modules, registered here
     coverage.add_parser(sub)
     mutate.add_parser(sub)
     return p

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import argparse
 
-from interpreter.tools.coverage import Recorder, cmd_coverage, format_text, measure
+from interpreter.tools.coverage import Recorder, format_text, measure
+from interpreter.tools.coverage_command import cmd_coverage
 from interpreter.game import Rulebook
 
 BOOK = Path(__file__).parent / "rulebooks" / "untested_branch"
