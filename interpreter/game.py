@@ -1,7 +1,7 @@
 """The engine's public face: what the tools, play and AI wings (and users) take from the engine.
 
     from interpreter.game import Rulebook
-    rules = Rulebook.load("rules/<game>")      # or a shipped game by name: Rulebook.load("yak")
+    rules = Rulebook.load("rules/<game>")      # or a shipped game by its name: Rulebook.load("<game>")
     state = rules.new_game(players=3, seed=7)
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])

@@ -2,10 +2,10 @@
 
 The repository keeps them in ``rules/<game>/``; an install carries the same
 folders as the package ``regelwerk_rules`` (pyproject.toml maps it onto
-``rules/``), so ``Rulebook.load("yak")`` and ``regelwerk play yak`` work from
+``rules/``), so ``Rulebook.load("<game>")`` and ``regelwerk play <game>`` work from
 any directory after ``pip install``.  A path that exists is always taken as
-the path it is: a folder named ``yak`` in the current directory wins over the
-shipped Yak.
+the path it is: a folder of that name in the current directory wins over the
+shipped game.
 """
 from __future__ import annotations
 

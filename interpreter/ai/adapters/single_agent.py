@@ -1,7 +1,7 @@
 """One seat of a rulebook as a single-agent Gymnasium environment (needs the ``rl`` extra).
 
     from interpreter.ai.adapters.single_agent import single_agent_env
-    e = single_agent_env("rules/yak", players=2)          # the learner is player_0
+    e = single_agent_env("rules/<game>", players=2)          # the learner is player_0
     obs, info = e.reset(seed=1)
     obs, reward, terminated, truncated, info = e.step(int(e.action_masks().nonzero()[0][0]))
 
