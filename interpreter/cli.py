@@ -121,7 +121,7 @@ def cmd_play(args) -> int:
         if args.seats:
             from .play.session import parse_seats
             parse_seats(args.seats, 1)
-        return resume_in_terminal(rb, args.resume, args.seats, args.log, args.complete_lines)
+        return resume_in_terminal(rb, args.resume, args.seats, args.log, args.complete_lines, compact=args.compact)
     if args.players is None:
         raise UsageError("the following arguments are required: --players")
     if "human" in [x.strip() for x in seats.split(",")]:
@@ -164,7 +164,7 @@ def cmd_play(args) -> int:
                 for line in narrator.lines_after(state):
                     print("  " + line)
         if tell:
-            for line in narrator.lines_after(state):
+            for line in narrator.lines_after(state) + narrator.ending(state):
                 print(line)
     finally:
         if log_file:
@@ -414,7 +414,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--complete-lines", action="store_true",
                     help="with --resume: a log cut in its last line (a killed game) goes on from its complete lines")
     pl.add_argument("--json", action="store_true", help="print one JSON object with the result")
-    pl.add_argument("--log", metavar="FILE", help="write every decision to FILE (JSON lines)")
+    pl.add_argument("--log", metavar="FILE", help="write every decision to FILE (JSON lines; a game with a "
+                                                  "person is saved in ~/.local/state/regelwerk/logs otherwise)")
+    pl.add_argument("--compact", action=argparse.BooleanOptionalAction, default=None,
+                    help="a person's screen drawn to fit the terminal (default: when the full drawing does not)")
     pl.add_argument("--variant", action="append", metavar="NAME", help="play a variant (repeatable)")
     pl.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option (repeatable)")
     pl.add_argument("--quiet", action="store_true", help="print only the result")

@@ -38,7 +38,8 @@ from .engine.infosets import information_state_string
 from .engine.leaks import hidden_from_others, legal_leak, resample_problem, told_leak
 
 # --- the rulebook's display: section (drawing a state is the play wing's) --------------------------
-from .engine.display import DisplayHints, check_display, read_hints
+from .engine.display import DisplayHints, check_display, fact_problem, read_hints, space_readers
+from .engine.say import Phrases, check_say, parse_template, words
 
 # --- the engine's limits (the play wing's server adds its own fields: serve_tables, serve_streams…) -
 from .engine.limits import LIMITS, configure as configure_limits
@@ -60,7 +61,8 @@ __all__ = [
     "information_state_string", "space_of",
     "hidden_from_others", "legal_leak", "resample_problem", "told_leak",
     "EVERYONE", "observation_bounds", "observation_vector", "draws_at_random", "perfect_information",
-    "DisplayHints", "check_display", "read_hints",
+    "DisplayHints", "check_display", "read_hints", "space_readers", "fact_problem", "Phrases", "check_say",
+    "parse_template", "words",
     "LIMITS", "configure_limits",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",
     "StepCompiler",

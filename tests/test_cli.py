@@ -38,7 +38,7 @@ def test_play_json_is_deterministic(capsys, players):
 def test_play_text_prints_progress_and_scores(capsys):
     code, out, _ = run(capsys, "play", AZUL, "--players", "2", "--seed", "1", "--bots", "greedy,random")
     assert code == 0
-    assert "places" in out and "1. Player" in out and "(greedy)" in out
+    assert "Place " in out and "1. Player" in out and "(greedy)" in out
 
 
 def test_play_log_file_replays(tmp_path, capsys):

@@ -103,7 +103,7 @@ def test_until_and_show_draw_the_state_after_n_decisions(tmp_path, capsys):
     assert "3 decisions replayed" in out
     told = [x for x in out.splitlines() if x.startswith(("Player 1: ", "Player 2: "))]
     assert len(told) == 3
-    assert "tower" in out and "Player 2" in out
+    assert "Tower" in out and "Player 2" in out        # the tower under its title (display: titles:)
 
 
 def test_a_log_whose_line_breaks_an_invariant_is_located(tmp_path, capsys, rulebook):

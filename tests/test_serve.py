@@ -129,8 +129,8 @@ def test_each_seat_gets_its_own_view_and_nothing_else(serve):
         assert p["view"] == view                                  # exactly the seat's view
         assert "seed" not in p                                    # the seed would tell every deck's order
         other = 1 - seat if seat is not None else 0
-        told = [x for x in p["story"] if x.startswith(f"Player {other + 1}: choose(")]
-        assert told and all(x == f"Player {other + 1}: choose(…)" for x in told)   # yak's secret card
+        told = [x for x in p["story"] if x.startswith(f"Player {other + 1}: Choose the ")]
+        assert told and all(x == f"Player {other + 1}: Choose the … card" for x in told)   # yak's secret card
         # asking for another seat's view is ignored until the game is over
         for asked in ["0", "1", "none"]:
             q = s.ok("GET", f"/api/t/{t}/state?seat={asked}")["game"]

@@ -108,15 +108,17 @@ def test_a_full_game_against_a_bot_in_the_terminal(game, tmp_path):
         assert name == "Player 1"
         st = states[number - 1]
         assert st.current_player() == 0
-        body = body.split("Player 1> ")[0]             # the view and the actions, up to the prompt
+        body = re.split(r"Player 1(?: \[Enter: [^\]]*\])?> ", body)[0]   # the view and the actions, up to the prompt
         for label in secret_labels(st, 0):
             assert not mentions(body, label), f"{label} is hidden from Player 1 but shown at decision {number}"
         opponent = re.search(r"╭─ Player 2.*?╰", body, re.S).group(0)
         seen = st.observation(0)["zones"]
+        from interpreter.view import build_view
+        titles = {f["name"]: f["title"] for p in build_view(st, 0)["players"] for f in p["families"]}
         for zone in st.lay.zones:
             obs = seen.get(zone.name)
             if isinstance(obs, dict) and zone.owner == 1 and obs["count"] and len(zone.index_values) == 1:
-                assert f"{zone.family}: {obs['count']} hidden" in opponent
+                assert f"{titles[zone.family]}: {obs['count']} hidden" in opponent   # under its title
         checked += 1
     assert checked >= 10
 
@@ -152,8 +154,10 @@ def test_hot_seat_passes_the_screen_and_keeps_secrets(tmp_path):
     assert "Pass to Player 2" in text
     assert session.history[0][1].startswith("choose(card=")   # a secret (yak: choose is secret: true)
     after_pass = text.split("Pass to Player 2")[1]
-    assert "Player 1: choose(…)" in after_pass and "Player 1: choose(card=" not in after_pass
-    assert "Player 1: choose(card=" in text.split("Pass to Player 2")[0]      # Player 1 was told their own
+    card = session.history[0][1][len("choose(card="):-1]
+    # the story in the rulebook's words (display: say: choose: "Choose the {card} card")
+    assert "Player 1: Choose the … card" in after_pass and f"Player 1: Choose the {card} card" not in after_pass
+    assert f"Player 1: Choose the {card} card" in text.split("Pass to Player 2")[0]   # Player 1 was told their own
     assert len(session.history) == 2 and (tmp_path / "hs.jsonl").exists()
 
 
@@ -207,3 +211,41 @@ def test_a_quit_game_goes_on_with_resume(tmp_path, capsys):
     assert "Player 1 decides (decision 5)" in out
     resumed = log.read_text().splitlines()
     assert resumed[:5] == saved and len(resumed) == 1 + 6
+
+
+def test_a_person_s_game_is_saved_in_the_logs_folder_never_the_current_one(tmp_path):
+    logs = tmp_path / "logs"
+    work = tmp_path / "here"
+    work.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "REGELWERK_LOGS": str(logs)}
+    cmd = [sys.executable, "-m", "interpreter.cli", "play", str(RULES / "yak"), "--players", "2",
+           "--seats", "human,random", "--seed", "3"]
+    proc = subprocess.run(cmd, input="quit\n", capture_output=True, text=True, timeout=60, env=env, cwd=work)
+    assert proc.returncode == 0, proc.stderr
+    assert "nothing saved" in proc.stdout                  # no decision: no file anywhere
+    assert not list(work.iterdir()) and not logs.exists()
+    proc = subprocess.run(cmd, input="1\nquit\n", capture_output=True, text=True, timeout=60, env=env, cwd=work)
+    assert proc.returncode == 0, proc.stderr
+    saved = list(logs.glob("yak-seed3-*.jsonl"))
+    assert len(saved) == 1 and not list(work.iterdir())
+    assert str(saved[0]) in proc.stdout.replace("\n", "")
+    assert replay_log(saved[0]).applied >= 1
+
+
+def test_a_forced_choice_is_taken_with_enter(tmp_path):
+    rb = Rulebook.load(RULES / "moonlight_market")
+    session = Session(rb, 2, 1, seats="human,random")
+    prompts = []
+
+    def read(prompt):
+        prompts.append(prompt)
+        st = session.state
+        if len(st.legal_actions()) == 1:
+            assert "[Enter: " in prompt
+            return ""
+        if len(prompts) > 60:
+            return "quit"
+        return "1"
+    out = io.StringIO()
+    TerminalPlay(session, tmp_path / "f.jsonl", Console(file=out, width=100, color_system=None), read).run()
+    assert any("[Enter: " in p for p in prompts)

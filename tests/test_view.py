@@ -111,7 +111,7 @@ def test_a_rulebook_without_hints_is_still_drawn(tmp_path):
     console = Console(width=100, record=True, color_system=None)
     console.print(view_renderable(view))
     text = console.export_text()
-    for word in ("Yak", "Player 1", "Player 2", "tower", "cart_stones", "hidden"):
+    for word in ("Yak", "Player 1", "Player 2", "tower", "cart stones", "hidden"):   # names as words
         assert word in text
 
 
@@ -140,7 +140,9 @@ def test_play_narrates_every_decision_with_headers(capsys):
     code = main(["play", str(RULES / "azul_summer_pavilion"), "--players", "2", "--seed", "7"])
     out = capsys.readouterr().out
     assert code == 0
-    told = [x for x in out.splitlines() if x.startswith(("Player 1: ", "Player 2: "))]
+    ending = out.split("── final scoring ──")
+    assert len(ending) == 2                             # then a line per seat with the score's parts
+    told = [x for x in ending[0].splitlines() if x.startswith(("Player 1: ", "Player 2: "))]
     rb = Rulebook.load(RULES / "azul_summer_pavilion")
     st = rb.new_game(2, 7)
     bots = make_bots("random", 2, 7)

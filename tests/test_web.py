@@ -83,7 +83,7 @@ def test_the_api_plays_a_game_with_undo_time_travel_and_a_log(server, tmp_path, 
         ids = [o["id"] for g in p["view"]["actions"] for o in g["options"]]
         p = json.loads(call(base, "POST", "/api/act", {"action": rng.choice(ids)})[1])["game"]
     assert undone
-    assert any(x.startswith("Player 2: choose(card=") for x in p["story"])   # told once the game is over
+    assert any(x.startswith("Player 2: Choose the ") and "…" not in x for x in p["story"])  # told once the game is over
     # a seat's view of the past; an illegal action is refused with a message
     past = json.loads(call(base, "GET", "/api/state?at=3&seat=1")[1])["game"]
     assert past["at"] == 3 and past["view"]["viewer"] == 1 and past["view"]["actions"] == []
@@ -237,7 +237,7 @@ def test_hot_seat_in_the_browser_hides_the_board_between_people(tmp_path):
         assert "Pass to Player 2" in driver.find_element(By.ID, "passmsg").text
         driver.find_element(By.ID, "ready").click()
         assert not driver.find_element(By.ID, "pass").is_displayed()
-        assert "Player 1: choose(…)" in driver.find_element(By.ID, "story").text
+        assert "Player 1: Choose the … card" in driver.find_element(By.ID, "story").text
         assert "Player 2 (you)" in driver.find_element(By.ID, "board").text
     finally:
         driver.quit()

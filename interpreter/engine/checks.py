@@ -305,10 +305,13 @@ def unused_definitions(a: Analysis) -> Iterator[Diagnostic]:
         if name not in called:
             yield Diagnostic(a.decl_pos("procedures", name), f"procedure '{name}' is never called",
                              WARNING, "RW201")
+    shown = g.display.get("spaces") if isinstance(g.display, dict) else None   # display: spaces: calls them
+    shown = {str(f) for spec in shown.values() if isinstance(spec, dict) for f in spec.values()} \
+        if isinstance(shown, dict) else set()
     for section, table, what in (("tables", g.tables, "table"), ("functions", g.functions, "function"),
                                  ("constants", g.constants, "constant"), ("enums", g.enums, "enum")):
         for name in table:
-            if not uses.get(name):
+            if not uses.get(name) and not (section == "functions" and name in shown):
                 yield Diagnostic(a.decl_pos(section, name), f"{what} '{name}' is never used", WARNING, "RW201")
     for name, var in g.variables.items():
         if not uses.get(name) and not var.shown:
@@ -588,6 +591,13 @@ def display_hints(a: Analysis) -> Iterator[Diagnostic]:
     yield from check_display(a.src, a.game)
 
 
+def action_sentences(a: Analysis) -> Iterator[Diagnostic]:
+    """RW251: an action's `say:` names no parameter or does not parse; RW252: a drawn rulebook's action
+    without `say:`."""
+    from .say import check_say
+    yield from check_say(a.src, a.game)
+
+
 def bounded_parameters(a: Analysis) -> Iterator[Diagnostic]:
     """RW240: a parameter whose values cannot be bounded before the game (no fixed action space).
     A warning: the game plays, tests and is checked without one; only ``Rulebook.action_space``
@@ -713,7 +723,8 @@ def _hidden_for_a_chooser(st, kind, fam, args, zone_visible, var_visible):
 
 
 CHECKS = (unused_definitions, unreachable, component_accounting, table_coverage, deferred_points,
-          trigger_cycles, empty_decisions, display_hints, bounded_parameters, leaky_parameters)
+          trigger_cycles, empty_decisions, display_hints, action_sentences, bounded_parameters,
+          leaky_parameters)
 
 
 def run_checks(source: RulebookSource, game) -> list[Diagnostic]:

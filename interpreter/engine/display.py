@@ -41,6 +41,14 @@ class DisplayHints:
     variables: list = field(default_factory=list)
     click: dict = field(default_factory=dict)  # action -> Click
     secret: set = field(default_factory=set)  # actions whose parameters only the deciding seat is told
+    #: family -> {"color": function, "text": function}: what is printed on each of its spaces
+    spaces: dict = field(default_factory=dict)
+    #: zone family or variable -> its title in the game's words
+    titles: dict = field(default_factory=dict)
+    #: family -> how its zones are laid out ("grid", "pyramid", "row", "stack", "fan")
+    layout: dict = field(default_factory=dict)
+    #: function of a seat -> its title: shown under each player (`display: facts:`)
+    facts: dict = field(default_factory=dict)
 
 
 def _names(value) -> list:
@@ -70,7 +78,65 @@ def read_hints(game) -> DisplayHints:
         if isinstance(c, dict) and isinstance(c.get("index"), list):
             h.click[str(action)] = Click(str(c.get("zone")), _names(c["index"]))
     h.secret = set(_names(d.get("secret")))
+    for fam, spec in (d.get("spaces") or {}).items():
+        if isinstance(spec, dict):
+            h.spaces[str(fam)] = {k: str(v) for k, v in spec.items() if k in ("color", "text")}
+    h.titles = {str(k): str(v) for k, v in (d.get("titles") or {}).items() if isinstance(v, str)}
+    h.layout = {str(k): str(v) for k, v in (d.get("layout") or {}).items() if isinstance(v, str)}
+    h.facts = {str(k): str(v) for k, v in (d.get("facts") or {}).items() if isinstance(v, str)}
     return h
+
+
+def fact_problem(game, fn_name: str):
+    """Why function ``fn_name`` may not be shown under each player (None: it may)."""
+    fn = game.functions.get(fn_name)
+    if fn is None:
+        return f"'{fn_name}' is no function"
+    if len(fn.params) != 1 or fn.params[0][1] != T.PLAYER:
+        return f"{fn_name} must take one parameter, a player (it takes {len(fn.params)})"
+    return public_reads(game, fn_name)
+
+
+#: the layouts a zone family may be drawn in (`display: layout:`)
+LAYOUTS = ("grid", "pyramid", "row", "stack", "fan")
+
+
+def space_readers(game, fam_name: str, fn_name: str):
+    """Why function ``fn_name`` may not print on the spaces of ``fam_name`` (None: it may).  It is
+    called with the family's indices (besides a player index), so it must take as many, and it must
+    read only what every seat sees: no zone, no variable hidden from anyone (directly or through
+    the functions it calls)."""
+    fam = game.zones.get(fam_name)
+    fn = game.functions.get(fn_name)
+    if fn is None:
+        return f"'{fn_name}' is no function"
+    own = [x for x in fam.index if x.type != T.PLAYER] if fam is not None else []
+    if len(fn.params) != len(own):
+        return (f"{fn_name} takes {len(fn.params)} parameters, and the spaces of {fam_name} have "
+                f"{len(own)} indices ({', '.join(x.name for x in own) or 'none'})")
+    return public_reads(game, fn_name)
+
+
+def public_reads(game, fn_name: str):
+    """Why function ``fn_name`` may read what not every seat sees (None: it reads only constants,
+    tables and variables every seat sees, directly and through the functions it calls)."""
+    seen, todo = set(), [fn_name]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        f = game.functions[name]
+        if f.reads_any:
+            return f"{fn_name} may read zones (through {name}): a space shows only what everyone sees"
+        for n in f.reads:
+            if n in game.functions:
+                todo.append(n)
+            elif n in game.zones or n == "box" or n in ("zone_of", "known"):
+                return f"{fn_name} reads {n} (through {name}): a space shows only what everyone sees"
+            elif n in game.variables and game.variables[n].visible_const is not True:
+                return f"{fn_name} reads {n}, which not every seat sees (through {name})"
+    return None
 
 
 def check_display(source, game) -> Iterator[Diagnostic]:
@@ -138,6 +204,39 @@ def check_display(source, game) -> Iterator[Diagnostic]:
         for i, name in enumerate(items):
             if name not in action_names:
                 yield err(at(items, i), f"display: secret names '{name}', which is no action")
+    spaces = d.get("spaces")
+    if isinstance(spaces, dict):
+        for fam, spec in spaces.items():
+            if fam not in zones:
+                yield Diagnostic(at(spaces, fam), f"display: spaces names '{fam}', which is no zone family",
+                                 ERROR, "RW253")
+                continue
+            for key, fn in (spec.items() if isinstance(spec, dict) else ()):
+                why = space_readers(game, fam, str(fn))
+                if why:
+                    yield Diagnostic(at(spec, key), f"display: spaces of {fam}: {why}", ERROR, "RW253")
+    facts = d.get("facts")
+    if isinstance(facts, dict):
+        for fn in facts:
+            why = fact_problem(game, str(fn))
+            if why:
+                yield Diagnostic(at(facts, fn), f"display: facts: {why}", ERROR, "RW253")
+    for key in ("titles", "layout"):
+        items = d.get(key)
+        if not isinstance(items, dict):
+            continue
+        for name, value in items.items():
+            if key == "titles" and name not in zones and name not in game.variables:
+                yield Diagnostic(at(items, name), f"display: titles names '{name}', which is no zone family or "
+                                                  f"variable", ERROR, "RW254")
+            elif key == "layout":
+                if name not in zones:
+                    yield Diagnostic(at(items, name), f"display: layout names '{name}', which is no zone family",
+                                     ERROR, "RW254")
+                elif value in ("grid", "pyramid") and len([x for x in zones[name].index
+                                                           if x.type != T.PLAYER]) != 2:
+                    yield Diagnostic(at(items, name), f"display: a {value} needs a family with 2 indices besides "
+                                                      f"the player; {name} has another number", ERROR, "RW254")
     clicks = d.get("click")
     if isinstance(clicks, dict):
         for action, c in clicks.items():

@@ -1,7 +1,9 @@
 """The story of a game as lines of text: round and phase headers, every decision, the rulebook's log lines.
 
-A decision the rulebook logs nothing for is still told
-("Player 1: take_factory(factory_no=3, color=red)"), except secret parameters
+Every decision is told, in the words of the action's ``say:`` template when
+the rulebook's ``display:`` has one ("Player 1: Take all red tiles from
+factory 3"), else as its id ("Player 1: take_factory(factory_no=3, color=red)"),
+except secret parameters
 (``secret:`` on the action, its default, or an action the ``display:`` hints
 call ``secret``: a card chosen face down), which only the deciding seat is told.  The rulebook's ``log:`` lines are
 public.
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from ..game import public_action_id
 from ..game import read_hints
+from ..game import Phrases
 
 
 def pretty_action(action_id: str) -> str:
@@ -26,8 +29,10 @@ class Narrator:
         self.secret = hints.secret
         self.game = state.game
         self.names = list(state.lay.seat_names)
+        self.phrases = Phrases(state.game, self.names)
         self.printed = 0
         self.where = None
+        self.ended = False
 
     def _where(self, state):
         rnd = None
@@ -60,9 +65,28 @@ class Narrator:
         (``viewer``) or when ``everyone`` may see all (bots only, a finished game)."""
         if not everyone and viewer != seat:
             action_id = public_action_id(self.game, action_id)
+        if self.phrases.has_say(action_id.partition("(")[0]):
+            return f"{self.names[seat]}: {self.phrases.sentence(action_id, seat)}"
         return f"{self.names[seat]}: {pretty_action(action_id)}"
 
     def lines_after(self, state) -> list:
         out = list(state.log[self.printed:])
         self.printed = len(state.log)
+        return out
+
+    def ending(self, state) -> list:
+        """Once the game is over (and once only): how the final scores are made up, per seat the
+        score's named parts (`end: parts:`) and the total."""
+        if not state.is_terminal() or self.ended:
+            return []
+        self.ended = True
+        parts = state.score_parts()
+        scores = state.scores()
+        if not any(parts):
+            return []                       # the final scores follow anyway; there is nothing to explain
+        out = ["── final scoring ──"]
+        for name, row, total in zip(self.names, parts, scores):
+            detail = ", ".join(f"{k} {v:+d}" if isinstance(v, int) and not isinstance(v, bool) else f"{k} {v}"
+                               for k, v in row.items())
+            out.append(f"{name}: {detail} = {total}")
         return out

@@ -118,6 +118,8 @@ def cmd_replay(args) -> int:
         else:
             for line in n.lines_after(st):
                 console.print("  " + line, markup=False)
+            for line in n.ending(st):
+                console.print(line, markup=False)
 
     def warn(p):
         print(p.format(), file=sys.stderr)

@@ -85,6 +85,7 @@ class Session:
         st.apply_action(action)
         self.history.append((seat, action))
         entries += ["  " + x for x in self.narrator.lines_after(st)]
+        entries += self.narrator.ending(st)
         self.story += entries
         return entries
 

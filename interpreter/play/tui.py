@@ -10,7 +10,10 @@ another's hidden components.
 """
 from __future__ import annotations
 
+import io
+import os
 import sys
+import time
 from pathlib import Path
 
 from rich.console import Console
@@ -22,10 +25,12 @@ from dsl.diagnostics import printable
 from ..game import IllegalAction
 from .session import Session
 from .view import build_view
+from .view.compact import compact_screen
 from .view.terminal import actions_renderable, numbered_actions, view_renderable
 from ..commands import console as safe_console
 
-HELP = """Type the number of an action, its id, or the start of an id that only one action has.
+HELP = """Type the number of an action, its id, or the start of an id that only one action has
+(Enter alone takes the only choice when there is one).
   undo   take back your last decision (and the bots' moves after it)
   log    the story of the game so far
   help   this text
@@ -51,14 +56,36 @@ def choose(text: str, ids: list) -> tuple[str | None, str]:
     return None, f"no action starts with '{text}' (type help)"
 
 
+def logs_dir() -> Path:
+    """Where games played by people are saved unless ``--log`` says: ``$REGELWERK_LOGS``, else
+    ``$XDG_STATE_HOME/regelwerk/logs``, else ``~/.local/state/regelwerk/logs`` (never the current folder)."""
+    if os.environ.get("REGELWERK_LOGS"):
+        return Path(os.environ["REGELWERK_LOGS"])
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "regelwerk" / "logs"
+
+
+def default_log(rb, seed) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return logs_dir() / f"{Path(str(rb.path)).name}-seed{seed}-{stamp}.jsonl"
+
+
 class TerminalPlay:
-    def __init__(self, session: Session, log_path, console: Console | None = None, read=None):
+    """``compact``: draw each decision on one screen that fits the terminal (:mod:`.view.compact`);
+    None: when the console is a terminal too small for the full drawing.  ``chosen_log``: False when
+    the log path is the default one, which a game with no decision does not write."""
+
+    def __init__(self, session: Session, log_path, console: Console | None = None, read=None,
+                 compact: bool | None = None, chosen_log: bool = True):
         self.s = session
         self.log_path = Path(log_path)
         self.console = console or safe_console(highlight=False)
         self.read = read or self._read
         self.shown_to = None   # the person who last saw the screen
         self.decisions = 0
+        self.compact = compact
+        self.chosen_log = chosen_log
+        self.recent: list = []   # story lines since the last compact screen
 
     def ask(self, prompt: str) -> str:
         self.console.print(prompt, end="", markup=False, highlight=False)
@@ -77,8 +104,38 @@ class TerminalPlay:
         return humans[0] if len(humans) == 1 else self.shown_to
 
     def say(self, entries) -> None:
-        for line in self.s.tell(entries, self.viewer()):
+        lines = self.s.tell(entries, self.viewer())
+        if self.compact:
+            self.recent += lines       # shown on the next screen
+            return
+        for line in lines:
             self.console.print(line, markup=False, highlight=False)
+
+    def use_compact(self, view) -> bool:
+        """Compact when asked, or (unless told not to) when the full drawing would not fit the terminal."""
+        if self.compact is not None:
+            return self.compact
+        c = self.console
+        if not c.is_terminal:
+            return False
+        probe = Console(file=io.StringIO(), width=c.width, color_system=None)
+        probe.print(view_renderable(view))
+        probe.print(actions_renderable(view))
+        return probe.file.getvalue().count("\n") > c.height - 1
+
+    def show(self, view, seat) -> None:
+        c, s = self.console, self.s
+        if self.compact is None and self.use_compact(view):
+            self.compact = True
+        if self.compact:
+            c.clear()
+            for line in compact_screen(view, c.width, c.height, self.recent):
+                c.print(line, no_wrap=True, overflow="ellipsis", markup=False, highlight=False)
+            self.recent = []
+            return
+        c.print(Rule(Text(printable(f"{s.seat_names[seat]} decides (decision {len(s.history) + 1})"))))
+        c.print(view_renderable(view))
+        c.print(actions_renderable(view))
 
     def run(self) -> int:
         s, c = self.s, self.console
@@ -98,12 +155,15 @@ class TerminalPlay:
                     c.clear()
                 self.shown_to = seat
                 view = build_view(st, seat)
-                c.print(Rule(Text(printable(f"{s.seat_names[seat]} decides (decision {len(s.history) + 1})"))))
-                c.print(view_renderable(view))
-                c.print(actions_renderable(view))
+                self.show(view, seat)
                 ids = numbered_actions(view)
+                only = next((o.get("say") or o["id"] for g in view["actions"] for o in g["options"]), "") \
+                    if len(ids) == 1 else None
+                prompt = f"{s.seat_names[seat]} [Enter: {only}]> " if only else f"{s.seat_names[seat]}> "
                 while True:
-                    text = self.ask(f"{s.seat_names[seat]}> ").strip()
+                    text = self.ask(prompt).strip()
+                    if not text and only:
+                        text = "1"
                     if text in ("quit", "exit", "q"):
                         return self.quit()
                     if text == "help" or text == "?":
@@ -136,16 +196,30 @@ class TerminalPlay:
             c.print("")
             return self.quit()
         st = s.state
+        self.flush_recent()
         c.print(Rule("Game over"))
         c.print(view_renderable(build_view(st, self.shown_to if len(s.humans()) == 1 else None)))
-        s.save(self.log_path)
+        self.save()
         c.print(f"{s.rb.name}: {len(s.history)} decisions; log saved to {self.log_path}", markup=False)
         for p in sorted(range(len(st.scores())), key=lambda p: st.ranking()[p]):
             c.print(f"  {st.ranking()[p]}. {s.seat_names[p]:<12} {st.scores()[p]:>4}  ({s.kinds[p]})", markup=False)
         return 0
 
-    def quit(self) -> int:
+    def flush_recent(self) -> None:
+        for line in self.recent:
+            self.console.print(line, markup=False, highlight=False)
+        self.recent = []
+
+    def save(self) -> None:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self.s.save(self.log_path)
+
+    def quit(self) -> int:
+        self.flush_recent()
+        if not self.s.history and not self.chosen_log:
+            self.console.print("no decision was made: nothing saved", markup=False)
+            return 0
+        self.save()
         self.console.print(f"game saved to {self.log_path} ({len(self.s.history)} decisions); "
                            f"see it with: regelwerk replay {self.log_path} --show", markup=False)
         return 0
@@ -153,15 +227,17 @@ class TerminalPlay:
 
 def play_in_terminal(rb, args, options, variants, seats: str) -> int:
     session = Session(rb, args.players, args.seed, options, variants, seats)
-    log = args.log or f"regelwerk-{Path(str(rb.path)).name}-seed{args.seed}.jsonl"
-    return TerminalPlay(session, log).run()
+    log = args.log or default_log(rb, args.seed)
+    compact = getattr(args, "compact", None)
+    return TerminalPlay(session, log, compact=compact, chosen_log=bool(args.log)).run()
 
 
-def resume_in_terminal(rb, log_path, seats: str | None, save_to=None, complete_lines: bool = False) -> int:
+def resume_in_terminal(rb, log_path, seats: str | None, save_to=None, complete_lines: bool = False,
+                       compact: bool | None = None) -> int:
     """Go on with a saved game (``play RULEBOOK --resume LOG``); it is saved again to the same log."""
     from .replay import LogProblem, LogProblems, print_problems
     try:
         session = Session.from_log(rb, log_path, seats, complete_lines)
     except (LogProblems, LogProblem) as exc:
         return print_problems(exc)
-    return TerminalPlay(session, save_to or log_path).run()
+    return TerminalPlay(session, save_to or log_path, compact=compact).run()

@@ -18,7 +18,8 @@ import re
 
 from ...game import types as T
 from ...game import Component, Zone, format_value
-from ...game import DisplayHints, read_hints
+from ...game import DisplayHints, fact_problem, read_hints, space_readers
+from ...game import Phrases, words
 
 #: colours for symbols that are colour words, and a palette for the others
 NAMED = {
@@ -53,6 +54,94 @@ class ViewMaker:
         self._symbol_re = None
         self.labels = self._label_styles()
         self.families = self._family_order()
+        self.phrases = Phrases(game, lay.seat_names)
+        self.symbol_rank = {sym: i for enum in game.enums.values() for i, sym in enumerate(enum.symbols)}
+        decls = list(game.actions.values()) + sorted(game.inline_actions.values(),
+                                                     key=lambda a: (str(a.pos.file), a.pos.line, a.pos.col))
+        self.action_rank: dict = {}
+        for a in decls:
+            self.action_rank.setdefault(a.name, len(self.action_rank))
+        self.space_fns = self._space_functions()
+        self.fact_fns = self._fact_functions()
+
+    def _fact_functions(self) -> list:
+        """[(name, title, f(state, [seat]))] for `display: facts:`, compiled once (a function that
+        could read what not every seat sees is left out: RW253)."""
+        from dsl.parser import parse_expression
+        from dsl.diagnostics import Pos, Report
+        from ...game import Cx, Scope, compile_expr
+        out = []
+        for fn_name, title in self.hints.facts.items():
+            if fact_problem(self.game, fn_name) is not None:
+                continue
+            scope = Scope([("_p", T.PLAYER)])
+            report = Report()
+            try:
+                fn, _ = compile_expr(parse_expression(f"{fn_name}(_p)", Pos("<display>")),
+                                     Cx(self.game, report, scope, False, {}, None))
+            except Exception:  # noqa: BLE001 - a hint that does not compile is left out
+                continue
+            if not report.has_errors:
+                out.append((fn_name, title, fn, max(scope.nslots, 1)))
+        return out
+
+    def _facts(self, state, seat) -> list:
+        out = []
+        for name, title, fn, nslots in self.fact_fns:
+            try:
+                value = fn(state, [seat] + [None] * (nslots - 1))
+            except Exception:  # noqa: BLE001 - a hint never stops the drawing
+                continue
+            out.append({"name": name, "title": title, "value": _show(value, None, self.lay.seat_names)
+                        if not isinstance(value, str) else words(value)})
+        return out
+
+    def _space_functions(self) -> dict:
+        """family -> {"color"/"text": f(state, index values)} for `display: spaces:`, compiled once; a
+        function that would read what not every seat sees is left out (validate reports it: RW253)."""
+        from dsl.parser import ParseError, parse_expression
+        from dsl.diagnostics import Pos, Report
+        from ...game import Cx, Scope, compile_expr
+        out = {}
+        for fam_name, spec in self.hints.spaces.items():
+            fam = self.game.zones.get(fam_name)
+            if fam is None:
+                continue
+            own = [x for x in fam.index if x.type != T.PLAYER]
+            for key, fn_name in spec.items():
+                if space_readers(self.game, fam_name, fn_name) is not None:
+                    continue
+                names = [f"_i{i}" for i in range(len(own))]
+                scope = Scope([(n, x.type) for n, x in zip(names, own)])
+                report = Report()
+                try:
+                    node = parse_expression(f"{fn_name}({', '.join(names)})", Pos("<display>"))
+                    fn, _ = compile_expr(node, Cx(self.game, report, scope, False, {}, None))
+                except (ParseError, Exception):  # noqa: BLE001 - a hint that does not compile is left out
+                    continue
+                if report.has_errors:
+                    continue
+                out.setdefault(fam_name, {})[key] = (fn, max(scope.nslots, 1))
+        return out
+
+    def _space(self, state, fam, zone, pidx) -> dict | None:
+        fns = self.space_fns.get(fam.name)
+        if not fns:
+            return None
+        args = [v for i, v in enumerate(zone.index_values) if i != pidx and fam.index[i].type != T.PLAYER]
+        out = {}
+        for key, (fn, nslots) in fns.items():
+            L = list(args) + [None] * (nslots - len(args))
+            try:
+                value = fn(state, L)
+            except Exception:  # noqa: BLE001 - a hint never stops the drawing
+                continue
+            if key == "color" and isinstance(value, str) and value in self.symbols:
+                out.update(self.symbols[value])
+                out["name"] = words(value)
+            elif key == "text" and value is not None:
+                out["text"] = words(format_value(value))
+        return out or None
 
     # --- fixed for the layout ------------------------------------------------
     def _label_styles(self) -> dict:
@@ -114,11 +203,11 @@ class ViewMaker:
             pidx = self.player_index(fam)
             zones = list(lay.zfam[fam.id].values())
             if pidx is None:
-                shared.append(self._family(fam, zones, None, obs, targets))
+                shared.append(self._family(fam, zones, None, obs, targets, state))
             else:
                 for s in lay.seats:
                     mine = [z for z in zones if z.index_values[pidx] == s]
-                    per_player[s].append(self._family(fam, mine, pidx, obs, targets))
+                    per_player[s].append(self._family(fam, mine, pidx, obs, targets, state))
         if board_order:
             rank = {n: i for i, n in enumerate(board_order)}
             for s in per_player:
@@ -142,13 +231,16 @@ class ViewMaker:
             "variables": shared_vars,
             "shared": shared,
             "players": [{"seat": s, "name": names[s], "to_move": s == to_move, "is_viewer": s == seat,
-                         "variables": player_vars.get(s, []), "families": per_player[s]} for s in lay.seats],
+                         "variables": self._facts(state, s) + player_vars.get(s, []), "families": per_player[s]}
+                        for s in lay.seats],
             "symbols": self.symbols,
-            "actions": self._actions(options, targets),
+            "actions": self._actions(options, targets, to_move),
         }
         if state.is_terminal():
             view["scores"] = state.scores()
             view["ranking"] = state.ranking()
+            # per seat, the score's named parts (`end: parts:`) as [[name, value], …], in the rulebook's order
+            view["score_parts"] = [[[words(k), v] for k, v in row.items()] for row in state.score_parts()]
         return view
 
     def _targets(self, state, options, who) -> dict:
@@ -171,16 +263,37 @@ class ViewMaker:
             out[o.id] = names
         return out
 
-    def _actions(self, options, targets) -> list:
+    def _actions(self, options, targets, seat=None) -> list:
+        """The options grouped by action (in rulebook order), each group in a fixed order of its
+        parameters' values (the same options read in the same order every turn), each with its sentence."""
         groups: dict = {}
         for o in options:
             params = {p.name: format_value(v) for p, v in zip(o.action.params, o.values)}
             comps = [v.label for v in o.values if isinstance(v, Component)]
             groups.setdefault(o.action.name, []).append(
-                {"id": o.id, "params": params, "zones": targets.get(o.id, []), "components": comps})
-        return [{"action": name, "options": opts} for name, opts in groups.items()]
+                (self._option_key(o), {"id": o.id, "params": params, "say": self.phrases.sentence(o.id, seat),
+                                       "zones": targets.get(o.id, []), "components": comps}))
+        order = sorted(groups, key=lambda n: (self.action_rank.get(n, len(self.action_rank)), n))
+        return [{"action": name, "title": words(name), "options": [x for _, x in sorted(groups[name], key=lambda t: t[0])]}
+                for name in order]
 
-    def _family(self, fam, zones, pidx, obs, targets) -> dict:
+    def _option_key(self, option) -> tuple:
+        return tuple(self._value_key(v) for v in option.values)
+
+    def _value_key(self, v) -> tuple:
+        if isinstance(v, bool) or isinstance(v, int):
+            return (0, int(v), "")
+        if isinstance(v, str):
+            return (1, self.symbol_rank.get(v, len(self.symbol_rank)), v)
+        if isinstance(v, Component):
+            return (2, 0, _natural(v.label))
+        if isinstance(v, Zone):
+            return (3, v.id, "")
+        if isinstance(v, (tuple, list)):
+            return (4, 0, tuple(self._value_key(x) for x in v))
+        return (5, 0, str(v))
+
+    def _family(self, fam, zones, pidx, obs, targets, state=None) -> dict:
         own = [i for i in range(len(fam.index)) if i != pidx]
         index_names = [fam.index[i].name for i in own]
         clickable = {}
@@ -193,6 +306,9 @@ class ViewMaker:
             content = obs["zones"].get(z.name)
             cell = {"name": z.name, "at": [format_value(x) for x in at], "capacity": z.capacity,
                     "options": clickable.get(z.name, [])}
+            space = self._space(state, fam, z, pidx) if state is not None else None
+            if space is not None:
+                cell["space"] = space
             if isinstance(content, dict):
                 cell["hidden"] = True
                 cell["count"] = content.get("count", 0)
@@ -202,7 +318,10 @@ class ViewMaker:
                 cell["count"] = len(content or [])
                 cell["components"] = [self.labels.get(lbl, {"label": lbl, "glyph": lbl[:2], "short": lbl}) for lbl in content or []]
             cells.append((at, cell))
-        out = {"name": fam.name, "index": index_names, "type": fam.ztype}
+        out = {"name": fam.name, "title": self.hints.titles.get(fam.name) or words(fam.name), "index": index_names,
+               "type": fam.ztype}
+        if fam.name in self.hints.layout:
+            out["layout"] = self.hints.layout[fam.name]
         if len(own) == 0:
             out["shape"] = "single"
             out["zone"] = cells[0][1] if cells else None
@@ -230,6 +349,9 @@ class ViewMaker:
             out["zones"] = [c for _, c in cells]
         return out
 
+    def _title(self, name: str) -> str:
+        return self.hints.titles.get(name) or words(name)
+
     def _variables(self, obs):
         shown = obs["variables"]
         names = self.lay.seat_names
@@ -247,14 +369,20 @@ class ViewMaker:
                         s = int(key)
                     except ValueError:
                         continue
-                    per_player.setdefault(s, []).append({"name": name, "value": _show(v, var.type, names)})
+                    per_player.setdefault(s, []).append({"name": name, "title": self._title(name),
+                                                         "value": _show(v, var.type, names)})
                 continue
             if isinstance(value, dict):
                 text = ", ".join(f"{k}: {_show(v, var.type if var else None, names)}" for k, v in value.items())
             else:
                 text = _show(value, var.type if var else None, names)
-            shared.append({"name": name, "value": text})
+            shared.append({"name": name, "title": self._title(name), "value": text})
         return shared, per_player
+
+
+def _natural(label: str) -> tuple:
+    """``red10`` after ``red9``: digits compare as numbers."""
+    return tuple((0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.findall(r"\d+|\D+", label))
 
 
 def _ordered(values) -> list:

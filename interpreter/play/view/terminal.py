@@ -27,6 +27,9 @@ def zone_text(cell, compact: bool = False) -> Text:
         return Text(f"{cell['count']} hidden", style="dim italic")
     comps = cell["components"]
     if not comps:
+        sp = cell.get("space")
+        if sp and (sp.get("glyph") or sp.get("text")):      # what is printed on the empty space
+            return Text(sp.get("text") or sp["glyph"].lower(), style=sp.get("color") or "dim")
         return Text("·", style="dim")
     if compact:
         out = Text()
@@ -53,7 +56,7 @@ def zone_text(cell, compact: bool = False) -> Text:
 
 
 def family_renderable(fam):
-    title = Text(fam["name"], style="bold underline")
+    title = Text(fam.get("title") or fam["name"], style="bold underline")
     shape = fam["shape"]
     if shape == "single":
         line = Text.assemble(title, ": ", zone_text(fam["zone"]))
@@ -149,25 +152,30 @@ def view_renderable(view):
         ranks = Table(title="final scores", box=None)
         ranks.add_column("place")
         ranks.add_column("seat")
+        parts = view.get("score_parts") or []
+        names = [n for n, _ in parts[0]] if parts and parts[0] else []
+        for n in names:
+            ranks.add_column(n, justify="right", style="dim")
         ranks.add_column("score", justify="right")
         for s in sorted(range(len(view["scores"])), key=lambda s: view["ranking"][s]):
-            ranks.add_row(str(view["ranking"][s]), Text(view["seats"][s]), str(view["scores"][s]))
+            row = [str(v) for _, v in parts[s]] if names else []
+            ranks.add_row(str(view["ranking"][s]), Text(view["seats"][s]), *row, str(view["scores"][s]))
         items.append(ranks)
     return Group(*items)
 
 
 def actions_renderable(view):
-    """The legal actions, numbered from 1 and grouped by action."""
+    """The legal actions, numbered from 1 and grouped by action, each as its sentence."""
     view = clean(view)
     t = Table.grid(padding=(0, 1))
     t.add_column(justify="right", style="bold yellow")
     t.add_column()
     n = 0
     for group in view["actions"]:
-        t.add_row("", Text(group["action"], style="bold"))
+        t.add_row("", Text(group.get("title") or group["action"], style="bold"))
         for o in group["options"]:
             n += 1
-            t.add_row(str(n), Text(o["id"]))
+            t.add_row(str(n), Text(o.get("say") or o["id"]))
     return t
 
 

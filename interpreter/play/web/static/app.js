@@ -25,18 +25,33 @@ async function api(method, path, data) {
 }
 
 // --- drawing -------------------------------------------------------------------------
+const words = (name) => String(name).replace(/_/g, " ");
+
+function clickable(e, run) {
+  // a space or component that chooses: clicked, or reached with Tab and taken with Enter or Space
+  e.setAttribute("tabindex", "0");
+  e.setAttribute("role", "button");
+  e.addEventListener("click", (ev) => { ev.stopPropagation(); run(); });
+  e.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); run(); } });
+  return e;
+}
+
 function textColor(hex) {
-  if (!hex) return "#222";
-  const n = parseInt(hex.slice(1), 16), r = n >> 16, g = (n >> 8) & 255, b = n & 255;
-  return (0.299 * r + 0.587 * g + 0.114 * b) > 150 ? "#222" : "#fff";
+  // black or white, whichever contrasts more with the colour (WCAG relative luminance)
+  if (!hex) return "#000";
+  const n = parseInt(hex.slice(1), 16);
+  const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  const L = 0.2126 * lin(n >> 16) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255);
+  return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "#000" : "#fff";
 }
 
 function compEl(c, choosable, compact) {
   const style = c.color ? `background:${c.color};color:${textColor(c.color)}` : "";
   const short = compact || c.short === c.glyph ? c.short : c.label;
   const e = el("span", {class: "comp" + (c.color ? "" : " plain") + (choosable[c.label] ? " clickable" : ""),
-                        style, title: `${c.label} (${c.kind})`, "data-label": c.label}, short);
-  if (choosable[c.label]) e.addEventListener("click", (ev) => { ev.stopPropagation(); choose(choosable[c.label]); });
+                        style, title: `${words(c.label)} (${words(c.kind)})`, "data-label": c.label}, short);
+  if (short !== c.label) e.setAttribute("aria-label", `${short} (${words(c.label)})`);   // the glyph, then what it is
+  if (choosable[c.label]) clickable(e, () => choose(choosable[c.label]));
   return e;
 }
 
@@ -44,7 +59,7 @@ function zoneEl(cell, choosable, compact) {
   if (!cell) return el("div", {class: "zone none"});
   const kids = [];
   if (cell.hidden) {
-    kids.push(el("span", {class: "back", title: `${cell.count} hidden`}, cell.count ? `${cell.count}` : "0"));
+    if (cell.count) kids.push(el("span", {class: "back", title: `${cell.count} hidden`}, `${cell.count}`));
   } else if (cell.components.length > 10 && !compact) {
     const counts = new Map();
     for (const c of cell.components) {
@@ -55,21 +70,41 @@ function zoneEl(cell, choosable, compact) {
   } else {
     for (const c of cell.components) kids.push(compEl(c, choosable, compact));
   }
+  const sp = cell.space;
+  if (sp && !cell.components.length && !cell.count) {
+    // what is printed on the space: its colour (with the glyph, so colour is not the only sign) or its text
+    kids.push(el("span", {class: "mark", style: sp.color ? `color:${textColor(sp.color)}` : ""}, sp.text || sp.glyph || ""));
+  }
   const options = cell.options || [];
-  const e = el("div", {class: "zone" + (options.length ? " clickable" : "") + (cell.components.length || cell.hidden ? "" : " empty"),
-                       "data-zone": cell.name, title: cell.name + (cell.capacity ? ` (holds ${cell.capacity})` : "")}, kids);
-  if (options.length) e.addEventListener("click", () => choose(options));
+  const e = el("div", {class: "zone" + (options.length ? " clickable" : "") + (cell.components.length || cell.count ? "" : " empty") + (sp ? " printed" : ""),
+                       "data-zone": cell.name, style: sp && sp.color ? `background:${sp.color}` : "",
+                       title: words(cell.name) + (sp && sp.name ? ` (${sp.name})` : "") + (cell.capacity ? ` (holds ${cell.capacity})` : "")}, kids);
+  if (options.length) {
+    // the name begins with what the space shows (its glyphs), then says which space and what it offers
+    e.setAttribute("aria-label", `${e.textContent.trim()} ${words(cell.name)}: ${options.length} choice${options.length === 1 ? "" : "s"}`.trim());
+    clickable(e, () => choose(options));
+  }
   return e;
 }
 
 function familyEl(fam, choosable) {
   const box = el("div", {class: "family shape-" + fam.shape, "data-family": fam.name});
-  box.append(el("h4", {}, fam.name));
+  box.append(el("h4", {}, fam.title || words(fam.name)));
   if (fam.shape === "single") {
     box.append(zoneEl(fam.zone, choosable));
+  } else if (fam.shape === "grid" && fam.layout === "pyramid") {
+    // rows of different lengths, centred: a tower or a triangle
+    const pyr = el("div", {class: "pyramid", role: "group", "aria-label": `${fam.title || words(fam.name)}: ${words(fam.row_index)} from ${fam.flip_rows ? "the bottom" : "the top"}`});
+    for (const [r, cells] of trim(fam.rows.map((r, i) => [r, fam.cells[i]]), fam.flip_rows)) {
+      if (r === null) { pyr.append(el("div", {class: "prow gap"}, cells)); continue; }
+      pyr.append(el("div", {class: "prow", title: `${words(fam.row_index)} ${r}`},
+                    cells.filter((c) => c).map((c) => zoneEl(c, choosable, true))));
+    }
+    box.append(pyr);
   } else if (fam.shape === "grid") {
     const t = el("table", {class: "grid"});
-    t.append(el("tr", {}, el("th", {class: "corner"}, `${fam.row_index}\\${fam.column_index}`),
+    t.setAttribute("aria-label", `${words(fam.name)}: ${words(fam.row_index)} down, ${words(fam.column_index)} across`);
+    t.append(el("tr", {}, el("th", {class: "corner", title: `${words(fam.row_index)} down, ${words(fam.column_index)} across`}, ""),
                 fam.columns.map((c) => el("th", {}, c))));
     let rows = fam.rows.map((r, i) => [r, fam.cells[i]]);
     rows = trim(rows, fam.flip_rows);
@@ -77,10 +112,10 @@ function familyEl(fam, choosable) {
       if (r === null) { t.append(el("tr", {class: "gap"}, el("th", {}, "⋮"), el("td", {colspan: fam.columns.length}, cells))); continue; }
       t.append(el("tr", {}, el("th", {}, r), cells.map((c) => el("td", {}, zoneEl(c, choosable, true)))));
     }
-    box.append(t);
+    box.append(el("div", {class: "scroll"}, t));
   } else {
     const row = el("div", {class: "zrow"});
-    for (const z of fam.zones) row.append(el("div", {class: "slot"}, el("div", {class: "at"}, z.at.join(", ")), zoneEl(z, choosable)));
+    for (const z of fam.zones) row.append(el("div", {class: "slot"}, el("div", {class: "at"}, words(z.at.join(", "))), zoneEl(z, choosable)));
     box.append(row);
   }
   return box;
@@ -100,7 +135,16 @@ function trim(rows, flip) {
 }
 
 function varsEl(vars) {
-  return el("div", {class: "vars"}, vars.map((v) => el("span", {class: "var"}, el("b", {}, v.name), " ", v.value)));
+  return el("div", {class: "vars"}, vars.map((v) => el("span", {class: "var"}, el("b", {}, v.title || words(v.name)), " ", v.value)));
+}
+
+function legendEl(view) {
+  // the glyphs and colours on the board, and what they stand for
+  const texts = [...document.querySelectorAll("#board .comp, #board .mark")].map((e) => e.textContent);
+  const shown = Object.entries(view.symbols).filter(([, st]) => st.glyph && texts.some((t) => t.includes(st.glyph)));
+  if (!shown.length) return el("div");
+  return el("div", {class: "legend", "aria-label": "key"}, el("b", {}, "Key "),
+            shown.map(([name, st]) => el("span", {class: "key"}, el("span", {class: "swatch", style: `background:${st.color};color:${textColor(st.color)}`}, st.glyph), " ", words(name))));
 }
 
 function drawBoard(view) {
@@ -109,8 +153,8 @@ function drawBoard(view) {
   const choosable = {};
   for (const g of view.actions) for (const o of g.options) for (const lbl of o.components) (choosable[lbl] ||= []).push(o.id);
   const head = [view.game];
-  if (view.round !== null && view.round !== undefined) head.push(`${view.round_name} ${view.round}`);
-  if (view.phase) head.push(`phase ${view.phase}`);
+  if (view.round !== null && view.round !== undefined) head.push(`${words(view.round_name)} ${view.round}`);
+  if (view.phase) head.push(words(view.phase));
   $("title").textContent = head.join(" · ");
   if (view.variables.length) board.append(varsEl(view.variables));
   const shared = el("div", {class: "shared"});
@@ -125,11 +169,18 @@ function drawBoard(view) {
     players.append(panel);
   }
   board.append(players);
+  board.append(legendEl(view));
   if (view.scores) {
-    const t = el("table", {class: "scores"}, el("tr", {}, el("th", {}, "place"), el("th", {}, "seat"), el("th", {}, "score")));
+    // the score's named parts per seat (end: parts:), then the total
+    const parts = view.score_parts || [];
+    const names = parts.length && parts[0].length ? parts[0].map(([n]) => n) : [];
+    const t = el("table", {class: "scores"}, el("tr", {}, el("th", {}, "place"), el("th", {}, "seat"),
+                 names.map((n) => el("th", {class: "part"}, n)), el("th", {}, "score")));
     const order = view.scores.map((_, i) => i).sort((a, b) => view.ranking[a] - view.ranking[b]);
-    for (const i of order) t.append(el("tr", {}, el("td", {}, view.ranking[i]), el("td", {}, view.seats[i]), el("td", {class: "score", "data-seat": i}, view.scores[i])));
-    board.prepend(el("div", {class: "final"}, el("h3", {}, "Game over"), t));
+    for (const i of order) t.append(el("tr", {}, el("td", {}, view.ranking[i]), el("td", {}, view.seats[i]),
+                                       (names.length ? parts[i] : []).map(([n, v]) => el("td", {class: "part", "data-part": n}, v)),
+                                       el("td", {class: "score", "data-seat": i}, view.scores[i])));
+    board.prepend(el("div", {class: "final"}, el("h3", {}, "Game over"), el("div", {class: "scroll"}, t)));
   }
 }
 
@@ -141,10 +192,10 @@ function drawActions(view) {
   for (const g of view.actions) {
     const opts = g.options.filter((o) => !filter || filter.includes(o.id));
     if (!opts.length) continue;
-    const group = el("div", {class: "group"}, el("div", {class: "gname"}, g.action));
+    const group = el("div", {class: "group", role: "group", "aria-label": g.title || g.action},
+                     el("div", {class: "gname"}, g.title || g.action));
     for (const o of opts) {
-      const params = Object.entries(o.params).map(([k, v]) => `${k}=${v}`).join(", ");
-      group.append(el("button", {class: "opt", "data-id": o.id, title: o.id, onclick: () => act(o.id)}, params || g.action));
+      group.append(el("button", {class: "opt", "data-id": o.id, title: o.id, onclick: () => act(o.id)}, o.say || o.id));
     }
     box.append(group);
   }
