@@ -943,6 +943,7 @@ class StepCompiler:
         ts, tt = self.text(step.get("to", "player"), step.pos_of("to") if "to" in step else pos, "'to'")
         if vs is None or ts is None:
             return
+        self.g.tell_attrs.add(attr.name)
         fact = (attr.name, node.op == "==", f"{attr.name} {node.op} {{}}")
         self.emit(F.STMT, [f"{self.bind(_tell, 'f')}(st, tuple({its}), {self.bind(fact, 'k')}, {vs}, {ts}, "
                            f"{self.bind(pos, 'pos')})"], pos)
