@@ -93,3 +93,17 @@ def test_check_catches_a_resample_that_changes_what_the_seat_sees(monkeypatch):
     monkeypatch.setattr(runtime.State, "resample", cheating)
     findings = run_check(str(Path(__file__).parent / "rulebooks" / "hidden_die"), 2, [2], {}, [])
     assert findings and findings[0].code == "RW923"
+
+
+def test_a_log_line_that_names_a_hidden_card_is_a_leak(rulebook):
+    # the card goes face down (secret by default), but the rulebook's log, told to all, names it
+    from interpreter.tools.simulate import run_check
+    text = (LEAKY / "game.yaml").read_text().replace('visible: "viewer != p"', 'visible: "viewer == p"').replace(
+        "  table: {holds: card}", "  table: {holds: card, visible: false}")
+    logged = text.replace("    do: [{move: card, to: table}]",
+                          '    do: [{move: card, to: table}, {log: "{seat_name(player)} puts {card} face down"}]')
+    findings = run_check(str(rulebook(logged)), 2, [2], {}, [])
+    assert findings and findings[0].code == "RW920" and "is told the log line 'Player 1 puts v" in findings[0].message
+    quiet = text.replace("    do: [{move: card, to: table}]",
+                         '    do: [{move: card, to: table}, {log: "{seat_name(player)} puts a card face down"}]')
+    assert run_check(str(rulebook(quiet)), 2, [2], {}, []) == []

@@ -102,3 +102,19 @@ def test_tell_states_an_attribute_against_a_value(rulebook):
     assert any("colour" in d.message for d in report.items)
     report, _ = check_rulebook(rulebook(text.replace('tell: "c.color == color"', 'tell: "color != c.color"')))
     assert report.items == []
+
+
+def test_the_information_state_tensor_carries_the_seats_facts_by_place():
+    st = started()
+    st.apply_action("hint_color(target=1,color=red)")     # P2: #1 not red, #2 red, #3 not red
+    spec = Rulebook.load(HINTS).information_state_spec(2)
+    part = next(p for p in spec.parts if p.name == "facts:hand[1]")
+    assert part.shape == (12, 5) and part.columns == ["color=blue", "color=red", "number=1", "number=2",
+                                                      "number=3"]
+    t = st.information_state_tensor(1)
+    assert {name: t[name].shape for name in spec.shapes} == spec.shapes
+    red = part.columns.index("color=red")
+    assert [t["facts:hand[1]"][i, red] for i in range(4)] == [-1.0, 1.0, -1.0, 0.0]
+    assert t["facts:hand[1]"].sum() == -1.0                # nothing else told
+    assert not st.information_state_tensor(0)["facts:hand[1]"].any()    # seat 0 sees that hand
+    assert len(spec.flatten(t)) == spec.size()

@@ -1,15 +1,18 @@
 """What a seat is shown must be what it may know: the checks `regelwerk check` runs on
 random games for hidden information (issue 26).
 
-RW920  a legal action id shown to the chooser, or a decision as another seat is told
-       it (``history_for``), names a component label the seat cannot see (before the
-       decision and, for the seats told of it, after it)
+RW920  a legal action id shown to the chooser, a decision as another seat is told
+       it (``history_for``) or a line of the rulebook's log (told to all) names a
+       component label the seat cannot see (before the decision and, for what is told
+       after it, after it too)
 RW923  ``State.resample(seat, k)`` gives a state in which the seat sees something else
        than in the real one (its observation or its information-state string differ)
 RW921/RW922 (raised by resample itself): no consistent world within the limit / a start
        that its seed and decisions do not give back
 """
 from __future__ import annotations
+
+import re
 
 from .observe import sees_zone
 from .runtime import public_action_id
@@ -64,6 +67,29 @@ def told_leak(st, option, before: dict) -> str | None:
         if label is not None and label in hidden_labels(st, seat):
             return (f"seat {seat} is told the decision '{public_action_id(st.game, option.id)}', which names "
                     f"'{label}', which it cannot see")
+    return None
+
+
+def hidden_from_all(st) -> dict:
+    """Before a decision: for every seat, the labels it cannot see (the log is told to all)."""
+    return {seat: hidden_labels(st, seat) for seat in range(st.lay.num_seats)}
+
+
+def log_leak(st, lines, before: dict) -> str | None:
+    """After a decision: a new line of the rulebook's log (told to every seat) that names, as a
+    word, the label of a component a seat could not see before the decision and cannot see
+    after it, else None.  Words the rulebook wrote into its log texts ("pays a seal") and
+    labels that are numbers (counts and values far more often) are not looked for."""
+    if not lines:
+        return None
+    written = st.game.log_words
+    words = [set(re.findall(r"[^\s,.;:!?()\[\]{}'\"]+", line)) - written for line in lines]
+    for seat, hidden in before.items():
+        still = hidden & hidden_labels(st, seat)
+        for line, ws in zip(lines, words):
+            for label in sorted(still & ws):
+                if not label.isdigit():
+                    return f"seat {seat} is told the log line '{line}', which names '{label}', which it cannot see"
     return None
 
 

@@ -377,6 +377,11 @@ class GameDef:
     memo_drop: dict | None = None
     #: how many functions there are: the length of ``State.memo``
     memo_size: int = 0
+    #: the words the rulebook's log texts hold as written (outside their {expressions}),
+    #: which name no component however they read (engine/leaks.py)
+    log_words: set = field(default_factory=set)
+    #: the component attributes `tell` steps tell facts about (for the information-state tensor)
+    tell_attrs: set = field(default_factory=set)
     #: (table name, key expression node, {local: (lo, hi)}) for every table lookup
     table_lookups: list = field(default_factory=list)
     #: ranges whose bounds a layout fixes, f(layout state, [None]) each: made once per layout

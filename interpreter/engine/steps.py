@@ -842,12 +842,14 @@ class StepCompiler:
         fmt = self.bind(format_value, "f")
         for m in re.finditer(r"\{([^{}]*)\}", text):
             if m.start() > last:
+                self.g.log_words.update(str(text[last:m.start()]).split())
                 parts.append(self.bind(str(text[last:m.start()]), "s"))
             ipos = text.pos_at(m.start(1)) if hasattr(text, "pos_at") else pos
             s, _ = self.text(_sub(text, m.start(1), m.end(1)), ipos, "log")
             parts.append(f"{fmt}({s})" if s is not None else self.bind("?", "s"))
             last = m.end()
         if last < len(text):
+            self.g.log_words.update(str(text[last:]).split())
             parts.append(self.bind(str(text[last:]), "s"))
         pre = self.take_pre()
         self.pre = saved
@@ -941,6 +943,7 @@ class StepCompiler:
         ts, tt = self.text(step.get("to", "player"), step.pos_of("to") if "to" in step else pos, "'to'")
         if vs is None or ts is None:
             return
+        self.g.tell_attrs.add(attr.name)
         fact = (attr.name, node.op == "==", f"{attr.name} {node.op} {{}}")
         self.emit(F.STMT, [f"{self.bind(_tell, 'f')}(st, tuple({its}), {self.bind(fact, 'k')}, {vs}, {ts}, "
                            f"{self.bind(pos, 'pos')})"], pos)

@@ -13,8 +13,8 @@ RW904   the engine's own invariants broken: a component in two zones or in
 RW905   an error inside the rules (an expression that fails, a full zone…)
 RW906   a legal action id outside the layout's fixed action space
         (``Rulebook.action_space``: a parameter's ``bounds`` are too narrow)
-RW920   an id shown to a seat (a legal action, a decision it is told of) names a
-        component it cannot see (interpreter/engine/leaks.py)
+RW920   an id shown to a seat (a legal action, a decision it is told of) or a line
+        of the rulebook's log names a component it cannot see (interpreter/engine/leaks.py)
 RW921   ``resample`` finds no world consistent with what the seat saw
 RW922   ``resample`` cannot replay the state from its seed and decisions
 RW923   ``resample`` changes what the seat observes (a resample that cheats)
@@ -33,7 +33,7 @@ from dsl.diagnostics import Pos, RuleRuntimeError
 
 from ..ai.bots import make_bots
 from ..game import space_of
-from ..game import hidden_from_others, legal_leak, resample_problem, told_leak
+from ..game import hidden_from_all, hidden_from_others, legal_leak, log_leak, resample_problem, told_leak
 
 
 @dataclass
@@ -143,11 +143,14 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
                     finding("RW923", problem, st.pending.pos)
                     return findings
                 before, chosen = hidden_from_others(st), st.pending.by_id[action]
+                everyone, logged = hidden_from_all(st), len(st.log)
+                st.logging = True               # the log lines of this decision, to look at them
             decisions.append(action)
             st.apply_action(action)
             n += 1
             if watch:
-                problem = told_leak(st, chosen, before)
+                st.logging = False
+                problem = told_leak(st, chosen, before) or log_leak(st, st.log[logged:], everyone)
                 if problem is not None:
                     finding("RW920", problem, chosen.action.pos)
                     return findings
