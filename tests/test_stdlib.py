@@ -122,6 +122,25 @@ def ev(lib, text):
     ("subsets([1, 2, 3], 2)", [(1, 2), (1, 3), (2, 3)]),
     ("multisets([1, 2], 2)", [(1, 1), (1, 2), (2, 2)]),
     ("count(permutations([1, 2, 3]))", 6),
+    # shapes: a domino of cells a=(0,0), b=(0,1). Turned 90 degrees clockwise (r, c) -> (c, -r):
+    # a (0,0), b (1,0); 180: a (0,0), b (0,-1) moved right by 1: a (0,1), b (0,0); 270: b above a
+    ("orientations([(0, 0), (0, 1)])", [((0, 0), (0, 1)), ((0, 0), (1, 0)), ((0, 1), (0, 0)), ((1, 0), (0, 0))]),
+    # an L of 4 cells has 8 different images (4 turns x 2 sides), turned only 4
+    ("count(orientations([(0, 0), (1, 0), (2, 0), (2, 1)]))", 8),
+    ("count(rotations([(0, 0), (1, 0), (2, 0), (2, 1)]))", 4),
+    # the 2x2 square: its cells' order changes with each turn; as sets of cells one image
+    ("count(distinct(map(orientations([(0, 0), (0, 1), (1, 0), (1, 1)]), o -> sorted(o))))", 1),
+    # a hex domino points in 6 directions; its mirror images are among them
+    ("count(hex_orientations([(0, 0), (1, 0)]))", 6),
+    # turning (1, 0) by 60 degrees: (q, r) -> (-r, q + r) = (0, 1); cell 0 stays, moved to (0, 0)
+    ("hex_orientations([(0, 0), (1, 0)])[1]", [(0, 0), (0, 1)]),
+    ("translate([(0, 0), (1, 0)], 2, 3)", [(2, 3), (3, 3)]),
+    ("neighbours4((2, 2))", [(1, 2), (2, 1), (2, 3), (3, 2)]),
+    ("hex_neighbours((0, 0))", [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]),
+    ("inside([(0, 0), (4, 4)], 5, 5)", True),
+    ("inside([(4, 4), (4, 5)], 5, 5)", False),
+    ("touches([(0, 0), (0, 1)], [(1, 1)])", True),              # (0,1) is above (1,1)
+    ("touches([(0, 0), (0, 1)], [(1, 2)])", False),             # only diagonal
 ])
 def test_builtin(lib, text, expected):
     assert ev(lib, text) == expected

@@ -479,6 +479,94 @@ def _groups(st, nodes, neighbours, key):
 
 
 # --------------------------------------------------------------------------
+# Shapes on a grid: a piece's cells are a list of (row, column) pairs (on a hex grid,
+# axial coordinates (q, r)); the same list moved, turned and flipped is where it lies
+
+_CELLS = lambda ts, fs: T.ListT(_elem(ts, "cells"))  # noqa: E731
+_SQUARE_TURNS = ((lambda r, c: (r, c)), (lambda r, c: (c, -r)), (lambda r, c: (-r, -c)), (lambda r, c: (-c, r)))
+_HEX_TURNS = tuple((lambda k: (lambda q, r: _hex_turn(q, r, k)))(k) for k in range(6))
+
+
+def _hex_turn(q, r, k):
+    for _ in range(k):                       # 60 degrees clockwise in axial coordinates
+        q, r = -r, q + r
+    return q, r
+
+
+def _images(cells, turns, flip):
+    """Every image of ``cells`` under ``turns`` (and, with ``flip``, the mirror images), each
+    moved so that its least row and least column are 0; cell i of an image is the image of
+    cell i (a piece whose cells differ keeps each face); equal images once, in order."""
+    cells = [tuple(x) for x in cells]
+    out = {}
+    for mirror in ((False, True) if flip else (False,)):
+        for turn in turns:
+            moved = [turn(a, -b if mirror else b) for a, b in cells]
+            if moved:
+                lo_a = min(a for a, _ in moved)
+                lo_b = min(b for _, b in moved)
+                moved = [(a - lo_a, b - lo_b) for a, b in moved]
+            out.setdefault(tuple(moved), None)
+    return tuple(out)
+
+
+@builtin("orientations",
+         "orientations(cells) — the piece turned by 0, 90, 180, 270 degrees and flipped: every different "
+         "image of its (row, column) cells, moved so that its least row and column are 0; cell i of an image "
+         "is where cell i went.", [L("cells")], lambda ts, fs: T.ListT(T.ListT(_elem(ts, "cells"))))
+def _orientations(st, cells):
+    return _images(cells, _SQUARE_TURNS, True)
+
+
+@builtin("rotations",
+         "rotations(cells) — like orientations, turned only (never flipped): a piece with a back side.",
+         [L("cells")], lambda ts, fs: T.ListT(T.ListT(_elem(ts, "cells"))))
+def _rotations(st, cells):
+    return _images(cells, _SQUARE_TURNS, False)
+
+
+@builtin("hex_orientations",
+         "hex_orientations(cells) — orientations on a hex grid: axial (q, r) cells turned by multiples of "
+         "60 degrees and flipped, each moved so that its least q and r are 0.",
+         [L("cells")], lambda ts, fs: T.ListT(T.ListT(_elem(ts, "cells"))))
+def _hex_orientations(st, cells):
+    return _images(cells, _HEX_TURNS, True)
+
+
+@builtin("translate", "translate(cells, dr, dc) — the cells moved by dr rows and dc columns.",
+         [L("cells"), V("dr", T.INT), V("dc", T.INT)], _CELLS)
+def _translate(st, cells, dr, dc):
+    return tuple((a + dr, b + dc) for a, b in cells)
+
+
+@builtin("neighbours4", "neighbours4(cell) — the four cells beside a (row, column) cell: up, left, right, down.",
+         [V("cell")], lambda ts, fs: T.ListT(ts["cell"]))
+def _neighbours4(st, cell):
+    r, c = cell
+    return ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))
+
+
+@builtin("hex_neighbours", "hex_neighbours(cell) — the six cells beside an axial (q, r) hex cell.",
+         [V("cell")], lambda ts, fs: T.ListT(ts["cell"]))
+def _hex_neighbours(st, cell):
+    q, r = cell
+    return ((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1))
+
+
+@builtin("inside", "inside(cells, rows, cols) — every cell lies on a board of rows x cols cells "
+         "numbered from 0.", [L("cells"), V("rows", T.INT), V("cols", T.INT)], _const(T.BOOL))
+def _inside(st, cells, rows, cols):
+    return all(0 <= a < rows and 0 <= b < cols for a, b in cells)
+
+
+@builtin("touches", "touches(cells, others) — some cell of cells is beside (neighbours4) a cell of others.",
+         [L("cells"), L("others")], _const(T.BOOL))
+def _touches(st, cells, others):
+    near = set(others)
+    return any(n in near for a, b in cells for n in ((a - 1, b), (a, b - 1), (a, b + 1), (a + 1, b)))
+
+
+# --------------------------------------------------------------------------
 # Ranking and optimisation
 
 def _rank_impl(dense):
