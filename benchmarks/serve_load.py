@@ -179,8 +179,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="regelwerk-serve-load-"))
     db = tmp / "serve.sqlite"
-    env = {**os.environ, "PYTHONPATH": str(ROOT),
-           "REGELWERK_LIMITS": f"serve_streams={max(200, 2 * args.tables * args.seats)}"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}      # the default limits: 200 streams = 50 tables x 4 seats
     server = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", args.game, "--port", "0",
                                "--host", "127.0.0.1", "--db", str(db), "--bot-delay", "0"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)

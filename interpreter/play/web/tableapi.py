@@ -88,6 +88,9 @@ def table_routes(app: bottle.Bottle, hall, static_root) -> None:
             raise Refused("'at' takes a number") from None
         with table.lock:
             asked = query_seat(q.get("seat"), len(table.session.kinds))
+            if (asked == "auto" or not table.over) and at is None:
+                bottle.response.content_type = "application/json"
+                return table.payload_json(seat)          # the present, as the live stream sends it
             return reply(table.payload(seat, asked, at))
 
     @app.post("/api/t/<token>/act")
