@@ -110,6 +110,7 @@ class ChanceState:
         self.state = None         # the State at a decision or the end (None at a chance node)
         self.need = 0             # outcomes of the pending chance node
         self.history: list = []   # ("chance", k) or (seat, action id), in order
+        self.chances = 0          # how many of them are chance outcomes
         self._worker = None       # the greenlet that runs this game's segments (never copied)
         self._paused = False      # it is paused in a segment, at the pending chance node
         self._script = None       # the running segment's script (the outcomes it was given)
@@ -143,6 +144,7 @@ class ChanceState:
         if self.state is not None or not 0 <= k < self.need:
             raise ValueError(f"chance outcome {k} is not possible here")
         self.history.append(("chance", k))
+        self.chances += 1
         if self._paused:                  # resume the segment where it stopped
             try:
                 self._resume(k)
@@ -194,6 +196,7 @@ class ChanceState:
         c.state = None if self.state is None else self.state.clone()
         c.need = self.need
         c.history = list(self.history)
+        c.chances = self.chances
         c._worker = c._script = None  # a clone replays its segment on its first outcome
         c._paused = False
         if self.state is None:
@@ -295,7 +298,7 @@ class ChanceState:
         """Run ``st`` (setup first if ``fresh``) through ``actions``, chance answered from
         ``outcomes``, and on: paused at the next chance node (a greenlet) or stopped there
         (without greenlet: ``_NeedChance``), or arrived at a decision or the end."""
-        before = sum(1 for kind, _x in self.history if kind == "chance") - len(outcomes)
+        before = self.chances - len(outcomes)
         if _greenlet is not None:
             self._script = _Script(list(outcomes), _current_greenlet(), before)
             job = (st, fresh, actions, self._script)
@@ -390,6 +393,7 @@ def _rebuild(rulebook_class, path, players, options, variants, base, base_at, hi
     cs.base = None if base is None else rb.state_from_json(base)
     cs.base_at = base_at
     cs.history = [tuple(h) for h in history]
+    cs.chances = sum(1 for kind, _x in cs.history if kind == "chance")
     cs.since = sum(1 for kind, _x in cs.history[base_at:] if kind != "chance")
     cs.state = None
     cs.need = 0
