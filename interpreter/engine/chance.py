@@ -64,9 +64,6 @@ class _Script:
         """``State.draw_key``: -1 - the number of the game's next chance outcome."""
         return -1 - (self.before + self.i)
 
-    def __call__(self, n: int) -> int:
-        return self.below(n)
-
     def below(self, n: int) -> int:
         if n <= 1:
             return 0
@@ -80,6 +77,8 @@ class _Script:
         self.outcomes.append(k)
         self.i += 1
         return k
+
+    __call__ = below      # State.chance(n): without a second call per random number
 
 
 class _Pause:
