@@ -21,6 +21,12 @@ SIZES = [(1280, 800), (375, 812)]
 MID = {"azul_summer_pavilion": 30, "iquazu": 14, "moonlight_market": 14, "yak": 16}
 
 
+def _db() -> str:
+    """A fresh table database for one server (serve keeps its tables in SQLite)."""
+    import tempfile
+    return str(Path(tempfile.mkdtemp(prefix="regelwerk-serve-")) / "serve.sqlite")
+
+
 def shoot(out: Path) -> list:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -34,7 +40,8 @@ def shoot(out: Path) -> list:
             driver.set_window_size(width, height + (height - inner))      # the page itself gets height px
             for game in SHIPPED:
                 proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", str(RULES / game),
-                                         "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                         "--port", "0",
+                             "--db", _db()], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
                 base = re.search(r"(http://127\.0\.0\.1:\d+)/", proc.stdout.readline()).group(1)
                 try:

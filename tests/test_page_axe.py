@@ -23,6 +23,12 @@ pytest.importorskip("bottle", reason="browser play needs the web extra: pip inst
 GAMES = [p.name for p in game_folders()]
 
 
+def _db() -> str:
+    """A fresh table database for one server (serve keeps its tables in SQLite)."""
+    import tempfile
+    return str(Path(tempfile.mkdtemp(prefix="regelwerk-serve-")) / "serve.sqlite")
+
+
 def axe_source() -> str:
     for path in (os.environ.get("AXE_CORE_JS"), ROOT / "node_modules" / "axe-core" / "axe.min.js",
                  Path("/usr/share/nodejs/axe-core/axe.min.js")):
@@ -61,7 +67,8 @@ def test_no_critical_or_serious_accessibility_violations(width, height):
     found = {}
     try:
         for game in GAMES:
-            proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", str(RULES / game), "--port", "0"],
+            proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", str(RULES / game), "--port", "0",
+                             "--db", _db()],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                     env={**os.environ, "PYTHONPATH": str(ROOT)})
             base = re.search(r"(http://127\.0\.0\.1:\d+)/", proc.stdout.readline()).group(1)

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -34,8 +35,15 @@ return out;
 """
 
 
+def _db() -> str:
+    """A fresh table database for one server (serve keeps its tables in SQLite)."""
+    import tempfile
+    return str(Path(tempfile.mkdtemp(prefix="regelwerk-serve-")) / "serve.sqlite")
+
+
 def _serve(game):
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", str(RULES / game), "--port", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", str(RULES / game), "--port", "0",
+                             "--db", _db()],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     m = re.search(r"(http://127\.0\.0\.1:\d+)/", proc.stdout.readline())

@@ -113,7 +113,7 @@ def test_a_full_game_against_a_bot_in_the_terminal(game, tmp_path):
             assert not mentions(body, label), f"{label} is hidden from Player 1 but shown at decision {number}"
         opponent = re.search(r"╭─ Player 2.*?╰", body, re.S).group(0)
         seen = st.observation(0)["zones"]
-        from interpreter.view import build_view
+        from interpreter.play.view import build_view
         titles = {f["name"]: f["title"] for p in build_view(st, 0)["players"] for f in p["families"]}
         for zone in st.lay.zones:
             obs = seen.get(zone.name)
