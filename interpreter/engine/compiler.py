@@ -805,6 +805,7 @@ class Compiler:
             if choose is not None:                  # its values: the sets, each a list in the set order
                 text = f"{gen.bind(choose_sets, 'f')}({text}, {int(choose[0])}, {int(choose[1])})"
                 elem = T.ListT(elem)
+                action.has_sets = True
             slot = scope.declare(pname, elem)
             action.params.append(ParamSpec(pname, LazyExpr(gen, text, dpos, pre), elem, slot, dpos, domain, tree,
                                            text, pre, choose))

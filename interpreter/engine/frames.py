@@ -99,8 +99,11 @@ class Decision:
 def option_id(action, values) -> str:
     if not action.params:
         return action.name
-    inner = ",".join(f"{p.name}={format_set(v) if p.choose else format_value(v)}"
-                     for p, v in zip(action.params, values))
+    if action.has_sets:             # a set parameter's part is written in braces
+        inner = ",".join(f"{p.name}={format_set(v) if p.choose else format_value(v)}"
+                         for p, v in zip(action.params, values))
+    else:
+        inner = ",".join(f"{p.name}={format_value(v)}" for p, v in zip(action.params, values))
     return f"{action.name}({inner})"
 
 

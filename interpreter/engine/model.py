@@ -270,6 +270,8 @@ class ActionDecl:
     bounds: dict = field(default_factory=dict)
     #: `secret: true`: other seats learn only the action's name, never its parameters
     secret: bool = False
+    #: a parameter is a set (ParamSpec.choose): option_id writes its part in braces
+    has_sets: bool = False
     #: the parameters other seats are not told (`secret: [names]`, all for `secret: true`, or the default:
     #: a component moved into a zone not everyone sees, unless chosen from a zone everyone sees)
     secret_params: frozenset = frozenset()

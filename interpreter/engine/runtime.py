@@ -460,9 +460,8 @@ class State:
 
     def scope_end(self, kind: str, name: str) -> None:
         rec = self.scopes.pop()
-        checks = self.game.scope_invariants.get(kind)
-        if checks:                      # `invariants: {x: {expr: ..., when: turn_end}}`
-            for inv, fn, pos in checks:
+        if self.game.scope_invariants:  # `invariants: {x: {expr: ..., when: turn_end}}`
+            for inv, fn, pos in self.game.scope_invariants.get(kind, ()):
                 if not fn(self, [None]):
                     self.broken.append((inv, pos, kind))
         if self.game.event_triggers:
