@@ -166,3 +166,19 @@ def test_side_by_side_finds_no_difference_between_a_rulebook_and_itself():
     from interpreter.tools.mutate import side_by_side
     rb = Rulebook.load(BOOK)
     assert side_by_side(rb, Rulebook.load(BOOK), 3) == ""
+
+
+def test_a_rulebook_edited_after_listing_its_mutants_stops_the_run(tmp_path):
+    # a mutant's place is an offset in the text listed: editing the file meanwhile (a mark
+    # added during a long run) would write the change in the wrong place; it is refused instead
+    import pytest
+    from interpreter.tools.mutate import RulebookChanged, run_mutant
+    book = tmp_path / "book"
+    shutil.copytree(BOOK, book)
+    mutants, _ = enumerate_mutants(book)
+    m = next(m for m in mutants if m.file == "game.yaml" and m.line == 17 and m.kind == "int")
+    assert run_mutant(str(book), m).stage == "survived"
+    game = book / "game.yaml"
+    game.write_text("# a new first line\n" + game.read_text())
+    with pytest.raises(RulebookChanged, match="changed after its mutants were listed"):
+        run_mutant(str(book), m)

@@ -33,6 +33,8 @@ from dsl.yamlload import LDict, LList, LStr
 from ..game import STEP_KINDS
 from ..game import format_value
 
+from .coverage_html import NAMES, label
+
 __all__ = ["Recorder", "Point", "CoverageReport", "measure", "format_text", "format_json", "cmd_coverage",
            "add_parser", "step_spans"]
 
@@ -293,8 +295,7 @@ def measure(path) -> CoverageReport:
     return report
 
 
-_NAMES = {"step": "steps", "branch": "branches", "row": "table rows", "trigger": "triggers fired",
-          "action": "actions taken"}
+_NAMES = NAMES
 
 
 def format_text(report: CoverageReport) -> str:
@@ -326,10 +327,7 @@ def format_text(report: CoverageReport) -> str:
     return "\n".join(out)
 
 
-def _label(p: Point) -> str:
-    if p.kind == "step":
-        return f"{p.what} step"
-    return p.what
+_label = label
 
 
 def format_json(report: CoverageReport) -> str:

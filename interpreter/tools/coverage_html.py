@@ -9,9 +9,18 @@ import html
 import json
 from pathlib import Path
 
-from .coverage import CoverageReport, _NAMES, _label
+__all__ = ["format_html", "survivors_from_state", "NAMES", "label"]
 
-__all__ = ["format_html", "survivors_from_state"]
+#: what each kind of point is called in a summary (also coverage.format_text's)
+NAMES = {"step": "steps", "branch": "branches", "row": "table rows", "trigger": "triggers fired",
+         "action": "actions taken"}
+
+
+def label(p) -> str:
+    """A point of coverage.py named for a reader: "set step", "if n == 3 (else)", …"""
+    if p.kind == "step":
+        return f"{p.what} step"
+    return p.what
 
 _STYLE = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
@@ -47,7 +56,8 @@ def survivors_from_state(path) -> dict:
     return out
 
 
-def format_html(report: CoverageReport, survivors: dict | None = None) -> str:
+def format_html(report, survivors: dict | None = None) -> str:
+    """The page for a coverage.CoverageReport; ``survivors`` as survivors_from_state gives them."""
     root = Path(report.rulebook)
     root = root.parent if root.is_file() else root
     survivors = survivors or {}
@@ -56,7 +66,7 @@ def format_html(report: CoverageReport, survivors: dict | None = None) -> str:
         by_line.setdefault((str(Path(p.file).resolve()), p.line), []).append(p)
     files = sorted(root.glob("*.yaml"))
     summary = report.summary()
-    head = ", ".join(f"{s['covered']}/{s['total']} {_NAMES[k]}" + (f" ({s['excepted']} excepted)" if s["excepted"] else "")
+    head = ", ".join(f"{s['covered']}/{s['total']} {NAMES[k]}" + (f" ({s['excepted']} excepted)" if s["excepted"] else "")
                      for k, s in summary.items() if s["total"])
     failed = [r for r in report.scenarios if not r.ok]
     alive = sum(len(v) for v in survivors.values())
@@ -80,14 +90,14 @@ def format_html(report: CoverageReport, survivors: dict | None = None) -> str:
             for p in points:
                 if p.hits:
                     states.add("covered")
-                    notes.append(f"<span class='hit'>✓ {html.escape(_label(p))}</span>")
+                    notes.append(f"<span class='hit'>✓ {html.escape(label(p))}</span>")
                 elif p.key in report.ignored:
                     states.add("excepted")
-                    notes.append(f"<span class='exc'>excepted: {html.escape(_label(p))}: "
+                    notes.append(f"<span class='exc'>excepted: {html.escape(label(p))}: "
                                  f"{html.escape(report.ignored[p.key])}</span>")
                 else:
                     states.add("uncovered")
-                    notes.append(f"<span class='miss'>✗ not covered: {html.escape(_label(p))}</span>")
+                    notes.append(f"<span class='miss'>✗ not covered: {html.escape(label(p))}</span>")
             for m in survivors.get((rel, i), []):
                 notes.append(f"<span class='mut'>● survived: {html.escape(m)}</span>")
             if not states:

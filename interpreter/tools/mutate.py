@@ -101,6 +101,8 @@ class Mutant:
     replacement: str
     #: another line whose `# mutate:` mark may name this mutant (a block scalar's `key: >` line)
     anchor: int = 0
+    #: the text the edit replaces, as it was when the mutants were listed
+    was: str = ""
 
     @property
     def id(self) -> str:
@@ -175,7 +177,7 @@ class _Finder:
     def add(self, f: _File, off: int, length: int, replacement: str, kind: str, before: str, after: str,
             line: int, col: int, anchor: int = 0):
         self.out.append(Mutant(f.rel, line, col, kind, _short(before), _short(after), off, off + length,
-                               replacement, anchor if anchor != line else 0))
+                               replacement, anchor if anchor != line else 0, f.text[off:off + length]))
 
     # values ------------------------------------------------------------------------------
     def walk(self, value, pos, key=None, parent=None):
@@ -467,6 +469,7 @@ def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2
         copy_rulebook(root, book)
         target = book / mutant.file
         text = target.read_text(encoding="utf-8")
+        _unchanged(mutant, text)
         target.write_text(text[:mutant.start] + mutant.replacement + text[mutant.end:], encoding="utf-8")
         stage, detail = _stages(book, games, max_decisions)
     except _OutOfTime:
@@ -477,6 +480,16 @@ def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2
             signal.signal(signal.SIGALRM, old)
         shutil.rmtree(tmp, ignore_errors=True)
     return Result(mutant.id, stage, detail, round(time.perf_counter() - started, 2))
+
+
+class RulebookChanged(Exception):
+    """The rulebook's text changed after its mutants were listed: their places are stale."""
+
+
+def _unchanged(mutant: Mutant, text: str) -> None:
+    if mutant.was and text[mutant.start:mutant.end] != mutant.was:
+        raise RulebookChanged(f"{mutant.file} changed after its mutants were listed (at {mutant.line}:{mutant.col} "
+                              f"'{mutant.was[:40]}' is no longer written); run mutate again")
 
 
 def _stages(book: Path, games: int, max_decisions: int, out: dict | None = None) -> tuple[str, str]:
@@ -572,6 +585,7 @@ def _verify_mark(root: str, mutant: Mutant, games: int, max_decisions: int, time
         copy_rulebook(root, book)
         target = book / mutant.file
         text = target.read_text(encoding="utf-8")
+        _unchanged(mutant, text)
         target.write_text(text[:mutant.start] + mutant.replacement + text[mutant.end:], encoding="utf-8")
         out: dict = {}
         stage, detail = _stages(book, 0, max_decisions, out)
@@ -877,8 +891,12 @@ def cmd_mutate(args) -> int:
     def progress(done, total):
         if show:
             print(f"\r{done}/{total} mutants", end="", file=raw(sys.stderr), flush=True)   # our own \r
-    run = mutate(args.rulebook, args.sample, args.seed, args.jobs, args.state, only, args.games,
-                 timeout=args.timeout, progress=progress, verify_marks=0 if args.trust_marks else args.verify_marks)
+    try:
+        run = mutate(args.rulebook, args.sample, args.seed, args.jobs, args.state, only, args.games,
+                     timeout=args.timeout, progress=progress, verify_marks=0 if args.trust_marks else args.verify_marks)
+    except RulebookChanged as exc:
+        from ..commands import UsageError
+        raise UsageError(str(exc)) from None
     if show:
         print(file=sys.stderr)
     print(format_json(run) if args.format == "json" else format_text(run))
