@@ -7,6 +7,8 @@ once per game and shared (never changed) by all states and their clones.
 """
 from __future__ import annotations
 
+from itertools import islice
+
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from .limits import LIMITS
@@ -126,16 +128,18 @@ def _combos(specs, st, L, what):
             yield (value,) + tail
 
 
-def _counted(combos, lay, what, pos):
-    """The combinations of a zone or variable family, each counted against the limit
-    'components' (components, zones and variable instances of one layout) before it is made."""
-    for combo in combos:
-        lay.instances += 1
-        if lay.instances > LIMITS.components:
-            raise RuleRuntimeError(f"{what}: more than {LIMITS.components:,} components, zones and variable "
-                                   f"instances; at most {LIMITS.components:,} are allowed (limit 'components')",
-                                   pos, "RW910")
-        yield combo
+def _counted(combos, lay, what, pos) -> list:
+    """The combinations of a zone or variable family, counted against the limit 'components'
+    (components, zones and variable instances of one layout): never more are made than the limit
+    leaves room for (islice stops the generator), then the whole family is refused."""
+    room = LIMITS.components - lay.instances
+    made = list(islice(combos, max(room, 0) + 1))
+    if len(made) > room:
+        raise RuleRuntimeError(f"{what}: more than {LIMITS.components:,} components, zones and variable "
+                               f"instances; at most {LIMITS.components:,} are allowed (limit 'components')",
+                               pos, "RW910")
+    lay.instances += len(made)
+    return made
 
 
 def make_layout(game, num_players: int, options: dict | None = None, variants=()) -> Layout:
@@ -216,8 +220,7 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
     for fam in game.zone_list:
         ids = {}
         L = [None] * max(fam.nslots, 1)
-        for combo in list(_counted(_combos(fam.index, st, L, f"zone '{fam.name}'"), lay, f"zone '{fam.name}'",
-                                   fam.pos)):
+        for combo in _counted(_combos(fam.index, st, L, f"zone '{fam.name}'"), lay, f"zone '{fam.name}'", fam.pos):
             for spec, value in zip(fam.index, combo):
                 L[spec.slot] = value
             key = combo[0] if len(combo) == 1 else tuple(combo)
@@ -293,8 +296,8 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
     for var in game.family_vars:
         keys = {}
         L = [None] * max(var.nslots, 1)
-        for combo in list(_counted(_combos(var.index, st, L, f"variable '{var.name}'"), lay,
-                                   f"variable '{var.name}'", var.pos)):
+        for combo in _counted(_combos(var.index, st, L, f"variable '{var.name}'"), lay, f"variable '{var.name}'",
+                              var.pos):
             for spec, value in zip(var.index, combo):
                 L[spec.slot] = value
             key = combo[0] if len(combo) == 1 else tuple(combo)

@@ -19,7 +19,7 @@ limit           default    what it bounds
 ``depth``       100        how deep a value kept in a variable or passed to a
                            procedure may nest (``x = [x]`` in a loop)
 ``players``     100        the largest ``players: max`` of a rulebook
-``work``        5*10^7     the elements built (lists, ranges, joins, searches)
+``work``        2*10^7     the elements built (lists, ranges, joins, searches)
                            and walked between two decisions
 ``memory``      2,048      the MB the process may grow to (resident) while a
                            rule builds a big value; checked where big values
@@ -66,7 +66,7 @@ class Limits:
     serve_connections: int = 400
     depth: int = 100
     players: int = 100
-    work: int = 50_000_000
+    work: int = 20_000_000
     memory: int = 2_048
     file_bytes: int = 1_000_000
     expr_chars: int = 20_000
