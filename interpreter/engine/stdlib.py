@@ -499,7 +499,8 @@ def _images(cells, turns, flip):
     cell i (a piece whose cells differ keeps each face); equal images once, in order."""
     cells = [tuple(x) for x in cells]
     out = {}
-    for mirror in ((False, True) if flip else (False,)):
+    mirrors = [False, True] if flip else [False]      # lists: Cython types tuples of two lengths apart
+    for mirror in mirrors:
         for turn in turns:
             moved = [turn(a, -b if mirror else b) for a, b in cells]
             if moved:
