@@ -249,3 +249,28 @@ def test_a_forced_choice_is_taken_with_enter(tmp_path):
     out = io.StringIO()
     TerminalPlay(session, tmp_path / "f.jsonl", Console(file=out, width=100, color_system=None), read).run()
     assert any("[Enter: " in p for p in prompts)
+
+
+def test_the_log_on_disk_holds_every_decision_whenever_a_person_is_asked(tmp_path):
+    """A person's game is kept on disk as it goes: at every prompt (where a kill or a closed terminal
+    would end it) the log already holds every decision made, also right after an undo."""
+    from interpreter.play.gamelog import read_log
+    rb = Rulebook.load(RULES / "moonlight_market")
+    session = Session(rb, 2, 5, seats="human,random")
+    log = tmp_path / "live.jsonl"
+    typist = Typist(session, 5, undo_at=4)
+    checked = []
+
+    def read(prompt):
+        if prompt.endswith("> "):
+            on_disk, problems = read_log(log)
+            assert not problems
+            assert [(seat, action) for _, seat, action in on_disk.actions] == session.history
+            checked.append(len(session.history))
+            if len(checked) == 12:
+                raise EOFError                       # the terminal closes mid-game
+        return typist(prompt)
+
+    console = Console(file=io.StringIO(), width=140, color_system=None)
+    assert TerminalPlay(session, log, console, read).run() == 0
+    assert len(checked) == 12 and max(checked) > 4 and typist.undone is not None

@@ -122,6 +122,32 @@ def write_log(path, head: dict, history) -> None:
             f.write(json.dumps({"seat": seat, "action": action}) + "\n")
 
 
+class LiveLog:
+    """A log kept on disk in step with a game played by people: each decision is appended and
+    flushed as it is made, so a killed game keeps every decision made before the kill.  When the
+    history no longer extends what was written (an undo), the file is written whole again — into a
+    temporary file beside it, renamed over the log, so a kill never leaves half a log."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.written: list | None = None    # the history on disk; None: not written by us yet
+
+    def sync(self, head: dict, history) -> None:
+        history = list(history)
+        done = self.written
+        if done is not None and len(done) <= len(history) and history[:len(done)] == done:
+            if len(done) < len(history):
+                with open(self.path, "a", encoding="utf-8") as f:
+                    for seat, action in history[len(done):]:
+                        f.write(json.dumps({"seat": seat, "action": action}) + "\n")
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = self.path.with_name(self.path.name + ".partial")
+            write_log(temporary, head, history)
+            os.replace(temporary, self.path)
+        self.written = history
+
+
 def read_log(path, complete_lines: bool = False) -> tuple[GameLog | None, list[LogProblem]]:
     """Read and check a log; (the log, []) or (None or the partial log, every problem found).
     ``complete_lines``: a last line without its newline (cut short: the game was killed) is left out."""

@@ -23,6 +23,7 @@ from rich.text import Text
 from dsl.diagnostics import printable
 
 from ..game import IllegalAction
+from .gamelog import LiveLog
 from .session import Session
 from .view import build_view
 from .view.compact import compact_screen
@@ -86,6 +87,7 @@ class TerminalPlay:
         self.compact = compact
         self.chosen_log = chosen_log
         self.recent: list = []   # story lines since the last compact screen
+        self.live = LiveLog(self.log_path)   # the log on disk, in step with every decision
 
     def ask(self, prompt: str) -> str:
         self.console.print(prompt, end="", markup=False, highlight=False)
@@ -142,6 +144,7 @@ class TerminalPlay:
         try:
             while True:
                 self.say(s.run_bots())
+                self.record()
                 st = s.state
                 if st.is_terminal():
                     break
@@ -210,9 +213,14 @@ class TerminalPlay:
             self.console.print(line, markup=False, highlight=False)
         self.recent = []
 
+    def record(self) -> None:
+        """Bring the log on disk up to date (before every question, so a killed game loses nothing);
+        a game on the default log with no decision yet writes no file."""
+        if self.s.history or self.chosen_log or self.live.written is not None:
+            self.live.sync(self.s.log_header(self.log_path), self.s.history)
+
     def save(self) -> None:
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        self.s.save(self.log_path)
+        self.live.sync(self.s.log_header(self.log_path), self.s.history)
 
     def quit(self) -> int:
         self.flush_recent()
