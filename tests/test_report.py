@@ -99,6 +99,7 @@ def test_the_numbers_do_not_depend_on_the_workers(tmp_path):
     assert rows1 == rows2 and s1 == s2
 
 
+@pytest.mark.slow     # starting a ray cluster: 14 s of the default run on a loaded machine
 def test_the_ray_backend_gives_the_same_numbers(tmp_path):
     pytest.importorskip("ray", reason="the ray backend needs the ray extra (pip install -e '.[ray]')")
     import ray

@@ -1,12 +1,14 @@
 """docs/tutorial.md runs: every file it shows is written, every command it
 shows is run in an empty folder and must print what the page shows, and its
 Python example runs — so the tutorial cannot rot (see tests/docrun.py)."""
+import pytest
 from conftest import ROOT
 from docrun import blocks, commands, matches, run_page
 
 PAGE = ROOT / "docs" / "tutorial.md"
 
 
+@pytest.mark.slow     # 34 s of the default run on a loaded machine: every command of the tutorial, each a new process
 def test_the_tutorial_runs_as_written(tmp_path):
     ran = run_page(PAGE, tmp_path)
     # the walk-through: files, then validate, test, play, check, and Python
