@@ -25,9 +25,14 @@ def _limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
 
+#: wall-clock seconds a reproducer may take: each ends in about 3 s of CPU on a quiet machine; 30 s (the
+#: bound the robustness issue sets) keeps a machine loaded 5x from failing a run that is not stuck
+SECONDS = 30
+
+
 def run_cli(*argv, cwd) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "interpreter.cli", *argv], cwd=cwd, capture_output=True,
-                          text=True, timeout=10, preexec_fn=_limit_memory)
+                          text=True, timeout=SECONDS, preexec_fn=_limit_memory)
 
 
 @pytest.mark.parametrize("case", CASES)
