@@ -110,34 +110,29 @@ def is_any(t: Type) -> bool:
     return t is ANY or t == ANY
 
 
-def may_hold_zone(t: Type) -> bool:
-    """Could a value of type ``t`` be, or contain, a zone?"""
-    if isinstance(t, ZoneT) or is_any(t):
+def _holds(t: Type, kind) -> bool:
+    """Is ``t``, or a type inside it (list element, tuple item, record field, map key or value), ``kind``?"""
+    if kind(t):
         return True
     if isinstance(t, ListT):
-        return may_hold_zone(t.elem)
+        return _holds(t.elem, kind)
     if isinstance(t, TupleT):
-        return any(may_hold_zone(x) for x in t.items)
+        return any(_holds(x, kind) for x in t.items)
     if isinstance(t, RecordT):
-        return any(may_hold_zone(x) for _, x in t.fields)
+        return any(_holds(x, kind) for _, x in t.fields)
     if isinstance(t, MapT):
-        return may_hold_zone(t.key) or may_hold_zone(t.value)
+        return _holds(t.key, kind) or _holds(t.value, kind)
     return False
+
+
+def may_hold_zone(t: Type) -> bool:
+    """Could a value of type ``t`` be, or contain, a zone?"""
+    return _holds(t, lambda x: isinstance(x, ZoneT) or is_any(x))
 
 
 def depth_unbounded(t: Type) -> bool:
     """May a value of type ``t`` nest deeper than ``t`` says (it is, or holds, ``any``)?"""
-    if is_any(t):
-        return True
-    if isinstance(t, ListT):
-        return depth_unbounded(t.elem)
-    if isinstance(t, TupleT):
-        return any(depth_unbounded(x) for x in t.items)
-    if isinstance(t, RecordT):
-        return any(depth_unbounded(x) for _, x in t.fields)
-    if isinstance(t, MapT):
-        return depth_unbounded(t.key) or depth_unbounded(t.value)
-    return False
+    return _holds(t, is_any)
 
 
 def is_numeric(t: Type) -> bool:
