@@ -162,7 +162,7 @@ def cmd_play(args) -> int:
                 log_file.flush()            # a kill keeps every decision made so far
             if tell:
                 for line in narrator.lines_after(state):
-                    print("  " + line)
+                    print(line)
         if tell:
             for line in narrator.lines_after(state) + narrator.ending(state):
                 print(line)

@@ -146,7 +146,7 @@ def test_a_full_game_in_the_browser(game, tmp_path):
         Select(seats[1]).select_by_value("random")
         driver.find_element(By.ID, "start").click()
         rng = random.Random(5)
-        undone, zone_clicks, n = False, 0, 0
+        undone, n, offered, by_board, clicks = False, 0, 0, 0, {"zone": 0, "comp": 0}
         while True:
             _wait(driver, lambda: state() in ("human", "over"))
             if state() == "over":
@@ -161,18 +161,37 @@ def test_a_full_game_in_the_browser(game, tmp_path):
                 _wait(driver, lambda: decisions() < before and state() in ("human", "over"))
                 undone = True
                 continue
-            zones = driver.find_elements(By.CSS_SELECTOR, ".zone.clickable")
-            if zones and rng.random() < 0.6:
-                rng.choice(zones).click()                          # a space: one action, or a shorter list
-                zone_clicks += 1
-                filtered = lambda: driver.find_elements(By.CSS_SELECTOR, "a.showall")   # noqa: E731
-                _wait(driver, lambda: decisions() != before or state() == "over" or filtered())
-                if decisions() == before and state() == "human":
+            # the board first: a space or a component (a click takes one choice or narrows the list; a
+            # second click on what is still marked narrows further), a button when the board offers none
+            board = driver.find_elements(By.CSS_SELECTOR, "#board .clickable")
+            offered += bool(board)
+            if board and rng.random() < 0.85:
+                target = rng.choice(board)
+                for _ in range(3):
+                    kind = "comp" if "comp" in target.get_attribute("class") else "zone"
+                    target.click()
+                    clicks[kind] += 1
+                    filtered = lambda: driver.find_elements(By.CSS_SELECTOR, "a.showall")   # noqa: E731
+                    _wait(driver, lambda: body.get_attribute("data-busy") is None
+                          and (decisions() != before or state() == "over" or filtered()))
+                    if decisions() != before or state() != "human":
+                        by_board += 1
+                        break
+                    narrows = driver.find_elements(By.CSS_SELECTOR, "#board .narrows")
+                    if not narrows or rng.random() < 0.2:
+                        rng.choice(driver.find_elements(By.CSS_SELECTOR, "button.opt")).click()
+                        break
+                    target = rng.choice(narrows)
+                else:
                     rng.choice(driver.find_elements(By.CSS_SELECTOR, "button.opt")).click()
             else:
                 rng.choice(driver.find_elements(By.CSS_SELECTOR, "button.opt")).click()
             _wait(driver, lambda: decisions() != before or state() == "over")
-        assert undone and zone_clicks
+        # the game was played on the board: spaces and components clicked, most decisions made there
+        print(f"{game}: {n} decisions, the board offered {offered}, {by_board} taken there, clicks {clicks}")
+        assert clicks["zone"] and clicks["comp"], clicks
+        assert by_board * 2 > offered, (by_board, offered)
+        assert undone
         total = decisions()
         scores = {int(td.get_attribute("data-seat")): int(td.text)
                   for td in driver.find_elements(By.CSS_SELECTOR, "td.score")}

@@ -9,6 +9,7 @@ name that does not exist (code RW250).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -31,6 +32,20 @@ class Click:
 
 
 @dataclass
+class Pick:
+    """A click on a component chooses an action: a component in ``zone`` (at ``index``: per index
+    of the family, the action parameter or ``player`` that gives it; None: any zone of the
+    family) whose attributes equal the parameters named in ``match`` (attribute -> parameter)."""
+    zone: str
+    index: list | None
+    match: dict
+
+
+#: the shapes a component may be drawn in (`display: components: <kind>: shape:`)
+SHAPES = ("square", "circle", "hexagon", "card", "cube", "meeple", "disc")
+
+
+@dataclass
 class DisplayHints:
     first: list = field(default_factory=list)
     player_board: list | None = None
@@ -49,6 +64,12 @@ class DisplayHints:
     layout: dict = field(default_factory=dict)
     #: function of a seat -> its title: shown under each player (`display: facts:`)
     facts: dict = field(default_factory=dict)
+    #: action -> [Pick]: the components a click on which chooses it (`display: pick:`)
+    pick: dict = field(default_factory=dict)
+    #: component kind -> {"color": [attribute, ...], "text": template, "name": template, "shape": shape}
+    components: dict = field(default_factory=dict)
+    #: a colour (#rrggbb) per seat, in seat order (`display: seat_colors:`)
+    seat_colors: list = field(default_factory=list)
 
 
 def _names(value) -> list:
@@ -84,7 +105,35 @@ def read_hints(game) -> DisplayHints:
     h.titles = {str(k): str(v) for k, v in (d.get("titles") or {}).items() if isinstance(v, str)}
     h.layout = {str(k): str(v) for k, v in (d.get("layout") or {}).items() if isinstance(v, str)}
     h.facts = {str(k): str(v) for k, v in (d.get("facts") or {}).items() if isinstance(v, str)}
+    for action, spec in (d.get("pick") or {}).items():
+        for p in (spec if isinstance(spec, list) else [spec]):
+            if isinstance(p, dict) and isinstance(p.get("match"), dict):
+                index = _names(p["index"]) if isinstance(p.get("index"), list) else None
+                h.pick.setdefault(str(action), []).append(
+                    Pick(str(p.get("zone")), index, {str(k): str(v) for k, v in p["match"].items()}))
+    for kind, spec in (d.get("components") or {}).items():
+        if isinstance(spec, dict):
+            color = spec.get("color")
+            h.components[str(kind)] = {
+                "color": [str(color)] if isinstance(color, str) else _names(color),
+                "text": str(spec["text"]) if isinstance(spec.get("text"), str) else None,
+                "name": str(spec["name"]) if isinstance(spec.get("name"), str) else None,
+                "shape": str(spec["shape"]) if isinstance(spec.get("shape"), str) else None}
+    h.seat_colors = _names(d.get("seat_colors"))
     return h
+
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def template_fields(text: str) -> list:
+    """The attribute names in a component's ``text:`` or ``name:`` template ("{color}-{other} {value}")."""
+    return _FIELD.findall(text)
+
+
+def fill_template(text: str, attrs: dict, show) -> str:
+    """``text`` with each ``{attribute}`` replaced by ``show(attribute, value)``."""
+    return _FIELD.sub(lambda m: show(m.group(1), attrs.get(m.group(1))), text)
 
 
 def fact_problem(game, fn_name: str):
@@ -237,6 +286,8 @@ def check_display(source, game) -> Iterator[Diagnostic]:
                                                            if x.type != T.PLAYER]) != 2:
                     yield Diagnostic(at(items, name), f"display: a {value} needs a family with 2 indices besides "
                                                       f"the player; {name} has another number", ERROR, "RW254")
+    yield from _check_pick(d.get("pick"), game, at)
+    yield from _check_components(d.get("components"), game, at)
     clicks = d.get("click")
     if isinstance(clicks, dict):
         for action, c in clicks.items():
@@ -259,3 +310,78 @@ def check_display(source, game) -> Iterator[Diagnostic]:
             for i, name in enumerate(index):
                 if name not in params:
                     yield err(at(index, i), f"display: '{name}' is no parameter of {action} (nor player)")
+
+
+def _decls(game, action: str) -> list:
+    return [a for a in list(game.actions.values()) + list(game.inline_actions.values()) if a.name == action]
+
+
+def _check_pick(picks, game, at) -> Iterator[Diagnostic]:
+    """`display: pick:` names actions, zone families, their indices' parameters and the attributes of
+    the components the family holds (RW255)."""
+    if not isinstance(picks, dict):
+        return
+
+    def err(pos, message):
+        return Diagnostic(pos, message, ERROR, "RW255")
+    for action, spec in picks.items():
+        decls = _decls(game, action)
+        if not decls:
+            yield err(at(picks, action), f"display: pick names '{action}', which is no action")
+            continue
+        params = {p.name for a in decls for p in a.params}
+        for p in (spec if isinstance(spec, list) else [spec]):
+            if not isinstance(p, dict):
+                continue
+            fam = game.zones.get(p.get("zone"))
+            if fam is None:
+                yield err(at(p, "zone"), f"display: pick zone '{p.get('zone')}' is no zone family")
+                continue
+            index = p.get("index")
+            if isinstance(index, list):
+                if len(index) != len(fam.index):
+                    yield err(at(p, "index"), f"display: {fam.name} has {len(fam.index)} indices, not {len(index)}")
+                for i, name in enumerate(index):
+                    if name not in params and name != "player":
+                        yield err(at(index, i), f"display: '{name}' is no parameter of {action} (nor player)")
+            match = p.get("match")
+            if not isinstance(match, dict):
+                continue
+            attrs = {a for k in fam.holds if k in game.kinds for a in game.kinds[k].attributes}
+            for attr, param in match.items():
+                if attr not in attrs:
+                    yield err(at(match, attr), f"display: the components {fam.name} holds have no attribute "
+                                               f"'{attr}' (they have: {', '.join(sorted(attrs)) or 'none'})")
+                if param not in params and param != "player":
+                    yield err(at(match, attr), f"display: '{param}' is no parameter of {action} (nor player)")
+
+
+def _check_components(kinds, game, at) -> Iterator[Diagnostic]:
+    """`display: components:` names component kinds and their attributes (RW256)."""
+    if not isinstance(kinds, dict):
+        return
+
+    def err(pos, message):
+        return Diagnostic(pos, message, ERROR, "RW256")
+    for kind, spec in kinds.items():
+        decl = game.kinds.get(kind)
+        if decl is None:
+            yield err(at(kinds, kind), f"display: components names '{kind}', which is no component kind")
+            continue
+        if not isinstance(spec, dict):
+            continue
+        attrs = set(decl.attributes)
+        color = spec.get("color")
+        for i, name in enumerate([color] if isinstance(color, str) else color if isinstance(color, list) else []):
+            if name not in attrs:
+                yield err(at(spec, "color"), f"display: '{name}' is no attribute of {kind} (its attributes: "
+                                             f"{', '.join(sorted(attrs)) or 'none'})")
+            elif not isinstance(decl.attributes[name], T.Sym) and decl.attributes[name] != T.PLAYER:
+                yield err(at(spec, "color"), f"display: the colour of {kind} comes from a symbol or a player; "
+                                             f"{name} is neither")
+        for key in ("text", "name"):
+            if isinstance(spec.get(key), str):
+                for name in template_fields(spec[key]):
+                    if name not in attrs and name not in ("kind", "label"):
+                        yield err(at(spec, key), f"display: {key} of {kind} names '{name}', which is no attribute "
+                                                 f"of {kind}")

@@ -61,7 +61,7 @@ class State:
     for the generated code to reach in one step.)"""
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
-                 "status", "running", "forced", "log", "logging", "steps", "error", "seed", "memo",
+                 "status", "running", "forced", "log", "log_marks", "logging", "steps", "error", "seed", "memo",
                  "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "vk", "broken")
 
     # --- construction ------------------------------------------------------
@@ -81,6 +81,7 @@ class State:
         s.running = self.running
         s.forced = list(self.forced)
         s.log = list(self.log)
+        s.log_marks = list(self.log_marks)
         s.logging = self.logging
         s.steps = 0
         s.error = self.error
@@ -771,6 +772,7 @@ class State:
         s.running = frozenset(data["running"])
         s.forced = list(data["forced"])
         s.log = list(data["log"])
+        s.log_marks = []
         s.logging = True
         s.steps = 0
         s.error = None

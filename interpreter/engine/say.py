@@ -194,9 +194,11 @@ def split_id(action_id: str, names: list) -> dict | None:
 class Phrases:
     """The sentences of one game's actions (templates parsed once, sentences remembered)."""
 
-    def __init__(self, game, seat_names):
+    def __init__(self, game, seat_names, names: dict | None = None):
         self.game = game
         self.seat_names = list(seat_names)
+        #: component label -> how it reads (`display: components: name:`); else its label in words
+        self.names = names or {}
         self.decls: dict = {}        # action name -> [(ActionDecl, parts or None)]
         templates = says_of(game)
         parsed = {}
@@ -286,6 +288,8 @@ class Phrases:
             inner = raw[1:-1]
             elem = typ.elem if isinstance(typ, T.ListT) else None
             return join_words([self._value(x, elem) for x in inner.split(",")] if inner else [])
+        if isinstance(typ, T.Comp) and raw in self.names:
+            return self.names[raw]
         return words(raw)
 
 

@@ -41,6 +41,7 @@ def fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.running = frozenset()
     st.forced = []
     st.log = []
+    st.log_marks = []
     st.logging = logging
     st.steps = 0
     st.error = None

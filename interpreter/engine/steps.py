@@ -672,7 +672,11 @@ class StepCompiler:
         name = str(name)
         if kind == "scope":
             kind = name
-        begin = self.emit(F.SCOPE_BEGIN, [self.scope_start(kind, name)], pos, (f"{kind}_start",), leaf=False)
+        lines = [self.scope_start(kind, name)]
+        if kind in ("phase", "round"):
+            # where the log stood when a round or phase began: the story puts its header there
+            lines += ["if st.logging:", "    st.log_marks.append(len(st.log))"]
+        begin = self.emit(F.SCOPE_BEGIN, lines, pos, (f"{kind}_start",), leaf=False)
         label = Label(name, begin.pc, list(self.loops))
         if name in self.proc.labels:
             self.report.warning(pos, f"label '{name}' is used twice in {self.proc.name}; scenarios start at the first",

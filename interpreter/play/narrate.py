@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..game import public_action_id
 from ..game import read_hints
 from ..game import Phrases
+from .view.model import component_names, maker_for
 
 
 def pretty_action(action_id: str) -> str:
@@ -29,7 +30,7 @@ class Narrator:
         self.secret = hints.secret
         self.game = state.game
         self.names = list(state.lay.seat_names)
-        self.phrases = Phrases(state.game, self.names)
+        self.phrases = Phrases(state.game, self.names, component_names(maker_for(state).labels))
         self.printed = 0
         self.where = None
         self.ended = False
@@ -47,18 +48,21 @@ class Narrator:
         self.printed = len(state.log)
         if state.is_terminal():
             return out
+        return out + self._header(state)
+
+    def _header(self, state) -> list:
+        """``── round 2 · phase take ──`` when play is in another round or phase than the last header said."""
         where = self._where(state)
-        if where != self.where:
-            rnd, phase = where
-            parts = []
-            if rnd is not None:
-                parts.append(f"{self.round_var} {rnd}")
-            if phase:
-                parts.append(f"phase {phase}")
-            if parts:
-                out.append(f"── {' · '.join(parts)} ──")
-            self.where = where
-        return out
+        if where == self.where:
+            return []
+        self.where = where
+        rnd, phase = where
+        parts = []
+        if rnd is not None:
+            parts.append(f"{self.round_var} {rnd}")
+        if phase:
+            parts.append(f"phase {phase}")
+        return [f"── {' · '.join(parts)} ──"] if parts else []
 
     def decision(self, seat: int, action_id: str, viewer=None, everyone: bool = False) -> str:
         """"Player 1: take(f=3, c=red)"; a secret action's parameters only for its own seat
@@ -70,9 +74,16 @@ class Narrator:
         return f"{self.names[seat]}: {pretty_action(action_id)}"
 
     def lines_after(self, state) -> list:
-        out = list(state.log[self.printed:])
-        self.printed = len(state.log)
-        return out
+        """The log lines a decision caused, indented; when it led into a new round or phase, that
+        header stands where the round or phase began (the lines before it closed the last one)."""
+        start, end = self.printed, len(state.log)
+        self.printed = end
+        marks = [m for m in getattr(state, "log_marks", ()) if start <= m <= end]
+        if state.is_terminal() or not marks:
+            return ["  " + x for x in state.log[start:end]]
+        cut = marks[-1]
+        return (["  " + x for x in state.log[start:cut]] + self._header(state)
+                + ["  " + x for x in state.log[cut:end]])
 
     def ending(self, state) -> list:
         """Once the game is over (and once only): how the final scores are made up, per seat the

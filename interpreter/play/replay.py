@@ -117,7 +117,7 @@ def cmd_replay(args) -> int:
             console.print(n.decision(who, action, viewer, everyone=viewer is None), markup=False)
         else:
             for line in n.lines_after(st):
-                console.print("  " + line, markup=False)
+                console.print(line, markup=False)
             for line in n.ending(st):
                 console.print(line, markup=False)
 

@@ -84,7 +84,7 @@ class Session:
         entries = self.narrator.lines_before(st) + [(seat, action)]
         st.apply_action(action)
         self.history.append((seat, action))
-        entries += ["  " + x for x in self.narrator.lines_after(st)]
+        entries += self.narrator.lines_after(st)
         entries += self.narrator.ending(st)
         self.story += entries
         return entries

@@ -18,7 +18,7 @@ import re
 
 from ...game import types as T
 from ...game import Component, Zone, format_value
-from ...game import DisplayHints, fact_problem, read_hints, space_readers
+from ...game import DisplayHints, fact_problem, fill_template, read_hints, space_readers
 from ...game import Phrases, words
 
 #: colours for symbols that are colour words, and a palette for the others
@@ -27,6 +27,8 @@ NAMED = {
     "purple": "#8a4fbf", "white": "#e8e8e8", "black": "#333333", "grey": "#8c8c8c", "gray": "#8c8c8c",
     "pink": "#e07bb0", "brown": "#8b5a2b", "cyan": "#2bb5c8", "gold": "#d4a017", "silver": "#b8b8c0",
 }
+#: seat colours when the rulebook names none (`display: seat_colors:`)
+SEAT_COLORS = ["#c0392b", "#2e6fba", "#2f8f46", "#d4a017", "#8a4fbf", "#e8872b"]
 PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
            "#9c755f", "#bab0ac"]
 
@@ -52,9 +54,13 @@ class ViewMaker:
         self.hints = hints or read_hints(game)
         self.symbols = symbol_styles(game, self.hints)
         self._symbol_re = None
+        colors = self.hints.seat_colors or SEAT_COLORS
+        self.seat_colors = [colors[min(i, len(colors) - 1)] if self.hints.seat_colors else colors[i % len(colors)]
+                            for i in range(len(lay.seat_names))]
+        self.label_attrs: dict = {}      # label -> the attributes all its components share
         self.labels = self._label_styles()
         self.families = self._family_order()
-        self.phrases = Phrases(game, lay.seat_names)
+        self.phrases = Phrases(game, lay.seat_names, component_names(self.labels))
         self.symbol_rank = {sym: i for enum in game.enums.values() for i, sym in enumerate(enum.symbols)}
         decls = list(game.actions.values()) + sorted(game.inline_actions.values(),
                                                      key=lambda a: (str(a.pos.file), a.pos.line, a.pos.col))
@@ -145,11 +151,13 @@ class ViewMaker:
 
     # --- fixed for the layout ------------------------------------------------
     def _label_styles(self) -> dict:
-        """label -> {"label", "kind", "color", "glyph"} from the attributes all its components share."""
+        """label -> {"label", "kind", "color", "glyph", "short"} from the attributes all its components
+        share; with `display: components:` for its kind also "colors", "face", "name" and "shape"."""
         out = {}
         for label, comps in self.lay.by_label.items():
             first = comps[0]
             shared = {k: v for k, v in first.attrs.items() if all(c.attrs.get(k) == v for c in comps)}
+            self.label_attrs[label] = shared
             style = {"label": label, "kind": first.kind}
             for value in shared.values():
                 if isinstance(value, str) and value in self.symbols:
@@ -159,8 +167,42 @@ class ViewMaker:
             if "glyph" not in style:
                 style["glyph"] = label[:2]
             style["short"] = self._short(label, style)
+            look = self.hints.components.get(first.kind)
+            if look is not None:
+                self._look(style, look, shared, self.game.kinds.get(first.kind))
             out[label] = style
         return out
+
+    def _look(self, style: dict, look: dict, attrs: dict, decl) -> None:
+        """A kind's `display: components:` entry applied to one label's style."""
+        types = decl.attributes if decl is not None else {}
+        colors, glyphs = [], []
+        for name in look["color"]:
+            value = attrs.get(name)
+            if types.get(name) == T.PLAYER and isinstance(value, int) and 0 <= value < len(self.seat_colors):
+                colors.append(self.seat_colors[value])
+            elif isinstance(value, str) and value in self.symbols:
+                colors.append(self.symbols[value]["color"])
+                glyphs.append(self.symbols[value]["glyph"])
+        if colors:
+            style["color"] = colors[0]
+            style["colors"] = colors
+        elif look["color"]:
+            style.pop("color", None)
+
+        def show(name, value):
+            if types.get(name) == T.PLAYER and isinstance(value, int) and 0 <= value < len(self.lay.seat_names):
+                return self.lay.seat_names[value]
+            return words(format_value(value)) if value is not None else ""
+        if look["text"]:
+            style["face"] = fill_template(look["text"], {**attrs, "kind": style["kind"], "label": style["label"]}, show)
+            # in a terminal's cell: the colours' glyphs, then the face ("RW4" for a red-white 4)
+            style["short"] = "".join(glyphs) + style["face"] if glyphs and style["face"] not in glyphs else style["face"]
+            style["glyph"] = style["short"]
+        if look["name"]:
+            style["name"] = fill_template(look["name"], {**attrs, "kind": style["kind"], "label": style["label"]}, show)
+        if look["shape"]:
+            style["shape"] = look["shape"]
 
     def _short(self, label: str, style: dict) -> str:
         """The label with every enum symbol in it written as its glyph ("green4" -> "G4"), for small cells."""
@@ -197,6 +239,7 @@ class ViewMaker:
         to_move = decision["player"] if decision else None
         options = state.pending.options if (seat is not None and seat == to_move and state.pending) else []
         targets = self._targets(state, options, to_move)
+        pieces = self._pieces(obs, options, to_move)
         shared, per_player = [], {s: [] for s in lay.seats}
         board_order = self.hints.player_board
         for fam in self.families:
@@ -234,7 +277,8 @@ class ViewMaker:
                          "variables": self._facts(state, s) + player_vars.get(s, []), "families": per_player[s]}
                         for s in lay.seats],
             "symbols": self.symbols,
-            "actions": self._actions(options, targets, to_move),
+            "actions": self._actions(options, targets, to_move, pieces),
+            "seat_colors": self.seat_colors,
         }
         if state.is_terminal():
             view["scores"] = state.scores()
@@ -263,7 +307,41 @@ class ViewMaker:
             out[o.id] = names
         return out
 
-    def _actions(self, options, targets, seat=None) -> list:
+    def _pieces(self, obs, options, who) -> dict:
+        """option id -> [[zone name, label], …]: the components a click on which chooses it
+        (`display: pick:`), among those the seat sees."""
+        out = {}
+        for o in options:
+            picks = self.hints.pick.get(o.action.name)
+            if not picks:
+                continue
+            params = {p.name: v for p, v in zip(o.action.params, o.values)}
+            params["player"] = who
+            found = []
+            for pick in picks:
+                fam = self.game.zones.get(pick.zone)
+                if fam is None:
+                    continue
+                zones = self.lay.zfam[fam.id]
+                if pick.index is None:
+                    chosen = list(zones.values())
+                else:
+                    key = tuple(params.get(n) for n in pick.index)
+                    zone = zones.get(key[0] if len(key) == 1 else key)
+                    chosen = [zone] if zone is not None else []
+                want = {attr: params.get(param) for attr, param in pick.match.items()}
+                for zone in chosen:
+                    content = obs["zones"].get(zone.name)
+                    if not isinstance(content, list):
+                        continue
+                    for label in dict.fromkeys(content):
+                        attrs = self.label_attrs.get(label, {})
+                        if all(a in attrs and attrs[a] == v for a, v in want.items()):
+                            found.append([zone.name, label])
+            out[o.id] = found
+        return out
+
+    def _actions(self, options, targets, seat=None, pieces=None) -> list:
         """The options grouped by action (in rulebook order), each group in a fixed order of its
         parameters' values (the same options read in the same order every turn), each with its sentence."""
         groups: dict = {}
@@ -272,7 +350,8 @@ class ViewMaker:
             comps = [v.label for v in o.values if isinstance(v, Component)]
             groups.setdefault(o.action.name, []).append(
                 (self._option_key(o), {"id": o.id, "params": params, "say": self.phrases.sentence(o.id, seat),
-                                       "zones": targets.get(o.id, []), "components": comps}))
+                                       "zones": targets.get(o.id, []), "components": comps,
+                                       "pieces": (pieces or {}).get(o.id, [])}))
         order = sorted(groups, key=lambda n: (self.action_rank.get(n, len(self.action_rank)), n))
         return [{"action": name, "title": words(name), "options": [x for _, x in sorted(groups[name], key=lambda t: t[0])]}
                 for name in order]
@@ -380,6 +459,11 @@ class ViewMaker:
         return shared, per_player
 
 
+def component_names(labels: dict) -> dict:
+    """label -> how it reads in words, for the labels whose kind has `display: components: name:`."""
+    return {label: st["name"] for label, st in labels.items() if "name" in st}
+
+
 def _natural(label: str) -> tuple:
     """``red10`` after ``red9``: digits compare as numbers."""
     return tuple((0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.findall(r"\d+|\D+", label))
@@ -410,11 +494,16 @@ def _show(value, typ, seat_names) -> str:
 _MAKERS: dict = {}
 
 
-def build_view(state, seat: int | None) -> dict:
-    """The view of ``state`` for ``seat`` (``None``: an onlooker who sees only public zones)."""
+def maker_for(state) -> ViewMaker:
+    """The view maker of ``state``'s game layout (made once per layout)."""
     key = id(state.lay)
     maker = _MAKERS.get(key)
     if maker is None or maker.lay is not state.lay:
         maker = ViewMaker(state.game, state.lay)
         _MAKERS[key] = maker
-    return maker.view(state, seat)
+    return maker
+
+
+def build_view(state, seat: int | None) -> dict:
+    """The view of ``state`` for ``seat`` (``None``: an onlooker who sees only public zones)."""
+    return maker_for(state).view(state, seat)

@@ -13,8 +13,10 @@ SPELL_OUT = 8
 
 
 def _comp(c) -> Text:
+    """A component by its label; one whose kind has a look (`display: components:`) as it reads
+    everywhere: its colours' glyphs and its text ("RY4")."""
     color = c.get("color")
-    return Text(c["label"], style=f"bold {color}" if color else "bold")
+    return Text(c["short"] if "face" in c else c["label"], style=f"bold {color}" if color else "bold")
 
 
 def zone_text(cell, compact: bool = False) -> Text:
@@ -33,8 +35,11 @@ def zone_text(cell, compact: bool = False) -> Text:
         return Text("·", style="dim")
     if compact:
         out = Text()
-        for c in comps:
+        sep = " " if any(len(c.get("short") or c["label"]) > 1 for c in comps) else ""
+        for i, c in enumerate(comps):
             color = c.get("color")
+            if i and sep:
+                out.append(sep)
             out.append(c.get("short") or c["label"], style=f"bold {color}" if color else "bold")
         return out
     out = Text()

@@ -3,6 +3,7 @@
 const $ = (id) => document.getElementById(id);
 let lastViewer = null;
 let info = null, game = null, at = null, viewerAsk = "auto", filter = null, busy = false, botTimer = null;
+let before = null;     // the zones' contents last drawn (zone -> labels): what the last move changed
 
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -45,13 +46,25 @@ function textColor(hex) {
   return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "#000" : "#fff";
 }
 
-function compEl(c, choosable, compact) {
-  const style = c.color ? `background:${c.color};color:${textColor(c.color)}` : "";
-  const short = compact || c.short === c.glyph ? c.short : c.label;
-  const e = el("span", {class: "comp" + (c.color ? "" : " plain") + (choosable[c.label] ? " clickable" : ""),
-                        style, title: `${words(c.label)} (${words(c.kind)})`, "data-label": c.label}, short);
-  if (short !== c.label) e.setAttribute("aria-label", `${short} (${words(c.label)})`);   // the glyph, then what it is
-  if (choosable[c.label]) clickable(e, () => choose(choosable[c.label]));
+function compStyle(c) {
+  // one colour, or two halves (a component of two colours: display: components: color: [a, b])
+  if (!c.color) return "";
+  const cs = c.colors || [c.color];
+  if (cs.length > 1) return `background:linear-gradient(90deg, ${cs[0]} 50%, ${cs[1]} 50%)`;   // its face on a white disc
+  return `background:${cs[0]};color:${textColor(cs[0])}`;
+}
+
+function compEl(c, choosable, compact, zone) {
+  // a component drawn as it looks on the table: its face (display: components: text:) in its colours
+  // and shape; else its glyph in small cells and its label elsewhere
+  const ids = [...new Set([...(choosable.labels[c.label] || []), ...(choosable.pieces[`${zone}\t${c.label}`] || [])])];
+  const short = c.face !== undefined ? c.face : compact || c.short === c.glyph ? c.short : c.label;
+  const name = c.name || words(c.label);
+  const e = el("span", {class: "comp" + (c.color ? "" : " plain") + (c.shape ? ` shape-${c.shape}` : "") + (ids.length ? " clickable" : ""),
+                        style: compStyle(c), title: `${name} (${words(c.kind)})`, "data-label": c.label},
+                 c.colors && c.colors.length > 1 ? el("b", {class: "face"}, short) : short);
+  if (short !== c.label) e.setAttribute("aria-label", `${short} (${name})`);   // the face, then what it is
+  if (ids.length) { e.dataset.ids = ids.join(" "); clickable(e, () => choose(ids, e)); }
   return e;
 }
 
@@ -66,9 +79,9 @@ function zoneEl(cell, choosable, compact) {
       if (!counts.has(c.label)) counts.set(c.label, [c, 0]);
       counts.get(c.label)[1] += 1;
     }
-    for (const [c, n] of counts.values()) kids.push(el("span", {class: "count"}, `${n}×`, compEl(c, choosable)));
+    for (const [c, n] of counts.values()) kids.push(el("span", {class: "count"}, `${n}×`, compEl(c, choosable, false, cell.name)));
   } else {
-    for (const c of cell.components) kids.push(compEl(c, choosable, compact));
+    for (const c of cell.components) kids.push(compEl(c, choosable, compact, cell.name));
   }
   const sp = cell.space;
   if (sp && !cell.components.length && !cell.count) {
@@ -82,8 +95,10 @@ function zoneEl(cell, choosable, compact) {
   if (options.length) {
     // the name begins with what the space shows (its glyphs), then says which space and what it offers
     e.setAttribute("aria-label", `${e.textContent.trim()} ${words(cell.name)}: ${options.length} choice${options.length === 1 ? "" : "s"}`.trim());
-    clickable(e, () => choose(options));
+    e.dataset.ids = options.join(" ");
+    clickable(e, () => choose(options, e));
   }
+  if (changed && changed.has(cell.name)) e.classList.add("moved");       // the last move took or put here
   return e;
 }
 
@@ -147,11 +162,70 @@ function legendEl(view) {
             shown.map(([name, st]) => el("span", {class: "key"}, el("span", {class: "swatch", style: `background:${st.color};color:${textColor(st.color)}`}, st.glyph), " ", words(name))));
 }
 
+let changed = null;
+
+function zoneContents(view) {
+  // zone name -> its contents as text, for every zone drawn (shared and per player)
+  const out = new Map();
+  const cellsOf = (fam) => fam.shape === "single" ? [fam.zone] : fam.shape === "grid" ? fam.cells.flat() : fam.zones;
+  const fams = [...view.shared, ...view.players.flatMap((p) => p.families)];
+  for (const fam of fams) for (const c of cellsOf(fam)) if (c) out.set(c.name, c.hidden ? `?${c.count}` : c.components.map((x) => x.label).join(" "));
+  return out;
+}
+
+function diffZones(view) {
+  // the zones whose contents changed since the page last drew this game: the last move, marked on the board
+  const now = zoneContents(view);
+  const prev = before;
+  before = now;
+  if (!prev) return new Set();
+  const out = new Set();
+  for (const [name, text] of now) if (prev.has(name) && prev.get(name) !== text) out.add(name);
+  return out;
+}
+
+function animateMoves() {
+  // a component that left one zone and arrived in another glides from there to here
+  if (!lastRects) return;
+  const gone = lastRects;
+  lastRects = null;
+  if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if ($("speed") && $("speed").value === "0") return;          // bots at "instant": no motion either
+  for (const z of document.querySelectorAll("#board .zone.moved")) {
+    for (const c of z.querySelectorAll(".comp")) {
+      const from = gone.get(c.dataset.label);
+      if (!from || from.zone === z.dataset.zone) continue;
+      const to = c.getBoundingClientRect();
+      const dx = from.rect.left - to.left, dy = from.rect.top - to.top;
+      if (!dx && !dy) continue;
+      c.animate([{transform: `translate(${dx}px, ${dy}px)`}, {transform: "none"}], {duration: 450, easing: "ease-out"});
+      gone.delete(c.dataset.label);
+    }
+  }
+}
+
+let lastRects = null;
+
+function rememberRects() {
+  // where each label was drawn before the next drawing (the first of a label in a zone that changes)
+  const out = new Map();
+  for (const c of document.querySelectorAll("#board .zone .comp")) {
+    const z = c.closest(".zone");
+    if (!out.has(c.dataset.label)) out.set(c.dataset.label, {zone: z.dataset.zone, rect: c.getBoundingClientRect()});
+  }
+  lastRects = out;
+}
+
 function drawBoard(view) {
   const board = $("board");
   board.replaceChildren();
-  const choosable = {};
-  for (const g of view.actions) for (const o of g.options) for (const lbl of o.components) (choosable[lbl] ||= []).push(o.id);
+  // what a click chooses: a component by its label (a parameter's value) or where it lies (display: pick:)
+  const choosable = {labels: {}, pieces: {}};
+  for (const g of view.actions) for (const o of g.options) {
+    for (const lbl of o.components) (choosable.labels[lbl] ||= []).push(o.id);
+    for (const [zone, lbl] of o.pieces || []) (choosable.pieces[`${zone}\t${lbl}`] ||= []).push(o.id);
+  }
+  changed = diffZones(view);
   const head = [view.game];
   if (view.round !== null && view.round !== undefined) head.push(`${words(view.round_name)} ${view.round}`);
   if (view.phase) head.push(words(view.phase));
@@ -162,8 +236,10 @@ function drawBoard(view) {
   board.append(shared);
   const players = el("div", {class: "players"});
   for (const p of view.players) {
-    const panel = el("div", {class: "player" + (p.to_move ? " to-move" : "") + (p.is_viewer ? " me" : ""), "data-seat": p.seat});
-    panel.append(el("h3", {}, p.name, p.is_viewer ? " (you)" : "", p.to_move ? el("span", {class: "badge"}, "to decide") : ""));
+    const color = (view.seat_colors || [])[p.seat];
+    const panel = el("div", {class: "player" + (p.to_move ? " to-move" : "") + (p.is_viewer ? " me" : ""), "data-seat": p.seat,
+                             style: color ? `--seat:${color}` : ""});
+    panel.append(el("h3", {}, el("span", {class: "seatdot", "aria-hidden": "true"}), p.name, p.is_viewer ? " (you)" : "", p.to_move ? el("span", {class: "badge"}, "to decide") : ""));
     if (p.variables.length) panel.append(varsEl(p.variables));
     for (const fam of p.families) panel.append(familyEl(fam, choosable));
     players.append(panel);
@@ -187,6 +263,7 @@ function drawBoard(view) {
 function drawActions(view) {
   const box = $("actions");
   box.replaceChildren();
+  if (!filter) for (const e of document.querySelectorAll("#board .picked, #board .narrows")) e.classList.remove("picked", "narrows");
   if (!view.actions.length) return;
   box.append(el("h3", {}, "Your choices", filter ? el("a", {href: "#", class: "showall", onclick: (e) => { e.preventDefault(); filter = null; drawActions(view); }}, " (show all)") : ""));
   for (const g of view.actions) {
@@ -214,8 +291,11 @@ function render(p) {
     $("passmsg").textContent = `Pass to ${view.viewer_name}`;
     $("pass").hidden = false;
   }
+  if (lastViewer !== view.viewer || at !== null) before = null;     // another seat's view or the past: nothing to compare
   lastViewer = view.viewer;
+  rememberRects();
   drawBoard(view);
+  animateMoves();
   drawActions(view);
   $("status").textContent = at !== null ? `looking at decision ${at} of ${game.decisions}` :
     game.over ? "game over" : `${view.to_move_name} to decide`;
@@ -231,7 +311,15 @@ function render(p) {
   sel.value = want;
   $("viewas").style.display = game.open_view ? "" : "none";
   const story = $("story");
-  story.replaceChildren(...game.story.map((line) => el("li", {class: line.startsWith("──") ? "head" : line.startsWith("  ") ? "said" : ""}, line)));
+  const seatOf = (line) => game.seat_names.findIndex((n) => line.startsWith(n + ":") || line.trimStart().startsWith(n + " "));
+  story.replaceChildren(...game.story.map((line) => {
+    const s = seatOf(line);
+    const color = s >= 0 ? (view.seat_colors || [])[s] : null;
+    return el("li", {class: (line.startsWith("──") ? "head" : line.startsWith("  ") ? "said" : "") + (color ? " seat" : ""),
+                     style: color ? `--seat:${color}` : ""}, line);
+  }));
+  const lastMove = [...story.children].reverse().find((li) => !li.classList.contains("said") && !li.classList.contains("head"));
+  if (lastMove) lastMove.classList.add("last");
   story.scrollTop = story.scrollHeight;
   if (botTimer) clearTimeout(botTimer);
   if (at === null && game.bot_to_move && !game.over) botTimer = setTimeout(botStep, Number($("speed").value));
@@ -243,14 +331,27 @@ function say(msg) { $("message").textContent = msg || ""; }
 async function call(method, path, data) {
   if (busy) return null;
   busy = true;
+  document.body.dataset.busy = "1";          // a request in flight (tests wait for its answer)
   try { const p = await api(method, path, data); say(""); return p; }
   catch (e) { say(e.message); return null; }
-  finally { busy = false; }
+  finally { busy = false; delete document.body.dataset.busy; }
 }
 
-function choose(ids) {
-  if (ids.length === 1) return act(ids[0]);
-  filter = ids;
+function choose(ids, from) {
+  // a click on the board: one choice is taken; several narrow the list (a second click narrows further:
+  // a space, then the tile to put there)
+  let pick = ids;
+  if (filter) {
+    const both = ids.filter((i) => filter.includes(i));
+    if (both.length) pick = both;
+  }
+  if (pick.length === 1) return act(pick[0]);
+  filter = pick;
+  for (const e of document.querySelectorAll("#board .picked")) e.classList.remove("picked");
+  if (from) from.classList.add("picked");
+  for (const e of document.querySelectorAll("#board [data-ids]")) {
+    e.classList.toggle("narrows", e.dataset.ids.split(" ").some((i) => pick.includes(i)) && e !== from);
+  }
   drawActions(game.view);
 }
 
