@@ -99,3 +99,17 @@ def test_validate_reports_bad_picks_and_component_looks(tmp_path, capsys):
     for words in ("no attribute 'worth'", "'cards' is no parameter of bid", "'rim' is no attribute of pair",
                   "names 'valu', which is no attribute of pair", "'hamer', which is no component kind"):
         assert words in out
+
+
+def test_layouts_need_families_with_the_right_number_of_indices(tmp_path, capsys):
+    book = tmp_path / "azul_summer_pavilion"
+    shutil.copytree(RULES / "azul_summer_pavilion", book)
+    d = book / "display.yaml"
+    # board has 2 indices besides the player (a ring per star: fine), factory 1, centre none
+    d.write_text(d.read_text().replace("    board: ring", "    board: ring\n    factory: hex\n    centre: track\n"
+                                       "    supply: stack\n    hand: fan"))
+    assert main(["validate", str(book)]) == 1
+    out = capsys.readouterr().out
+    assert out.count("[RW254]") == 2, out
+    assert "a hex needs a family with 2 indices besides the player; factory has 1" in out
+    assert "a track needs a family with 1 index besides the player; centre has 0" in out

@@ -60,7 +60,7 @@ class DisplayHints:
     spaces: dict = field(default_factory=dict)
     #: zone family or variable -> its title in the game's words
     titles: dict = field(default_factory=dict)
-    #: family -> how its zones are laid out ("grid", "pyramid", "row", "stack", "fan")
+    #: family -> how its zones are laid out (LAYOUTS: "grid", "pyramid", "hex", "ring", "track", "row", "stack", "fan")
     layout: dict = field(default_factory=dict)
     #: function of a seat -> its title: shown under each player (`display: facts:`)
     facts: dict = field(default_factory=dict)
@@ -147,7 +147,9 @@ def fact_problem(game, fn_name: str):
 
 
 #: the layouts a zone family may be drawn in (`display: layout:`)
-LAYOUTS = ("grid", "pyramid", "row", "stack", "fan")
+LAYOUTS = ("grid", "pyramid", "hex", "ring", "track", "row", "stack", "fan")
+#: how many indices (besides a player index) a family needs for a layout
+LAYOUT_INDICES = {"grid": (2,), "pyramid": (2,), "hex": (2,), "ring": (1, 2), "track": (1,)}
 
 
 def space_readers(game, fam_name: str, fn_name: str):
@@ -275,17 +277,29 @@ def check_display(source, game) -> Iterator[Diagnostic]:
         if not isinstance(items, dict):
             continue
         for name, value in items.items():
-            if key == "titles" and name not in zones and name not in game.variables:
+            fam_name, dot, index_name = str(name).partition(".")
+            if key == "titles" and dot:
+                # "board.s": the title of index s of family board (its rows or spaces: "star")
+                if fam_name not in zones:
+                    yield Diagnostic(at(items, name), f"display: titles names '{fam_name}', which is no zone "
+                                                      f"family", ERROR, "RW254")
+                elif index_name not in [x.name for x in zones[fam_name].index]:
+                    yield Diagnostic(at(items, name), f"display: titles names '{index_name}', which is no index of "
+                                                      f"{fam_name}", ERROR, "RW254")
+            elif key == "titles" and name not in zones and name not in game.variables:
                 yield Diagnostic(at(items, name), f"display: titles names '{name}', which is no zone family or "
                                                   f"variable", ERROR, "RW254")
             elif key == "layout":
                 if name not in zones:
                     yield Diagnostic(at(items, name), f"display: layout names '{name}', which is no zone family",
                                      ERROR, "RW254")
-                elif value in ("grid", "pyramid") and len([x for x in zones[name].index
-                                                           if x.type != T.PLAYER]) != 2:
-                    yield Diagnostic(at(items, name), f"display: a {value} needs a family with 2 indices besides "
-                                                      f"the player; {name} has another number", ERROR, "RW254")
+                elif value in LAYOUT_INDICES:
+                    n = len([x for x in zones[name].index if x.type != T.PLAYER])
+                    if n not in LAYOUT_INDICES[value]:
+                        need = " or ".join(map(str, LAYOUT_INDICES[value]))
+                        yield Diagnostic(at(items, name), f"display: a {value} needs a family with {need} "
+                                                          f"{'index' if need == '1' else 'indices'} besides the player; "
+                                                          f"{name} has {n}", ERROR, "RW254")
     yield from _check_pick(d.get("pick"), game, at)
     yield from _check_components(d.get("components"), game, at)
     clicks = d.get("click")

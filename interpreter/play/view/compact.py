@@ -123,7 +123,7 @@ def family_lines(fam, width: int, mode: str = "grid") -> list:
         w = max([t.cell_len for _, row in texts for t in row] or [1])
         most = max([len(row) for _, row in texts] or [1])
         rw = max([len(words(str(r))) for r, _ in texts] or [1])
-        out = [Text.assemble(name, Text(f"  {words(fam['row_index'])} {'from the bottom' if fam.get('flip_rows') else 'down'}"
+        out = [Text.assemble(name, Text(f"  {_axis(fam, fam['row_index'])} {'from the bottom' if fam.get('flip_rows') else 'down'}"
                                         + (f" ({skipped} empty rows not shown)" if skipped else ""), style="dim"))]
         for r, row in texts:
             line = Text(words(str(r)).rjust(rw) + " ", style="dim")
@@ -140,7 +140,7 @@ def family_lines(fam, width: int, mode: str = "grid") -> list:
     widths = [max([len(str(c))] + [cell_text(row[j]).cell_len for _, row in shown if row[j] is not None])
               for j, c in enumerate(cols)]
     rw = max([len(words(str(r))) for r, _ in shown] or [1])
-    note = f"  {words(fam['row_index'])} down, {words(fam['column_index'])} across"
+    note = f"  {_axis(fam, fam['row_index'])} down, {_axis(fam, fam['column_index'])} across"
     if skipped:
         note += f" ({skipped} empty rows not shown)"
     out = [Text.assemble(name, Text(note, style="dim"))]
@@ -332,3 +332,8 @@ def score_lines(view, width: int) -> list:
         line.truncate(width, overflow="ellipsis")
         out.append(line)
     return out
+
+
+def _axis(fam, index: str) -> str:
+    """An index of a family in the game's words (`titles: {board.s: star}`)."""
+    return (fam.get("index_titles") or {}).get(index) or index.replace("_", " ")

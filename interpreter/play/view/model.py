@@ -398,7 +398,9 @@ class ViewMaker:
                 cell["components"] = [self.labels.get(lbl, {"label": lbl, "glyph": lbl[:2], "short": lbl}) for lbl in content or []]
             cells.append((at, cell))
         out = {"name": fam.name, "title": self.hints.titles.get(fam.name) or words(fam.name), "index": index_names,
-               "type": fam.ztype}
+               "type": fam.ztype,
+               # each index in the game's words (`titles: {board.s: star}`), else the index's name in words
+               "index_titles": {n: self.hints.titles.get(f"{fam.name}.{n}") or words(n) for n in index_names}}
         if fam.name in self.hints.layout:
             out["layout"] = self.hints.layout[fam.name]
         if len(own) == 0:

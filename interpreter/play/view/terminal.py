@@ -79,7 +79,7 @@ def family_renderable(fam):
         return Group(line, rows)
     # grid
     t = Table(show_header=True, header_style="dim", box=None, padding=(0, 1), pad_edge=False)
-    t.add_column(Text(f"{fam['row_index']}\\{fam['column_index']}"), style="dim", justify="right")
+    t.add_column(Text(f"{_axis(fam, fam['row_index'])}\\{_axis(fam, fam['column_index'])}"), style="dim", justify="right")
     for c in fam["columns"]:
         t.add_column(Text(str(c)), justify="center")
     rows, cells = fam["rows"], fam["cells"]
@@ -87,11 +87,11 @@ def family_renderable(fam):
     keep = trimmed_rows(cells[::-1] if flip else cells)
     shown = range(len(rows) - keep, len(rows)) if flip else range(keep)
     if flip and keep < len(rows):
-        t.add_row(Text("…"), Text(f"{fam['row_index']} {rows[0]}–{rows[len(rows) - keep - 1]} empty", style="dim"))
+        t.add_row(Text("…"), Text(f"{_axis(fam, fam['row_index'])} {rows[0]}–{rows[len(rows) - keep - 1]} empty", style="dim"))
     for i in shown:
         t.add_row(Text(str(rows[i])), *[zone_text(cell, compact=True) if cell is not None else Text(" ") for cell in cells[i]])
     if not flip and keep < len(rows):
-        t.add_row(Text("…"), Text(f"{fam['row_index']} {rows[keep]}–{rows[-1]} empty", style="dim"))
+        t.add_row(Text("…"), Text(f"{_axis(fam, fam['row_index'])} {rows[keep]}–{rows[-1]} empty", style="dim"))
     return Group(title, t)
 
 
@@ -187,3 +187,8 @@ def actions_renderable(view):
 def numbered_actions(view) -> list:
     """The legal action ids in the order :func:`actions_renderable` numbers them."""
     return [o["id"] for g in view["actions"] for o in g["options"]]
+
+
+def _axis(fam, index: str) -> str:
+    """An index of a family in the game's words (`titles: {board.s: star}`)."""
+    return (fam.get("index_titles") or {}).get(index) or index.replace("_", " ")

@@ -68,12 +68,18 @@ function compEl(c, choosable, compact, zone) {
   return e;
 }
 
-function zoneEl(cell, choosable, compact) {
+function zoneEl(cell, choosable, compact, mode) {
+  // mode (display: layout:): "stack" shows the top component and the count, "fan" overlaps them like cards in hand
   if (!cell) return el("div", {class: "zone none"});
   const kids = [];
-  if (cell.hidden) {
+  if (mode === "stack" && (cell.count || cell.components.length)) {
+    const top = cell.components[cell.components.length - 1];
+    if (top) kids.push(compEl(top, choosable, compact, cell.name));
+    else kids.push(el("span", {class: "back", title: `${cell.count} hidden`}, ""));
+    kids.push(el("span", {class: "stackcount", title: `${cell.count} in the pile`}, `${cell.count}`));
+  } else if (cell.hidden) {
     if (cell.count) kids.push(el("span", {class: "back", title: `${cell.count} hidden`}, `${cell.count}`));
-  } else if (cell.components.length > 10 && !compact) {
+  } else if (cell.components.length > 10 && !compact && mode !== "fan") {
     const counts = new Map();
     for (const c of cell.components) {
       if (!counts.has(c.label)) counts.set(c.label, [c, 0]);
@@ -89,7 +95,7 @@ function zoneEl(cell, choosable, compact) {
     kids.push(el("span", {class: "mark", style: sp.color ? `color:${textColor(sp.color)}` : ""}, sp.text || sp.glyph || ""));
   }
   const options = cell.options || [];
-  const e = el("div", {class: "zone" + (options.length ? " clickable" : "") + (cell.components.length || cell.count ? "" : " empty") + (sp ? " printed" : ""),
+  const e = el("div", {class: "zone" + (options.length ? " clickable" : "") + (cell.components.length || cell.count ? "" : " empty") + (sp ? " printed" : "") + (mode ? ` ${mode}` : ""),
                        "data-zone": cell.name, style: sp && sp.color ? `background:${sp.color}` : "",
                        title: words(cell.name) + (sp && sp.name ? ` (${sp.name})` : "") + (cell.capacity ? ` (holds ${cell.capacity})` : "")}, kids);
   if (options.length) {
@@ -102,24 +108,62 @@ function zoneEl(cell, choosable, compact) {
   return e;
 }
 
+const axis = (fam, index) => (fam.index_titles || {})[index] || words(index);
+
+function ringEl(cells, label, choosable) {
+  // spaces around a circle, numbered (a star of spaces, a ring track); the label in the middle
+  const n = cells.length;
+  const ring = el("div", {class: "ring", role: "group", "aria-label": label});
+  cells.forEach(([at, c], i) => {
+    const a = 2 * Math.PI * i / n - Math.PI / 2;
+    const pos = el("div", {class: "rpos", style: `left:${50 + 38 * Math.cos(a)}%;top:${50 + 38 * Math.sin(a)}%`},
+                   c ? zoneEl(c, choosable, true) : el("div", {class: "zone none"}));
+    pos.title = `${label}, ${at}`;
+    ring.append(pos);
+  });
+  ring.append(el("div", {class: "rlabel"}, label));
+  return ring;
+}
+
 function familyEl(fam, choosable) {
-  const box = el("div", {class: "family shape-" + fam.shape, "data-family": fam.name});
+  const box = el("div", {class: "family shape-" + fam.shape + (fam.layout ? ` layout-${fam.layout}` : ""), "data-family": fam.name});
   box.append(el("h4", {}, fam.title || words(fam.name)));
+  const mode = fam.layout === "stack" || fam.layout === "fan" ? fam.layout : undefined;
   if (fam.shape === "single") {
-    box.append(zoneEl(fam.zone, choosable));
+    box.append(zoneEl(fam.zone, choosable, false, mode));
+  } else if (fam.shape === "grid" && fam.layout === "ring") {
+    // a ring per row: Azul-like stars of numbered spaces
+    const rings = el("div", {class: "rings"});
+    fam.rows.forEach((r, i) => rings.append(ringEl(fam.cells[i].map((c, j) => [`${axis(fam, fam.column_index)} ${fam.columns[j]}`, c]),
+                                                   `${axis(fam, fam.row_index)} ${r}`, choosable)));
+    box.append(rings);
+  } else if (fam.shape === "row" && fam.layout === "ring") {
+    box.append(el("div", {class: "rings"}, ringEl(fam.zones.map((z) => [z.at.join(", "), z]), fam.title || words(fam.name), choosable)));
+  } else if (fam.shape === "grid" && fam.layout === "hex") {
+    // offset rows of hexagons: every other row half a space to the right
+    const hex = el("div", {class: "hexgrid", role: "group", "aria-label": `${fam.title || words(fam.name)}: ${axis(fam, fam.row_index)} down, ${axis(fam, fam.column_index)} across`});
+    hex.title = hex.getAttribute("aria-label");
+    fam.rows.forEach((r, i) => hex.append(el("div", {class: "hexrow" + (i % 2 ? " odd" : ""), title: `${axis(fam, fam.row_index)} ${r}`},
+                                             fam.cells[i].map((c) => zoneEl(c, choosable, true)))));
+    box.append(el("div", {class: "scroll"}, hex));
+  } else if (fam.shape === "row" && fam.layout === "track") {
+    // numbered spaces in a line that wraps: a score or progress track
+    const track = el("ol", {class: "track", "aria-label": fam.title || words(fam.name)});
+    for (const z of fam.zones) track.append(el("li", {class: "tspace"}, el("span", {class: "tnum"}, z.at.join(", ")), zoneEl(z, choosable, true)));
+    box.append(track);
   } else if (fam.shape === "grid" && fam.layout === "pyramid") {
     // rows of different lengths, centred: a tower or a triangle
-    const pyr = el("div", {class: "pyramid", role: "group", "aria-label": `${fam.title || words(fam.name)}: ${words(fam.row_index)} from ${fam.flip_rows ? "the bottom" : "the top"}`});
+    const pyr = el("div", {class: "pyramid", role: "group", "aria-label": `${fam.title || words(fam.name)}: ${axis(fam, fam.row_index)} from ${fam.flip_rows ? "the bottom" : "the top"}`});
     for (const [r, cells] of trim(fam.rows.map((r, i) => [r, fam.cells[i]]), fam.flip_rows)) {
       if (r === null) { pyr.append(el("div", {class: "prow gap"}, cells)); continue; }
-      pyr.append(el("div", {class: "prow", title: `${words(fam.row_index)} ${r}`},
+      pyr.append(el("div", {class: "prow", title: `${axis(fam, fam.row_index)} ${r}`},
                     cells.filter((c) => c).map((c) => zoneEl(c, choosable, true))));
     }
     box.append(pyr);
   } else if (fam.shape === "grid") {
     const t = el("table", {class: "grid"});
-    t.setAttribute("aria-label", `${words(fam.name)}: ${words(fam.row_index)} down, ${words(fam.column_index)} across`);
-    t.append(el("tr", {}, el("th", {class: "corner", title: `${words(fam.row_index)} down, ${words(fam.column_index)} across`}, ""),
+    t.setAttribute("aria-label", `${words(fam.name)}: ${axis(fam, fam.row_index)} down, ${axis(fam, fam.column_index)} across`);
+    t.append(el("tr", {}, el("th", {class: "corner", title: `${axis(fam, fam.row_index)} down, ${axis(fam, fam.column_index)} across`}, ""),
                 fam.columns.map((c) => el("th", {}, c))));
     let rows = fam.rows.map((r, i) => [r, fam.cells[i]]);
     rows = trim(rows, fam.flip_rows);
@@ -130,7 +174,7 @@ function familyEl(fam, choosable) {
     box.append(el("div", {class: "scroll"}, t));
   } else {
     const row = el("div", {class: "zrow"});
-    for (const z of fam.zones) row.append(el("div", {class: "slot"}, el("div", {class: "at"}, words(z.at.join(", "))), zoneEl(z, choosable)));
+    for (const z of fam.zones) row.append(el("div", {class: "slot"}, el("div", {class: "at"}, words(z.at.join(", "))), zoneEl(z, choosable, false, mode)));
     box.append(row);
   }
   return box;
