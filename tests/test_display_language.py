@@ -113,3 +113,22 @@ def test_layouts_need_families_with_the_right_number_of_indices(tmp_path, capsys
     assert out.count("[RW254]") == 2, out
     assert "a hex needs a family with 2 indices besides the player; factory has 1" in out
     assert "a track needs a family with 1 index besides the player; centre has 0" in out
+
+
+def test_the_story_names_components_as_the_choices_do():
+    # Moonlight Market's log writes a link by its label ("attaches red1 to red"); the story says it as the
+    # choices do, by its name (components: gem: name: "{color} {value}")
+    import re
+    rb = Rulebook.load(RULES / "moonlight_market")
+    st = rb.new_game(2, 1)
+    bots = make_bots("random", st.lay.num_seats, 1)
+    n = Narrator(st)
+    story = []
+    while not st.is_terminal() and len(story) < 60:
+        story += n.lines_before(st)
+        st.apply_action(bots[st.current_player()].choose(st))
+        story += n.lines_after(st)
+    attaches = [x for x in story if " attaches " in x]
+    assert attaches and all(re.search(r" attaches [a-z]+(-[a-z]+)? \d+ to ", x) or "doubler" in x
+                            or "worthless" in x for x in attaches), attaches
+    assert not any(re.search(r"\b(red|blue|white|green|yellow)\d", x) for x in story)

@@ -146,7 +146,7 @@ def test_a_full_game_in_the_browser(game, tmp_path):
         Select(seats[1]).select_by_value("random")
         driver.find_element(By.ID, "start").click()
         rng = random.Random(5)
-        undone, n, offered, by_board, clicks = False, 0, 0, 0, {"zone": 0, "comp": 0}
+        undone, n, offered, by_board, marked, clicks = False, 0, 0, 0, 0, {"zone": 0, "comp": 0}
         while True:
             _wait(driver, lambda: state() in ("human", "over"))
             if state() == "over":
@@ -165,6 +165,7 @@ def test_a_full_game_in_the_browser(game, tmp_path):
             # second click on what is still marked narrows further), a button when the board offers none
             board = driver.find_elements(By.CSS_SELECTOR, "#board .clickable")
             offered += bool(board)
+            marked += bool(driver.find_elements(By.CSS_SELECTOR, "#board .zone.moved"))   # the last move
             if board and rng.random() < 0.85:
                 target = rng.choice(board)
                 for _ in range(3):
@@ -191,6 +192,11 @@ def test_a_full_game_in_the_browser(game, tmp_path):
         print(f"{game}: {n} decisions, the board offered {offered}, {by_board} taken there, clicks {clicks}")
         assert clicks["zone"] and clicks["comp"], clicks
         assert by_board * 2 > offered, (by_board, offered)
+        # the zones the last move changed are marked, each seat has its colour, the last decision is marked
+        assert marked * 2 > n, (marked, n)
+        colours = {p.get_attribute("style") for p in driver.find_elements(By.CSS_SELECTOR, ".player")}
+        assert len(colours) == len(driver.find_elements(By.CSS_SELECTOR, ".player")) and all("--seat" in c for c in colours)
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#story li.last")) == 1
         assert undone
         total = decisions()
         scores = {int(td.get_attribute("data-seat")): int(td.text)

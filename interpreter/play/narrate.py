@@ -10,6 +10,8 @@ public.
 """
 from __future__ import annotations
 
+import re
+
 from ..game import public_action_id
 from ..game import read_hints
 from ..game import Phrases
@@ -30,7 +32,14 @@ class Narrator:
         self.secret = hints.secret
         self.game = state.game
         self.names = list(state.lay.seat_names)
-        self.phrases = Phrases(state.game, self.names, component_names(maker_for(state).labels))
+        names = component_names(maker_for(state).labels)
+        self.phrases = Phrases(state.game, self.names, names)
+        # in the rulebook's log lines a component's label reads as its name too ("red-white4" -> "red-white 4"),
+        # for labels that are no plain word (a plain word, such as "seal", may be meant as a word)
+        marked = {k: v for k, v in names.items() if not k.replace("_", "").isalpha()}
+        self._label_re = re.compile(r"(?<![\w@-])(" + "|".join(map(re.escape, sorted(marked, key=len, reverse=True)))
+                                    + r")(?![\w@-])") if marked else None
+        self._label_names = marked
         self.printed = 0
         self.where = None
         self.ended = False
@@ -44,7 +53,7 @@ class Narrator:
 
     def lines_before(self, state) -> list:
         """The rulebook's new log lines and a header if play entered a new round or phase."""
-        out = list(state.log[self.printed:])
+        out = [self._named(x) for x in state.log[self.printed:]]
         self.printed = len(state.log)
         if state.is_terminal():
             return out
@@ -80,10 +89,15 @@ class Narrator:
         self.printed = end
         marks = [m for m in getattr(state, "log_marks", ()) if start <= m <= end]
         if state.is_terminal() or not marks:
-            return ["  " + x for x in state.log[start:end]]
+            return ["  " + self._named(x) for x in state.log[start:end]]
         cut = marks[-1]
-        return (["  " + x for x in state.log[start:cut]] + self._header(state)
-                + ["  " + x for x in state.log[cut:end]])
+        return (["  " + self._named(x) for x in state.log[start:cut]] + self._header(state)
+                + ["  " + self._named(x) for x in state.log[cut:end]])
+
+    def _named(self, line: str) -> str:
+        if self._label_re is None:
+            return line
+        return self._label_re.sub(lambda m: self._label_names[m.group(1)], line)
 
     def ending(self, state) -> list:
         """Once the game is over (and once only): how the final scores are made up, per seat the

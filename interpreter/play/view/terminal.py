@@ -151,8 +151,9 @@ def view_renderable(view):
         for fam in p["families"]:
             body.append(family_renderable(fam))
         title = p["name"] + (" (you)" if p["is_viewer"] else "") + (" ◀ to decide" if p["to_move"] else "")
-        items.append(Panel(Group(*body), title=Text(title), title_align="left",
-                           border_style="green" if p["to_move"] else "dim"))
+        seat_color = (view.get("seat_colors") or [None] * (p["seat"] + 1))[p["seat"]]
+        items.append(Panel(Group(*body), title=Text(title, style=f"bold {seat_color}" if seat_color else ""),
+                           title_align="left", border_style="green" if p["to_move"] else "dim"))
     if "scores" in view:
         ranks = Table(title="final scores", box=None)
         ranks.add_column("place")

@@ -102,7 +102,14 @@ function zoneEl(cell, choosable, compact, mode) {
     // the name begins with what the space shows (its glyphs), then says which space and what it offers
     e.setAttribute("aria-label", `${e.textContent.trim()} ${words(cell.name)}: ${options.length} choice${options.length === 1 ? "" : "s"}`.trim());
     e.dataset.ids = options.join(" ");
-    clickable(e, () => choose(options, e));
+    if (e.querySelector(".comp.clickable")) {
+      // its components choose too (display: pick:): they are the buttons, the space takes a mouse click only
+      // (a button inside a button is no button to a screen reader)
+      e.removeAttribute("aria-label");
+      e.addEventListener("click", (ev) => { ev.stopPropagation(); choose(options, e); });
+    } else {
+      clickable(e, () => choose(options, e));
+    }
   }
   if (changed && changed.has(cell.name)) e.classList.add("moved");       // the last move took or put here
   return e;
@@ -233,8 +240,6 @@ function animateMoves() {
   if (!lastRects) return;
   const gone = lastRects;
   lastRects = null;
-  if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  if ($("speed") && $("speed").value === "0") return;          // bots at "instant": no motion either
   for (const z of document.querySelectorAll("#board .zone.moved")) {
     for (const c of z.querySelectorAll(".comp")) {
       const from = gone.get(c.dataset.label);
@@ -250,8 +255,15 @@ function animateMoves() {
 
 let lastRects = null;
 
+function motion() {
+  // no gliding when the system asks for reduced motion, nor with bots at "instant"
+  if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return false;
+  return !($("speed") && $("speed").value === "0");
+}
+
 function rememberRects() {
   // where each label was drawn before the next drawing (the first of a label in a zone that changes)
+  if (!motion()) { lastRects = null; return; }
   const out = new Map();
   for (const c of document.querySelectorAll("#board .zone .comp")) {
     const z = c.closest(".zone");
