@@ -53,11 +53,14 @@ class Narrator:
 
     def lines_before(self, state) -> list:
         """The rulebook's new log lines and a header if play entered a new round or phase."""
-        out = [self._named(x) for x in state.log[self.printed:]]
-        self.printed = len(state.log)
+        start, end = self.printed, len(state.log)
+        out = [self._named(x) for x in state.log[start:end]]
+        self.printed = end
         if state.is_terminal():
             return out
-        return out + self._header(state)
+        marks = [m for m in getattr(state, "log_marks", ()) if start <= m <= end]
+        cut = marks[-1] - start if marks else len(out)      # the header where its round or phase began
+        return out[:cut] + self._header(state) + out[cut:]
 
     def _header(self, state) -> list:
         """``── round 2 · phase take ──`` when play is in another round or phase than the last header said."""
