@@ -96,8 +96,12 @@ def test_the_page_fits_phones_tablets_and_desktops(width, height):
                     assert driver.execute_script(REACHABLE) == [], where
                     for b in buttons:
                         assert "=" not in b.text, (where, b.text)
+                    # every space or component that chooses is reached with Tab: itself, or (a space whose
+                    # components choose: no button inside a button) its components
                     zones = driver.find_elements(By.CSS_SELECTOR, ".zone.clickable, .comp.clickable")
-                    assert all(z.get_attribute("tabindex") == "0" for z in zones), where
+                    assert all(z.get_attribute("tabindex") == "0"
+                               or z.find_elements(By.CSS_SELECTOR, ".comp.clickable[tabindex='0']")
+                               for z in zones), where
                     before = body.get_attribute("data-decisions")
                     driver.execute_script("arguments[0].click()", buttons[0])
                     _wait(lambda: body.get_attribute("data-decisions") != before or state() == "over")
@@ -123,14 +127,15 @@ def test_a_choosable_space_is_taken_with_the_keyboard():
         Select(driver.find_element(By.ID, "players")).select_by_value("2")
         driver.find_element(By.ID, "start").click()
         _wait(lambda: body.get_attribute("data-state") == "human")
-        zone = driver.find_element(By.CSS_SELECTOR, ".zone.clickable")    # a factory: take from it
-        zone.send_keys(Keys.ENTER)
-        _wait(lambda: driver.find_elements(By.CSS_SELECTOR, "a.showall"))   # its choices only
-        shown = driver.find_elements(By.CSS_SELECTOR, "button.opt")
-        assert shown and all("factory" in b.text for b in shown)
+        # a factory: its tiles are the keys (display: pick:); Enter on one takes all tiles of its colour
+        zone = driver.find_element(By.CSS_SELECTOR, ".zone.clickable")
+        tile = zone.find_element(By.CSS_SELECTOR, ".comp.clickable")
+        colour, factory = tile.get_attribute("data-label"), zone.get_attribute("data-zone")
         before = body.get_attribute("data-decisions")
-        shown[0].send_keys(Keys.ENTER)
+        tile.send_keys(Keys.ENTER)
         _wait(lambda: body.get_attribute("data-decisions") != before)
+        story = driver.find_element(By.ID, "story").text
+        assert f"Player 1: Take all {colour} tiles from factory {factory[len('factory['):-1]}" in story
     finally:
         driver.quit()
         proc.terminate()
