@@ -34,7 +34,7 @@ class Narrator:
         self.names = list(state.lay.seat_names)
         names = component_names(maker_for(state).labels)
         self.phrases = Phrases(state.game, self.names, names)
-        # in the rulebook's log lines a component's label reads as its name too ("red-white4" -> "red-white 4"),
+        # in the rulebook's log lines a component's label reads as its name too ("blue7" -> "blue 7"),
         # for labels that are no plain word (a plain word, such as "seal", may be meant as a word)
         marked = {k: v for k, v in names.items() if not k.replace("_", "").isalpha()}
         self._label_re = re.compile(r"(?<![\w@-])(" + "|".join(map(re.escape, sorted(marked, key=len, reverse=True)))

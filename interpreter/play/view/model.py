@@ -196,7 +196,7 @@ class ViewMaker:
             return words(format_value(value)) if value is not None else ""
         if look["text"]:
             style["face"] = fill_template(look["text"], {**attrs, "kind": style["kind"], "label": style["label"]}, show)
-            # in a terminal's cell: the colours' glyphs, then the face ("RW4" for a red-white 4)
+            # in a terminal's cell: the colours' glyphs, then the face ("RW4" for a component of two colours printed 4)
             style["short"] = "".join(glyphs) + style["face"] if glyphs and style["face"] not in glyphs else style["face"]
             style["glyph"] = style["short"]
         if look["name"]:

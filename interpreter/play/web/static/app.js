@@ -139,7 +139,7 @@ function familyEl(fam, choosable) {
   if (fam.shape === "single") {
     box.append(zoneEl(fam.zone, choosable, false, mode));
   } else if (fam.shape === "grid" && fam.layout === "ring") {
-    // a ring per row: Azul-like stars of numbered spaces
+    // a ring per row: stars of numbered spaces
     const rings = el("div", {class: "rings"});
     fam.rows.forEach((r, i) => rings.append(ringEl(fam.cells[i].map((c, j) => [`${axis(fam, fam.column_index)} ${fam.columns[j]}`, c]),
                                                    `${axis(fam, fam.row_index)} ${r}`, choosable)));
