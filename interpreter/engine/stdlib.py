@@ -560,11 +560,136 @@ def _inside(st, cells, rows, cols):
     return all(0 <= a < rows and 0 <= b < cols for a, b in cells)
 
 
-@builtin("touches", "touches(cells, others) — some cell of cells is beside (neighbours4) a cell of others.",
-         [L("cells"), L("others")], _const(T.BOOL))
-def _touches(st, cells, others):
-    near = set(others)
-    return any(n in near for a, b in cells for n in ((a - 1, b), (a, b - 1), (a, b + 1), (a + 1, b)))
+@builtin("touches", "touches(cells, others) — some cell of cells is beside (neighbours4) a cell of others; "
+         "touches(cells, others, neighbours) — beside by neighbours (hex_neighbours on a hex grid).",
+         [L("cells"), L("others"), F("neighbours", ("elem", "cells"), optional=True)], _const(T.BOOL))
+def _touches(st, cells, others, neighbours=None):
+    near = set(_cell(x) for x in others)
+    if neighbours is None:
+        return any(n in near for a, b in cells for n in ((a - 1, b), (a, b - 1), (a, b + 1), (a + 1, b)))
+    return any(_cell(n) in near for x in cells for n in neighbours(x))
+
+
+def _cell(x):
+    return tuple(x) if type(x) is list else x
+
+
+@builtin("touches_same",
+         "touches_same(cells, values, neighbours, at) — matching terrain: some cell i of a piece about to be "
+         "laid on cells lies beside a cell n outside the piece (one of neighbours(cells[i])) that shows the same "
+         "value, at(n) == values[i] (none never matches).",
+         [L("cells"), L("values"), F("neighbours", ("elem", "cells")), F("at", ("elem", "cells"))],
+         _const(T.BOOL))
+def _touches_same(st, cells, values, neighbours, at):
+    cells = [_cell(x) for x in cells]
+    own = set(cells)
+    for cell, value in zip(cells, values):
+        if value is None:
+            continue
+        for n in neighbours(cell):
+            n = _cell(n)
+            if n not in own and at(n) == value:
+                return True
+    return False
+
+
+@builtin("borders_match",
+         "borders_match(cells, values, neighbours, at) — matching edges: every cell n outside the piece that "
+         "lies beside its cell i (one of neighbours(cells[i])) and shows something (at(n) is not none) shows "
+         "values[i]; true when nothing lies beside the piece.",
+         [L("cells"), L("values"), F("neighbours", ("elem", "cells")), F("at", ("elem", "cells"))],
+         _const(T.BOOL))
+def _borders_match(st, cells, values, neighbours, at):
+    cells = [_cell(x) for x in cells]
+    own = set(cells)
+    for cell, value in zip(cells, values):
+        for n in neighbours(cell):
+            n = _cell(n)
+            if n in own:
+                continue
+            shown = at(n)
+            if shown is not None and shown != value:
+                return False
+    return True
+
+
+# --------------------------------------------------------------------------
+# Pieces on a grid: a zone with `cells:` is a grid; a `move` with `cells:` lays one component
+# (a piece) on it covering several cells (State.cover); moved away, its cells are free again
+
+def _piece_type(ts, fs):
+    z = ts.get("z")
+    return T.Comp(z.holds) if isinstance(z, T.ZoneT) else T.Comp()
+
+
+def _grid_of(st, z, what):
+    grid = st.lay.grids.get(z.id)
+    if grid is None:
+        raise ValueError(f"{what}: {z.name} is not a grid (a zone with cells:)")
+    return grid
+
+
+@builtin("piece_at", "piece_at(z, cell) — the piece (component) that covers cell of the grid zone z, or none.",
+         [Z("z"), V("cell")], _piece_type)
+def _piece_at(st, z, cell):
+    _grid_of(st, z, "piece_at")
+    held = st.covering(z, cell)
+    return None if held is None else held[0]
+
+
+@builtin("part_at", "part_at(z, cell) — which of its cells the piece covering cell of grid z lies with there: "
+         "i for the i-th cell of the move that laid it (counted from 0), or none when the cell is free.",
+         [Z("z"), V("cell")], _const(T.INT))
+def _part_at(st, z, cell):
+    _grid_of(st, z, "part_at")
+    held = st.covering(z, cell)
+    return None if held is None else held[1]
+
+
+@builtin("cells_of", "cells_of(c) — the cells the piece c covers on the grid it lies on, in the order of its "
+         "parts (empty when it lies on no grid).", [V("c")], _const(T.ListT(T.ANY)))
+def _cells_of(st, c):
+    if c is None:
+        return ()
+    grid = st.lay.grids.get(st.where[c.id])
+    if grid is None:
+        return ()
+    v = st.v
+    found = {}
+    for cell, at in grid.items():
+        held = v[at]
+        if held is not None and held[0] is c:
+            found[held[1]] = cell
+    return tuple(found[i] for i in sorted(found))
+
+
+@builtin("grid_cells", "grid_cells(z) — every cell of the grid zone z, in the order of its cells:.",
+         [Z("z")], _const(T.ListT(T.ANY)))
+def _grid_cells(st, z):
+    return tuple(_grid_of(st, z, "grid_cells"))
+
+
+@builtin("covered", "covered(z) — the cells of grid z that a piece covers, in the order of its cells:.",
+         [Z("z")], _const(T.ListT(T.ANY)))
+def _covered(st, z):
+    v = st.v
+    return tuple(cell for cell, at in _grid_of(st, z, "covered").items() if v[at] is not None)
+
+
+@builtin("can_cover", "can_cover(z, cells) — every one of cells is a cell of grid z, free, and listed once: "
+         "a piece may be laid there.", [Z("z"), L("cells")], _const(T.BOOL))
+def _can_cover(st, z, cells):
+    grid = _grid_of(st, z, "can_cover")
+    v = st.v
+    seen = set()
+    for cell in cells:
+        if type(cell) is list:
+            cell = tuple(cell)
+        at = grid.get(cell)
+        if at is None or v[at] is not None or at in seen:
+            return False
+        seen.add(at)
+    return True
 
 
 # --------------------------------------------------------------------------
