@@ -493,16 +493,23 @@ def _hex_turn(q, r, k):
     return q, r
 
 
-def _images(cells, turns, flip):
-    """Every image of ``cells`` under ``turns`` (and, with ``flip``, the mirror images), each
-    moved so that its least row and least column are 0; cell i of an image is the image of
-    cell i (a piece whose cells differ keeps each face); equal images once, in order."""
+#: the mirror images a flip may add: none (turned only), on a square grid (r, c) -> (r, -c), on a
+#: hex grid (q, r) -> (r, q) (swapping two cube coordinates: a reflection; (q, -r) would be a shear)
+_NO_FLIP = [(lambda a, b: (a, b))]
+_SQUARE_FLIPS = [(lambda a, b: (a, b)), (lambda a, b: (a, -b))]
+_HEX_FLIPS = [(lambda a, b: (a, b)), (lambda a, b: (b, a))]
+
+
+def _images(cells, turns, mirrors):
+    """Every image of ``cells`` under ``turns`` after each of ``mirrors`` (lists: Cython types
+    tuples of two lengths apart), each moved so that its least row and least column are 0; cell
+    i of an image is the image of cell i (a piece whose cells differ keeps each face); equal
+    images once, in order."""
     cells = [tuple(x) for x in cells]
     out = {}
-    mirrors = [False, True] if flip else [False]      # lists: Cython types tuples of two lengths apart
     for mirror in mirrors:
         for turn in turns:
-            moved = [turn(a, -b if mirror else b) for a, b in cells]
+            moved = [turn(*mirror(a, b)) for a, b in cells]
             if moved:
                 lo_a = min(a for a, _ in moved)
                 lo_b = min(b for _, b in moved)
@@ -516,14 +523,14 @@ def _images(cells, turns, flip):
          "image of its (row, column) cells, moved so that its least row and column are 0; cell i of an image "
          "is where cell i went.", [L("cells")], lambda ts, fs: T.ListT(T.ListT(_elem(ts, "cells"))))
 def _orientations(st, cells):
-    return _images(cells, _SQUARE_TURNS, True)
+    return _images(cells, _SQUARE_TURNS, _SQUARE_FLIPS)
 
 
 @builtin("rotations",
          "rotations(cells) — like orientations, turned only (never flipped): a piece with a back side.",
          [L("cells")], lambda ts, fs: T.ListT(T.ListT(_elem(ts, "cells"))))
 def _rotations(st, cells):
-    return _images(cells, _SQUARE_TURNS, False)
+    return _images(cells, _SQUARE_TURNS, _NO_FLIP)
 
 
 @builtin("hex_orientations",
@@ -531,7 +538,14 @@ def _rotations(st, cells):
          "60 degrees and flipped, each moved so that its least q and r are 0.",
          [L("cells")], lambda ts, fs: T.ListT(T.ListT(_elem(ts, "cells"))))
 def _hex_orientations(st, cells):
-    return _images(cells, _HEX_TURNS, True)
+    return _images(cells, _HEX_TURNS, _HEX_FLIPS)
+
+
+@builtin("hex_rotations",
+         "hex_rotations(cells) — like hex_orientations, turned only (never flipped): a hex piece with a back side.",
+         [L("cells")], lambda ts, fs: T.ListT(T.ListT(_elem(ts, "cells"))))
+def _hex_rotations(st, cells):
+    return _images(cells, _HEX_TURNS, _NO_FLIP)
 
 
 @builtin("translate", "translate(cells, dr, dc) — the cells moved by dr rows and dc columns.",
