@@ -40,6 +40,8 @@ from .engine.leaks import hidden_from_all, hidden_from_others, legal_leak, log_l
 # --- the rulebook's display: section (drawing a state is the play wing's) --------------------------
 from .engine.display import DisplayHints, check_display, fact_problem, read_hints, space_readers
 from .engine.say import Phrases, check_say, parse_template, words
+# --- pieces with a shape (issue 27): what a grid cell covered by a piece's part shows ----------------
+from .engine.display import part_problem
 
 # --- the engine's limits (the play wing's server adds its own fields: serve_tables, serve_streams…) -
 from .engine.limits import LIMITS, configure as configure_limits
@@ -62,7 +64,7 @@ __all__ = [
     "hidden_from_all", "hidden_from_others", "legal_leak", "log_leak", "resample_problem", "told_leak",
     "EVERYONE", "observation_bounds", "observation_vector", "draws_at_random", "perfect_information",
     "DisplayHints", "check_display", "read_hints", "space_readers", "fact_problem", "Phrases", "check_say",
-    "parse_template", "words",
+    "parse_template", "words", "part_problem",
     "LIMITS", "configure_limits",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",
     "StepCompiler",

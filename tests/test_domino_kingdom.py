@@ -23,3 +23,17 @@ def test_every_cell_is_observed_and_the_space_holds_every_placement():
     assert len(laid) == 1 and sorted(covered.values()) == [[laid[0], 0], [laid[0], 1]]
     # 24 dominoes x 25 cells x 4 directions, and a discard per domino
     assert len(rb.action_space(2)) == 24 * 25 * 4 + 24
+
+
+def test_the_view_draws_each_cell_of_a_kingdom_as_the_terrain_of_the_half_on_it():
+    from interpreter.play.view.model import build_view
+    rb = Rulebook.load(BOOK)
+    st = rb.new_game(2, 3)
+    d17 = st.lay.by_label["d17"][0]
+    st.cover(d17, st.lay.zone_by_name("kingdom[0]"), ((1, 2), (0, 2)), None)
+    kingdom = next(f for f in build_view(st, 1)["players"][0]["families"] if f["name"] == "kingdom")
+    assert kingdom["shape"] == "grid" and kingdom["rows"] == ["0", "1", "2", "3", "4"]
+    # display: parts: {domino: half}: d17's half a, meadow, on (1, 2); half b, lake, on (0, 2); the castle no cell
+    assert kingdom["cells"][1][2]["components"][0]["short"] == "M"
+    assert kingdom["cells"][0][2]["components"][0]["short"] == "L"
+    assert kingdom["cells"][2][2] is None and kingdom["cells"][0][0]["components"] == []

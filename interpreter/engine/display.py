@@ -49,6 +49,9 @@ class DisplayHints:
     layout: dict = field(default_factory=dict)
     #: function of a seat -> its title: shown under each player (`display: facts:`)
     facts: dict = field(default_factory=dict)
+    #: component kind -> function f(piece, part): what a grid cell covered by that part shows
+    #: (`display: parts:`, pieces with a shape)
+    parts: dict = field(default_factory=dict)
 
 
 def _names(value) -> list:
@@ -84,7 +87,22 @@ def read_hints(game) -> DisplayHints:
     h.titles = {str(k): str(v) for k, v in (d.get("titles") or {}).items() if isinstance(v, str)}
     h.layout = {str(k): str(v) for k, v in (d.get("layout") or {}).items() if isinstance(v, str)}
     h.facts = {str(k): str(v) for k, v in (d.get("facts") or {}).items() if isinstance(v, str)}
+    h.parts = {str(k): str(v) for k, v in (d.get("parts") or {}).items() if isinstance(v, str)}
     return h
+
+
+def part_problem(game, kind: str, fn_name: str):
+    """Why function ``fn_name`` may not say what a grid cell covered by a part of a ``kind``
+    piece shows (None: it may): it takes the piece and the part's number and reads only what
+    every seat sees."""
+    if kind not in game.kinds:
+        return f"'{kind}' is no component kind"
+    fn = game.functions.get(fn_name)
+    if fn is None:
+        return f"'{fn_name}' is no function"
+    if len(fn.params) != 2 or fn.params[1][1] != T.INT or not isinstance(fn.params[0][1], T.Comp):
+        return f"{fn_name} must take two parameters, the piece (a component) and its part (int)"
+    return public_reads(game, fn_name)
 
 
 def fact_problem(game, fn_name: str):
@@ -221,6 +239,12 @@ def check_display(source, game) -> Iterator[Diagnostic]:
             why = fact_problem(game, str(fn))
             if why:
                 yield Diagnostic(at(facts, fn), f"display: facts: {why}", ERROR, "RW253")
+    parts = d.get("parts")
+    if isinstance(parts, dict):
+        for kind, fn in parts.items():
+            why = part_problem(game, str(kind), str(fn))
+            if why:
+                yield Diagnostic(at(parts, kind), f"display: parts: {why}", ERROR, "RW273")
     for key in ("titles", "layout"):
         items = d.get(key)
         if not isinstance(items, dict):
