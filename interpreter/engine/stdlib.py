@@ -693,16 +693,21 @@ def _covered(st, z):
 @builtin("can_cover", "can_cover(z, cells) — every one of cells is a cell of grid z, free, and listed once: "
          "a piece may be laid there.", [Z("z"), L("cells")], _const(T.BOOL))
 def _can_cover(st, z, cells):
-    grid = _grid_of(st, z, "can_cover")
+    grid = st.lay.grids.get(z.id)
+    if grid is None:
+        _grid_of(st, z, "can_cover")
     v = st.v
     seen = set()
-    for cell in cells:
-        if type(cell) is list:
-            cell = tuple(cell)
-        at = grid.get(cell)
-        if at is None or v[at] is not None or at in seen:
-            return False
-        seen.add(at)
+    try:
+        for cell in cells:
+            at = grid[cell]
+            if v[at] is not None or at in seen:
+                return False
+            seen.add(at)
+    except KeyError:                        # no cell of the grid
+        return False
+    except TypeError:                       # a cell written as a list
+        return _can_cover(st, z, [_cell(x) for x in cells]) if any(type(x) is list for x in cells) else False
     return True
 
 
