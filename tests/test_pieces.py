@@ -32,6 +32,9 @@ actions:
   lift:
     params: {t: "board[player]"}
     do: [{move: t, to: gone}]
+  clear:                        # everything on one's board at once
+    where: "not empty(board[player])"
+    do: [{move: "board[player]", to: gone}]
   give:                         # to the other board, on the same cells if free
     params: {t: "board[player]"}
     where: "can_cover(board[next(player)], cells_of(t))"
@@ -41,7 +44,7 @@ flow:
     do:
       - turns: 0
         once: true
-        do: [{decide: [lay, stand, lift, give], otherwise: [{log: "nothing to do"}]}]
+        do: [{decide: [lay, stand, lift, clear, give], otherwise: [{log: "nothing to do"}]}]
 end:
   score: "count(covered(board[p]))"
 """
@@ -105,6 +108,18 @@ def test_laid_anew_moved_to_another_grid_and_removed_as_one_piece(book):
     # clone and JSON keep what covers each cell
     back = book.state_from_json(st2.to_json())
     assert back.observation(0)["cells"] == st2.clone().observation(0)["cells"] == st2.observation(0)["cells"]
+
+
+def test_a_board_emptied_at_once_frees_every_cell(book):
+    st = book.new_game(2, seed=1)
+    for a in ["lay(t=b1,r=0,c=0)", "lay(t=b2,r=0,c=0)", "lay(t=b3,r=2,c=1)", "clear"]:
+        st.apply_action(a)
+    # seat 1 moved board[1]'s contents, b2, to gone: its 2 cells are free, seat 0's 4 are not
+    assert ev(book, st, "(labels(gone), covered(board[0]), covered(board[1]))") == \
+        deep((["b2"], [(0, 0), (0, 1), (2, 1), (2, 2)], []))
+    st.apply_action("clear")
+    # seat 0 moves b1 and b3 at once: all 4 of their cells are free
+    assert ev(book, st, "(labels(gone), covered(board[0]))") == deep((["b1", "b2", "b3"], []))
 
 
 def test_connected_regions_over_the_cells_pieces_cover(book):

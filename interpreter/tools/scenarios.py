@@ -261,6 +261,9 @@ class ScenarioRunner:
             else:
                 labels = [str(x) for x in spec]
             for zone in self._zone_targets(st, str(key), kpos):
+                if labels and zone.id in lay.grids:
+                    raise ScenarioFailure(kpos, f"{zone.name} is a grid: lay its pieces with start: lay: "
+                                                f"(the cells each covers)")
                 targets.append((zone, labels, kpos))
         listed = {z.id for z, _, _ in targets}
         box = lay.box
