@@ -163,6 +163,14 @@ def ev(lib, text):
     ("borders_match([(0, 0), (0, 1)], [blue, blue], q -> neighbours4(q), "
      "q -> red if q == (1, 0) else (blue if q == (1, 1) else none))", False),
     ("borders_match([(0, 0), (0, 1)], [red, blue], q -> neighbours4(q), q -> none)", True),
+    # edges in the order of neighbours4 (up, left, right, down). A tile on (1, 1) with a red right side
+    # beside a tile on (1, 2) whose left side (its 2nd, where (1, 1) is among its neighbours) is red: match
+    ("edges_match((1, 1), [blue, blue, red, blue], q -> neighbours4(q), "
+     "q -> [green, red, green, green] if q == (1, 2) else none)", True),
+    # the neighbour's left side is green: no match; no neighbour at all: a match
+    ("edges_match((1, 1), [blue, blue, red, blue], q -> neighbours4(q), "
+     "q -> [red, green, red, red] if q == (1, 2) else none)", False),
+    ("edges_match((1, 1), [blue, blue, red, blue], q -> neighbours4(q), q -> none)", True),
 ])
 def test_builtin(lib, text, expected):
     assert ev(lib, text) == expected

@@ -627,6 +627,28 @@ def _borders_match(st, cells, values, neighbours, at):
     return True
 
 
+@builtin("edges_match",
+         "edges_match(cell, edges, neighbours, edges_at) — matching edges of one-cell tiles: a tile about to lie on "
+         "cell with edges (one per neighbour of neighbours(cell), in its order) matches every neighbour n with a "
+         "tile (edges_at(n) is not none): the side of n's tile that faces cell (at the position of cell in "
+         "neighbours(n)) equals this tile's side that faces n.",
+         [V("cell"), L("edges"), F("neighbours", ("same", "cell")), F("edges_at", ("same", "cell"))],
+         _const(T.BOOL))
+def _edges_match(st, cell, edges, neighbours, edges_at):
+    cell = _cell(cell)
+    for i, n in enumerate(neighbours(cell)):
+        other = edges_at(n)
+        if other is None:
+            continue
+        back = [_cell(x) for x in neighbours(n)]
+        if cell not in back:
+            continue
+        j = back.index(cell)
+        if i >= len(edges) or j >= len(other) or other[j] != edges[i]:
+            return False
+    return True
+
+
 # --------------------------------------------------------------------------
 # Pieces on a grid: a zone with `cells:` is a grid; a `move` with `cells:` lays one component
 # (a piece) on it covering several cells (State.cover); moved away, its cells are free again
