@@ -263,6 +263,7 @@ class State:
         cap = dst.capacity
         holds = dst.holds
         bag = src.type == "bag"
+        grids = self.game.grids
         got = []
         refilled = False
         for _ in range(n):
@@ -288,7 +289,7 @@ class State:
                 raise RuleRuntimeError(f"{dst.name} is full (capacity {cap})", pos)
             if holds and c.kind not in holds:
                 raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
-            if self.game.grids:
+            if grids:
                 self.grid_leave(c, src.id, dst, pos)
             if self.known:
                 self.forget((where[c.id], did))
