@@ -42,6 +42,8 @@ from .engine.display import DisplayHints, check_display, fact_problem, read_hint
 from .engine.say import Phrases, check_say, parse_template, words
 # --- issue 30: the display language's component looks and picks ---------------------------------------
 from .engine.display import SHAPES, Pick, fill_template, template_fields
+# --- pieces with a shape (issue 27): what a grid cell covered by a piece's part shows ----------------
+from .engine.display import part_problem
 
 # --- the engine's limits (the play wing's server adds its own fields: serve_tables, serve_streams…) -
 from .engine.limits import LIMITS, configure as configure_limits
@@ -65,6 +67,7 @@ __all__ = [
     "EVERYONE", "observation_bounds", "observation_vector", "draws_at_random", "perfect_information",
     "DisplayHints", "check_display", "read_hints", "space_readers", "fact_problem", "Phrases", "check_say",
     "parse_template", "words", "SHAPES", "Pick", "fill_template", "template_fields",
+    "part_problem",
     "LIMITS", "configure_limits",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",
     "StepCompiler",

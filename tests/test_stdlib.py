@@ -141,6 +141,36 @@ def ev(lib, text):
     ("inside([(4, 4), (4, 5)], 5, 5)", False),
     ("touches([(0, 0), (0, 1)], [(1, 1)])", True),              # (0,1) is above (1,1)
     ("touches([(0, 0), (0, 1)], [(1, 2)])", False),             # only diagonal
+    # on a hex grid (0, 0) is beside (1, -1) but not (1, 1) (see hex_neighbours above)
+    ("touches([(0, 0)], [(1, -1)], q -> hex_neighbours(q))", True),
+    ("touches([(0, 0)], [(1, 1)], q -> hex_neighbours(q))", False),
+    # a straight hex tromino lies along one of 3 axes; a bent one (120 degrees at the middle)
+    # points 6 ways and is its own mirror image, so flipping adds none
+    ("count(distinct(map(hex_rotations([(0, 0), (1, 0), (2, 0)]), o -> sorted(o))))", 3),
+    ("count(distinct(map(hex_rotations([(0, 0), (1, 0), (1, 1)]), o -> sorted(o))))", 6),
+    ("count(distinct(map(hex_orientations([(0, 0), (1, 0), (1, 1)]), o -> sorted(o))))", 6),
+    # a line of three with a hook at one end has no mirror axis: its mirror image (the hook on the
+    # other side) is no turn of it, so 6 turns x 2 sides
+    ("count(distinct(map(hex_rotations([(0, 0), (1, 0), (2, 0), (2, -1)]), o -> sorted(o))))", 6),
+    ("count(distinct(map(hex_orientations([(0, 0), (1, 0), (2, 0), (2, -1)]), o -> sorted(o))))", 12),
+    # matching terrain: a red/blue domino on (0,0) (0,1); only (1,0), below the red half, shows red
+    ("touches_same([(0, 0), (0, 1)], [red, blue], q -> neighbours4(q), q -> red if q == (1, 0) else none)", True),
+    # turned round (blue on (0,0)): blue is beside red, red beside nothing
+    ("touches_same([(0, 0), (0, 1)], [blue, red], q -> neighbours4(q), q -> red if q == (1, 0) else none)", False),
+    # matching edges: red below red and blue below blue match; blue above red does not; nothing beside matches
+    ("borders_match([(0, 0), (0, 1)], [red, blue], q -> neighbours4(q), "
+     "q -> red if q == (1, 0) else (blue if q == (1, 1) else none))", True),
+    ("borders_match([(0, 0), (0, 1)], [blue, blue], q -> neighbours4(q), "
+     "q -> red if q == (1, 0) else (blue if q == (1, 1) else none))", False),
+    ("borders_match([(0, 0), (0, 1)], [red, blue], q -> neighbours4(q), q -> none)", True),
+    # edges in the order of neighbours4 (up, left, right, down). A tile on (1, 1) with a red right side
+    # beside a tile on (1, 2) whose left side (its 2nd, where (1, 1) is among its neighbours) is red: match
+    ("edges_match((1, 1), [blue, blue, red, blue], q -> neighbours4(q), "
+     "q -> [green, red, green, green] if q == (1, 2) else none)", True),
+    # the neighbour's left side is green: no match; no neighbour at all: a match
+    ("edges_match((1, 1), [blue, blue, red, blue], q -> neighbours4(q), "
+     "q -> [red, green, red, red] if q == (1, 2) else none)", False),
+    ("edges_match((1, 1), [blue, blue, red, blue], q -> neighbours4(q), q -> none)", True),
 ])
 def test_builtin(lib, text, expected):
     assert ev(lib, text) == expected

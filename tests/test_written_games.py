@@ -1,4 +1,4 @@
-"""The test games written for issue 27 (tests/rulebooks/gem_guild, domino_kingdom, patch_quilt),
+"""The test games written for issue 27 (tests/rulebooks/gem_guild, domino_kingdom, patch_quilt, hex_garden),
 each held to the same bar: clean (0 errors, 0 warnings), its scenarios pass, random games pass
 `check` (200 per player count in the slow suite), and PettingZoo's api_test passes.
 What is particular to one game is in its own tests/test_<game>.py."""
@@ -19,6 +19,7 @@ GAMES = {
     "gem_guild": (6, [2, 3, 4], 15),
     "domino_kingdom": (4, [2, 3], 10),
     "patch_quilt": (4, [2], 10),
+    "hex_garden": (3, [2], 10),
 }
 
 

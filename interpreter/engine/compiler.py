@@ -556,7 +556,24 @@ class Compiler:
                 fam.refill = fn
             if "visible" in spec:
                 self.compile_visible(fam, spec, scope)
+            if "cells" in spec:
+                self.compile_grid(fam, spec, scope)
             fam.nslots = scope.nslots
+
+    def compile_grid(self, fam, spec: LDict, scope: Scope) -> None:
+        """``cells:`` of a zone family: each zone is a grid of these cells, its components
+        pieces that cover some of them (a `move` with `cells:`).  A grid is an area everyone
+        sees (what covers each cell is shown per cell), so neither hidden nor a bag or deck."""
+        cpos = spec.pos_of("cells")
+        fn, typ = self.static_expr(spec["cells"], cpos, scope, "cells")
+        if fn is not None and not T.is_listlike(typ):
+            self.report.error(cpos, f"cells must be a list of cells, not {T.describe(typ)}", E_TYPE)
+        if spec.get("visible", True) is not True or spec.get("type", "area") != "area":
+            self.report.error(cpos, f"zone '{fam.name}' has cells: a grid is an area everyone sees "
+                                    "(no 'visible:' other than true, no bag or deck)", "RW270")
+        fam.cells = fn or (lambda st, L: ())
+        fam.cells_pos = cpos
+        self.game.grids = True
 
     def compile_visible(self, target, spec: LDict, scope: Scope) -> None:
         """``visible:`` of a zone family or a variable: a constant or a condition on ``viewer``."""

@@ -27,8 +27,8 @@ from __future__ import annotations
 from .layout import BOX     # the one zone that belongs to no family
 
 #: builtins that read more of the state than the contents of the zones passed to them:
-#: where a component is (``zone_of``), what a seat was shown (``known``)
-STATE_READERS = frozenset({"zone_of", "known"})
+#: where a component is (``zone_of``, ``cells_of``), what a seat was shown (``known``)
+STATE_READERS = frozenset({"zone_of", "known", "cells_of"})
 
 
 

@@ -70,6 +70,9 @@ class DisplayHints:
     components: dict = field(default_factory=dict)
     #: a colour (#rrggbb) per seat, in seat order (`display: seat_colors:`)
     seat_colors: list = field(default_factory=list)
+    #: component kind -> function f(piece, part): what a grid cell covered by that part shows
+    #: (`display: parts:`, pieces with a shape)
+    parts: dict = field(default_factory=dict)
 
 
 def _names(value) -> list:
@@ -120,6 +123,7 @@ def read_hints(game) -> DisplayHints:
                 "name": str(spec["name"]) if isinstance(spec.get("name"), str) else None,
                 "shape": str(spec["shape"]) if isinstance(spec.get("shape"), str) else None}
     h.seat_colors = _names(d.get("seat_colors"))
+    h.parts = {str(k): str(v) for k, v in (d.get("parts") or {}).items() if isinstance(v, str)}
     return h
 
 
@@ -134,6 +138,20 @@ def template_fields(text: str) -> list:
 def fill_template(text: str, attrs: dict, show) -> str:
     """``text`` with each ``{attribute}`` replaced by ``show(attribute, value)``."""
     return _FIELD.sub(lambda m: show(m.group(1), attrs.get(m.group(1))), text)
+
+
+def part_problem(game, kind: str, fn_name: str):
+    """Why function ``fn_name`` may not say what a grid cell covered by a part of a ``kind``
+    piece shows (None: it may): it takes the piece and the part's number and reads only what
+    every seat sees."""
+    if kind not in game.kinds:
+        return f"'{kind}' is no component kind"
+    fn = game.functions.get(fn_name)
+    if fn is None:
+        return f"'{fn_name}' is no function"
+    if len(fn.params) != 2 or fn.params[1][1] != T.INT or not isinstance(fn.params[0][1], T.Comp):
+        return f"{fn_name} must take two parameters, the piece (a component) and its part (int)"
+    return public_reads(game, fn_name)
 
 
 def fact_problem(game, fn_name: str):
@@ -272,6 +290,12 @@ def check_display(source, game) -> Iterator[Diagnostic]:
             why = fact_problem(game, str(fn))
             if why:
                 yield Diagnostic(at(facts, fn), f"display: facts: {why}", ERROR, "RW253")
+    parts = d.get("parts")
+    if isinstance(parts, dict):
+        for kind, fn in parts.items():
+            why = part_problem(game, str(kind), str(fn))
+            if why:
+                yield Diagnostic(at(parts, kind), f"display: parts: {why}", ERROR, "RW273")
     for key in ("titles", "layout"):
         items = d.get(key)
         if not isinstance(items, dict):

@@ -61,6 +61,8 @@ class Layout:
         #: (family id, leading index values) -> the zones of that part of the family (zones_of)
         self._zone_parts: dict = {}
         self.vkeys: list = []
+        #: grid zone id -> {cell: slot of State.v holding (piece, part) or None} (layout._lay_grids)
+        self.grids: dict = {}
         self.clamp: dict = {}
         self.by_label: dict = {}
         self.automata = frozenset()
@@ -305,8 +307,42 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
             init.append(var.init(st, L))
         lay.clamp[var.name] = _bounds(var, st, L)
         lay.vkeys.append(keys)
+    _lay_grids(game, lay, st, init)
     lay.init_vars = init
     return lay
+
+
+def _lay_grids(game, lay, st, init) -> None:
+    """``lay.grids``: for every zone of a grid family (`cells:`), its cells in order, each with
+    the slot of ``State.v`` (after the variables) that holds what covers it: ``(piece, part)`` or
+    None (State.cover)."""
+    lay.grids = {}
+    for fam in game.zone_list:
+        if fam.cells is None:
+            continue
+        for z in lay.zfam[fam.id].values():
+            L = [None] * max(fam.nslots, 1)
+            for spec, value in zip(fam.index, z.index_values):
+                L[spec.slot] = value
+            cells = fam.cells(st, L)
+            if isinstance(cells, Zone) or not isinstance(cells, (tuple, list)):
+                raise RuleRuntimeError(f"the cells of {z.name} must be a list, not {format_value(cells)}",
+                                       fam.cells_pos or fam.pos)
+            slots = {}
+            for cell in cells:
+                if isinstance(cell, list):
+                    cell = tuple(cell)
+                if cell in slots:
+                    raise RuleRuntimeError(f"the cells of {z.name} list {format_value(cell)} twice",
+                                           fam.cells_pos or fam.pos)
+                slots[cell] = len(init)
+                init.append(None)
+            lay.instances += len(slots)
+            if lay.instances > LIMITS.components:
+                raise RuleRuntimeError(f"zone '{fam.name}': more than {LIMITS.components:,} components, zones and "
+                                       f"variable instances; at most {LIMITS.components:,} are allowed "
+                                       f"(limit 'components')", fam.cells_pos or fam.pos, "RW910")
+            lay.grids[z.id] = slots
 
 
 def _fixed(fn, st):

@@ -188,6 +188,10 @@ class ZoneFamily:
     viewer_slot: int = 0
     #: the capacity when it is a plain number (for the checks)
     capacity_literal: int | None = None
+    #: a grid (`cells:`): f(state, locals[index...]) -> the cells of one zone of the family; its
+    #: components are pieces that each cover some of them (State.cover); None: no grid
+    cells: Callable | None = None
+    cells_pos: Pos | None = None
 
 
 @dataclass
@@ -334,6 +338,8 @@ class GameDef:
     #: a trigger listens for ``moved`` (State.move and draw look at this first)
     on_moved: bool = False
     condition_triggers: list = field(default_factory=list)
+    #: some zone family is a grid (`cells:`): moves look at State.lay.grids
+    grids: bool = False
     options: dict = field(default_factory=dict)
     variants: dict = field(default_factory=dict)
     automata: Callable | None = None

@@ -90,7 +90,23 @@ def observation(st, viewer: int | None) -> dict:
         # every decision so far as the viewer knows it: [seat, action id], others' secret parameters as …
         "history": [[who, action_id] for who, action_id in st.history_for(viewer)],
         **({"facts": facts} if facts else {}),
+        **({"cells": grid_cells(st)} if st.lay.grids else {}),
     }
+
+
+def grid_cells(st) -> dict:
+    """What covers every cell of every grid zone (`cells:`; a grid is seen by everyone):
+    ``{zone: {cell: [piece label, part] or None}}``."""
+    out = {}
+    v = st.v
+    zones = st.lay.zones
+    for zid, grid in st.lay.grids.items():
+        shown = {}
+        for cell, at in grid.items():
+            held = v[at]
+            shown[format_value(cell)] = None if held is None else [held[0].label, held[1]]
+        out[zones[zid].name] = shown
+    return out
 
 
 def told_facts(st, viewer) -> list:

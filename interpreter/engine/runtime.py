@@ -147,6 +147,9 @@ class State:
                     raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
         where = self.where
         z = self.z
+        if self.game.grids:
+            for c in incoming:
+                self.grid_leave(c, where[c.id], dst, pos)
         moved_from = []
         for c in incoming:
             src = where[c.id]
@@ -189,6 +192,9 @@ class State:
                 if c.kind not in holds:
                     raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
         moved = tuple(comps)
+        if self.game.grids:
+            for c in moved:
+                self.grid_leave(c, sid, dst, pos)
         if bottom:                      # one at a time onto the bottom: the last one lowest
             lst[0:0] = moved[::-1]
         else:
@@ -223,6 +229,8 @@ class State:
             holds = dst.holds
             if holds and c.kind not in holds:
                 raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+            if game.grids:
+                self.grid_leave(c, src, dst, pos)
             there = z[src]
             if there[-1] is c:          # most often the top one (a deck's, the last one put there)
                 there.pop()
@@ -256,6 +264,7 @@ class State:
         cap = dst.capacity
         holds = dst.holds
         bag = src.type == "bag"
+        grids = self.game.grids
         got = []
         refilled = False
         for _ in range(n):
@@ -281,6 +290,8 @@ class State:
                 raise RuleRuntimeError(f"{dst.name} is full (capacity {cap})", pos)
             if holds and c.kind not in holds:
                 raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+            if grids:
+                self.grid_leave(c, src.id, dst, pos)
             if self.known:
                 self.forget((where[c.id], did))
             del lst[i]                  # c is at index i of its zone, src
@@ -299,6 +310,105 @@ class State:
         if game.condition_triggers:     # no function reads what moved: only they may care
             self.changed(())
         return got
+
+    # --- pieces on a grid: a component that covers several cells ---------------
+    def grid_leave(self, c, src: int, dst, pos: Pos) -> None:
+        """Before ``c`` moves from zone id ``src`` to ``dst`` by a step without `cells:`: the
+        cells it covered on a grid ``src`` are free; a grid ``dst`` is refused (which cells?)."""
+        grids = self.lay.grids
+        if dst.id in grids:
+            raise RuleRuntimeError(f"{dst.name} is a grid: {c.label} goes onto it with a move that says "
+                                   f"which cells it covers (cells:)", pos)
+        grid = grids.get(src)
+        if grid is not None:
+            _uncover(self.v, grid, c)
+
+    def free_cells(self, c) -> None:
+        """Free the cells ``c`` covers on the grid it lies on (for tools that move components
+        themselves, such as a scenario's starting position)."""
+        grid = self.lay.grids.get(self.where[c.id])
+        if grid is not None:
+            _uncover(self.v, grid, c)
+
+    def cover(self, c, dst, cells, pos: Pos, events: bool = True) -> None:
+        """Move the one component ``c`` onto the grid ``dst`` so that it covers ``cells``: cell i
+        of the list is covered by the piece's part i.  A piece already on ``dst`` is laid anew
+        (its old cells are free first); one on another grid leaves its cells there.  ``events``
+        False: no `moved` event and no condition trigger (a scenario's starting position)."""
+        if c is None:
+            raise RuleRuntimeError("nothing to move (none)", pos)
+        grid = self.lay.grids.get(dst.id)
+        if grid is None:
+            raise RuleRuntimeError(f"{dst.name} is not a grid (a zone with cells:): {c.label} cannot cover "
+                                   f"cells there", pos)
+        v = self.v
+        did = dst.id
+        src = self.where[c.id]
+        slots = []
+        for cell in cells:
+            if type(cell) is list:
+                cell = tuple(cell)
+            try:
+                at = grid.get(cell)
+            except TypeError:               # a value that is no cell (unhashable)
+                at = None
+            if at is None:
+                raise RuleRuntimeError(f"{format_value(cell)} is not a cell of {dst.name}", pos)
+            held = v[at]
+            if held is not None and held[0] is not c:
+                raise RuleRuntimeError(f"cell {format_value(cell)} of {dst.name} is covered by {held[0].label} "
+                                       f"already", pos)
+            if at in slots:
+                raise RuleRuntimeError(f"{c.label} cannot cover cell {format_value(cell)} twice", pos)
+            slots.append(at)
+        if not slots:
+            raise RuleRuntimeError(f"{c.label} must cover at least one cell of {dst.name}", pos)
+        game = self.game
+        if src == did:
+            _uncover(v, grid, c)
+            self.forget_results((did,))
+        else:
+            z = self.z
+            lst = z[did]
+            cap = dst.capacity
+            if cap is not None and len(lst) >= cap:
+                raise RuleRuntimeError(f"{dst.name} is full: it holds {len(lst)} of {cap} and cannot take 1 more",
+                                       pos)
+            if dst.holds and c.kind not in dst.holds:
+                raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+            before = self.lay.grids.get(src)
+            if before is not None:
+                _uncover(v, before, c)
+            z[src].remove(c)
+            lst.append(c)
+            self.where[c.id] = did
+            if self.known:
+                self.forget((did, src))
+            _forget_two(self, did, src)
+        for i, at in enumerate(slots):
+            v[at] = (c, i)
+        if not events:
+            self.forget_all()
+            return
+        if game.on_moved:
+            self.emit("moved", Record.of({"components": (c,) if src != did else (), "to": dst,
+                                          "from": self.lay.zones[src]}), pos)
+        if game.condition_triggers:
+            self.changed(())
+
+    def covering(self, zone, cell):
+        """What covers ``cell`` of the grid ``zone``: ``(piece, part)``, or None (free, or no
+        such cell, or no grid)."""
+        grid = self.lay.grids.get(zone.id)
+        if grid is None:
+            return None
+        if type(cell) is list:
+            cell = tuple(cell)
+        try:
+            at = grid.get(cell)
+        except TypeError:
+            return None
+        return None if at is None else self.v[at]
 
     # --- knowledge: what a `reveal` step showed to chosen seats ------------
     def reveal(self, zones, seats) -> None:
@@ -787,6 +897,14 @@ class State:
         s.chance = None
         s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
         return s
+
+
+def _uncover(v, grid: dict, c) -> None:
+    """Free the cells of ``grid`` (cell -> slot of ``v``) that ``c`` covers."""
+    for at in grid.values():
+        held = v[at]
+        if held is not None and held[0] is c:
+            v[at] = None
 
 
 def _forget_two(st: State, a: int, b: int) -> None:

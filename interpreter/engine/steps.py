@@ -324,6 +324,13 @@ class StepCompiler:
             self.report.error(step.pos_of("move"), f"only components can be moved, but this is {T.describe(wt)}",
                               E_TYPE)
         self._check_fits(wt, step.get("to"), step.pos_of("to"))
+        if "cells" in step:
+            self._move_onto_grid(step, pos, ws, wt, ds)
+            return
+        fam = self._family_of(step.get("to"))
+        if fam is not None and fam.cells is not None:
+            self.report.error(step.pos_of("to"), f"zone '{fam.name}' is a grid: say which cells the piece covers "
+                                                 f"(cells: …)", "RW272")
         bottom = bool(step.get("bottom", False))
         where = self.bind(pos, "pos")
         if isinstance(wt, T.ZoneT):
@@ -339,6 +346,26 @@ class StepCompiler:
                      f"{ds}, {bottom}, {where})"]
         self.emit(F.STMT, lines, pos, ("moved", F.CHANGED))
 
+    def _move_onto_grid(self, step: LDict, pos: Pos, ws: str, wt, ds: str):
+        """``move: t, to: GRID, cells: CELLS``: one component onto a grid zone, covering the
+        cells listed (State.cover)."""
+        cpos = step.pos_of("cells")
+        cs, ct = self.text(step["cells"], cpos, "cells")
+        if cs is None:
+            return
+        if not (isinstance(wt, T.Comp) or T.is_any(wt)):
+            self.report.error(step.pos_of("move"), f"a move with cells: moves one component (a piece), "
+                                                   f"not {T.describe(wt)}", "RW271")
+        if not T.is_listlike(ct) and not T.is_any(ct):
+            self.report.error(cpos, f"cells must be a list of cells, not {T.describe(ct)}", E_TYPE)
+        fam = self._family_of(step.get("to"))
+        if fam is not None and fam.cells is None:
+            self.report.error(cpos, f"zone '{fam.name}' is not a grid (it has no cells:): nothing there "
+                                    f"covers cells", "RW271")
+        if step.get("bottom"):
+            self.report.error(step.pos_of("bottom"), "a piece on a grid lies on cells, not at the bottom", "RW271")
+        self.emit(F.STMT, [f"st.cover({ws}, {ds}, {cs}, {self.bind(pos, 'pos')})"], pos, ("moved", F.CHANGED))
+
     def step_draw(self, step: LDict, pos: Pos):
         count = step.get("draw", 1) if step.get("draw") is not None else 1
         ns, nt = self.text(count, step.pos_of("draw"), "count")
@@ -349,6 +376,10 @@ class StepCompiler:
         if ns is None or ss is None or ds is None:
             return
         self._check_fits(stype, step.get("to"), step.pos_of("to"), count=step.get("draw", 1))
+        fam = self._family_of(step.get("to"))
+        if fam is not None and fam.cells is not None:
+            self.report.error(step.pos_of("to"), f"zone '{fam.name}' is a grid: a piece goes onto it with a move "
+                                                 f"that says which cells it covers (cells: …)", "RW272")
         call = f"st.draw({ss}, {ns}, {ds}, {self.bind(pos, 'pos')})"
         if step.get("as"):
             holds = stype.holds if isinstance(stype, T.ZoneT) else frozenset()

@@ -13,6 +13,10 @@ variants), never on the state, so a network can read any state of a game:
                    family of variables has one row per key.  A value the
                    seat may not see is 0 (and ``visible`` says so).
                    Lists, records and text are left out.
+``cells:<family>`` a grid (a zone family with ``cells:``): one row per cell of each of
+                   its zones; columns ``covered``, one per component label the
+                   family may hold (the piece that covers the cell), and
+                   ``part`` (which of the piece's cells lies there, from 0).
 ``seat:viewer``    one-hot: the seat observing.
 ``seat:to_move``   one-hot: the seat that decides (all 0 when none does).
 
@@ -26,6 +30,7 @@ from dataclasses import dataclass, field
 
 from . import types as T
 from .observe import observation, var_visible
+from .values import format_value
 
 
 def _np():
@@ -109,6 +114,17 @@ def observation_spec(game, lay) -> ObservationSpec:
                 labels.append(c.label)
         parts.append(_Part(f"zone:{fam.name}", (len(zones), 2 + len(labels)), "zone", fam,
                            ["visible", "count"] + labels, [z.name for z in zones]))
+    for fam in game.zone_list:
+        if fam.cells is None:
+            continue
+        labels = []
+        for c in lay.components:
+            if (not fam.holds or c.kind in fam.holds) and c.label not in labels:
+                labels.append(c.label)
+        rows = [(z.name, format_value(cell)) for z in lay.zfam[fam.id].values() for cell in lay.grids[z.id]]
+        if rows:
+            parts.append(_Part(f"cells:{fam.name}", (len(rows), 2 + len(labels)), "cells", fam,
+                               ["covered"] + labels + ["part"], rows))
     for var in game.scalar_vars + game.family_vars:
         cols = _var_columns(game, lay, var.type)
         if cols is None:
@@ -199,6 +215,7 @@ class _Encoder:
         dynamic = []                                    # zones whose rule is evaluated per state
         self.var_cells = []                             # (slot in State.v, var, key, row, one-hot columns, lo, hi)
         self.seat_parts = []
+        self.grid_cells = []                            # (slot in State.v, row, label -> column, part column)
         at = 0
         for p in spec.parts:
             n = 1
@@ -254,6 +271,18 @@ class _Encoder:
                     if numeric:
                         low[row + 1], high[row + 1] = lo, hi
                     self.var_cells.append((slot, var, key, row, onehot, lo, hi))
+            elif p.kind == "cells":
+                fam = p.ref
+                width = p.shape[1]
+                col = {label: i for i, label in enumerate(p.columns)}
+                r = 0
+                for zone in lay.zfam[fam.id].values():
+                    grid = lay.grids[zone.id]
+                    for slot in grid.values():
+                        row = at + r * width
+                        high[row + width - 1] = max(len(grid) - 1, 1)
+                        self.grid_cells.append((slot, row, col, width - 1))
+                        r += 1
             else:
                 self.seat_parts.append((p.name == "seat:viewer", at))
             at += n
@@ -321,6 +350,12 @@ class _Encoder:
                 i = onehot.get(str(value))
                 if i is not None:
                     out[row + 1 + i] = 1
+        for slot, row, col, part in self.grid_cells:     # a grid is seen by everyone
+            held = v[slot]
+            if held is not None:
+                out[row] = 1
+                out[row + col[held[0].label]] = 1
+                out[row + part] = held[1]
         for is_viewer, at in self.seat_parts:
             who = (None if everyone else viewer) if is_viewer else st.current_player()
             if who is not None:
@@ -341,6 +376,9 @@ def observation_string(st, viewer: int) -> str:
             lines.append(f"{name}: {contents['count']} hidden")
         else:
             lines.append(f"{name}: {' '.join(contents)}")
+    for name, cells in obs.get("cells", {}).items():
+        lines.append(f"{name} cells: " + " ".join(f"{cell}={'-' if held is None else f'{held[0]}/{held[1]}'}"
+                                                  for cell, held in cells.items()))
     for zone, at, fact, holds in obs.get("facts", ()):
         lines.append(f"told: {zone} #{at} {fact}: {'yes' if holds else 'no'}")
     return "\n".join(lines)

@@ -188,6 +188,8 @@ class ScenarioRunner:
     def _start(self, st, start: LDict):
         if "zones" in start:
             self._set_zones(st, start["zones"])
+        if "lay" in start:
+            self._lay_pieces(st, start["lay"])
         if "set" in start:
             self._set_vars(st, start["set"])
         st.forced = [str(x) for x in start.get("draws") or []]
@@ -259,6 +261,9 @@ class ScenarioRunner:
             else:
                 labels = [str(x) for x in spec]
             for zone in self._zone_targets(st, str(key), kpos):
+                if labels and zone.id in lay.grids:
+                    raise ScenarioFailure(kpos, f"{zone.name} is a grid: lay its pieces with start: lay: "
+                                                f"(the cells each covers)")
                 targets.append((zone, labels, kpos))
         listed = {z.id for z, _, _ in targets}
         box = lay.box
@@ -284,8 +289,35 @@ class ScenarioRunner:
                 if home.id not in listed:
                     self._put(st, c, home)
 
+    def _lay_pieces(self, st, lay_spec: LDict):
+        """``start: lay:`` — pieces laid on grid zones: ``"board[0]": {d17: "[(1, 2), (0, 2)]"}``, the
+        cells each covers (cell i for its part i), taken like ``zones:`` takes components."""
+        lay = st.lay
+        for key, spec in lay_spec.items():
+            kpos = lay_spec.key_pos.get(key, lay_spec.pos)
+            if not isinstance(spec, dict):
+                raise ScenarioFailure(kpos, f"{key}: map each piece's label to the cells it covers")
+            for zone in self._zone_targets(st, str(key), kpos):
+                if zone.id not in lay.grids:
+                    raise ScenarioFailure(kpos, f"{zone.name} is not a grid (a zone with cells:)")
+                for label, cells in spec.items():
+                    lpos = spec.pos_of(label) if hasattr(spec, "pos_of") else kpos
+                    comp = self._find(st, str(label), {zone.id}, lay.box)
+                    if comp is None:
+                        raise ScenarioFailure(lpos, f"no component '{label}' is left for {zone.name}")
+                    if not isinstance(cells, str):
+                        raise ScenarioFailure(lpos, f"{label}: write its cells as an expression, "
+                                                    f"\"[(1, 2), (0, 2)]\"")
+                    value = self.compile(located_str(cells, lpos), lpos)(st, [None])
+                    try:
+                        st.cover(comp, zone, value, lpos, events=False)
+                    except RuleRuntimeError as exc:
+                        raise ScenarioFailure(lpos, exc.message) from None
+
     @staticmethod
     def _put(st, comp, zone):
+        if st.lay.grids:
+            st.free_cells(comp)
         st.forget((st.where[comp.id], zone.id))
         st.z[st.where[comp.id]].remove(comp)
         st.z[zone.id].append(comp)

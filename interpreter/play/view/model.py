@@ -20,6 +20,7 @@ from ...game import types as T
 from ...game import Component, Zone, format_value
 from ...game import DisplayHints, fact_problem, fill_template, read_hints, space_readers
 from ...game import Phrases, words
+from ...game import part_problem
 
 #: colours for symbols that are colour words, and a palette for the others
 NAMED = {
@@ -69,6 +70,73 @@ class ViewMaker:
             self.action_rank.setdefault(a.name, len(self.action_rank))
         self.space_fns = self._space_functions()
         self.fact_fns = self._fact_functions()
+        self.part_fns = self._part_functions()
+
+    def _part_functions(self) -> dict:
+        """kind -> (f(state, [piece, part]), nslots) for `display: parts:`, compiled once (one that
+        could read what not every seat sees is left out: RW273)."""
+        from dsl.parser import parse_expression
+        from dsl.diagnostics import Pos, Report
+        from ...game import Cx, Scope, compile_expr
+        out = {}
+        for kind, fn_name in self.hints.parts.items():
+            if part_problem(self.game, kind, fn_name) is not None:
+                continue
+            scope = Scope([("_t", T.Comp(frozenset({kind}))), ("_i", T.INT)])
+            report = Report()
+            try:
+                fn, _ = compile_expr(parse_expression(f"{fn_name}(_t, _i)", Pos("<display>")),
+                                     Cx(self.game, report, scope, False, {}, None))
+            except Exception:  # noqa: BLE001 - a hint that does not compile is left out
+                continue
+            if not report.has_errors:
+                out[kind] = (fn, max(scope.nslots, 2))
+        return out
+
+    def _covering(self, state, label: str, part: int) -> dict:
+        """The style of a grid cell covered by part ``part`` of the piece labelled ``label``: the
+        piece's, or what `display: parts:` says the part shows (a symbol's colour and glyph)."""
+        style = dict(self.labels.get(label, {"label": label, "glyph": label[:2], "short": label}))
+        style["part"] = part
+        comps = self.lay.by_label.get(label)
+        made = self.part_fns.get(comps[0].kind) if comps else None
+        if made is None or state is None:
+            return style
+        fn, nslots = made
+        try:
+            value = fn(state, [comps[0], part] + [None] * (nslots - 2))
+        except Exception:  # noqa: BLE001 - a hint never stops the drawing
+            return style
+        if isinstance(value, str) and value in self.symbols:
+            style.update(self.symbols[value])
+            style["short"] = self.symbols[value]["glyph"]
+            style["name"] = words(value)
+        elif value is not None:
+            style["short"] = style["glyph"] = words(format_value(value))
+        return style
+
+    def _grid_family(self, fam, zone, obs, state) -> dict | None:
+        """A grid zone (`cells:`) of (row, column) cells drawn cell by cell: what covers each
+        (from the observation), None where the bounding rectangle has no cell."""
+        shown = (obs.get("cells") or {}).get(zone.name)
+        grid = self.lay.grids.get(zone.id)
+        if shown is None or not grid or not all(isinstance(c, tuple) and len(c) == 2 and
+                                                all(isinstance(x, int) for x in c) for c in grid):
+            return None
+        rows = sorted({c[0] for c in grid})
+        cols = sorted({c[1] for c in grid})
+        where = {}
+        for cell in grid:
+            text = format_value(cell)
+            held = shown.get(text)
+            where[cell] = {"name": f"{zone.name} {text}", "at": [format_value(cell[0]), format_value(cell[1])],
+                           "capacity": 1, "options": [], "hidden": False, "count": 0 if held is None else 1,
+                           "components": [] if held is None else [self._covering(state, held[0], held[1])]}
+        return {"name": fam.name, "title": self.hints.titles.get(fam.name) or words(fam.name),
+                "index": ["row", "column"], "type": fam.ztype, "shape": "grid", "flip_rows": False,
+                "rows": [format_value(r) for r in rows], "columns": [format_value(c) for c in cols],
+                "row_index": "row", "column_index": "column",
+                "cells": [[where.get((r, c)) for c in cols] for r in rows]}
 
     def _fact_functions(self) -> list:
         """[(name, title, f(state, [seat]))] for `display: facts:`, compiled once (a function that
@@ -373,6 +441,10 @@ class ViewMaker:
         return (5, 0, str(v))
 
     def _family(self, fam, zones, pidx, obs, targets, state=None) -> dict:
+        if fam.cells is not None and len(zones) == 1:
+            drawn = self._grid_family(fam, zones[0], obs, state)
+            if drawn is not None:
+                return drawn
         own = [i for i in range(len(fam.index)) if i != pidx]
         index_names = [fam.index[i].name for i in own]
         clickable = {}
