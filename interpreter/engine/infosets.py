@@ -45,12 +45,113 @@ from .observe import observation, sees_zone, var_visible
 
 def resample(st, seat: int, seed: int):
     keys = hidden_draws(st, seat)
-    return permuted(redrawn(st, seat, seed, keys) if keys else st, seat, seed)
+    if keys:
+        r, places = redrawn(st, seat, seed, keys)
+        return permuted(r, seat, seed, places)
+    return permuted(st, seat, seed, recalled(st, seat) if needs_recall(st, seat) else None)
 
 
-def permuted(st, seat: int, seed: int):
+class Recall:
+    """Where ``seat`` may know each component is, from what it observed: fed the state at each
+    stop it observes (the start and after every decision), in order.  ``places[c]``: the
+    zones component ``c`` may be in as far as the seat can tell (it is in one of them).
+
+    Before the setup every component lies in its home zone, known to all.  From one stop to
+    the next (``step``): a component in a zone the seat sees is there; one it saw (in a zone
+    it saw) that went out of its sight is in one of the hidden zones that received components
+    meanwhile; one it did not see stays among the zones it may be in, and when one of those
+    zones it cannot see lost components meanwhile, it may also be in any hidden zone that
+    received some.  A shuffle changes nothing here: the membership of a zone is remembered,
+    never the order inside a hidden zone."""
+
+    __slots__ = ("seat", "where", "saw", "places")
+
+    def __init__(self, lay, seat: int, origin=None):
+        self.seat = seat
+        if origin is None:
+            self.where = list(lay.start_where)
+            self.saw = [True] * len(lay.zones)          # the layout before the setup: known to all
+            self.places = [frozenset((z,)) for z in self.where]
+        else:                   # an edited start: the seat knows what it sees there, nothing before
+            self.where = list(origin.where)
+            self.saw = [sees_zone(origin, z, seat) for z in lay.zones]
+            anywhere = frozenset(range(len(lay.zones)))
+            self.places = [frozenset((z,)) if self.saw[z] else anywhere for z in self.where]
+
+    def step(self, st) -> None:
+        seat, old, saw, places = self.seat, self.where, self.saw, self.places
+        now = st.where
+        sees = [sees_zone(st, z, seat) for z in st.lay.zones]
+        # where components went since the last stop, out of the seat's sight: zone -> zones
+        edges: dict = {}
+        for c in range(len(now)):
+            if now[c] != old[c] and not sees[now[c]]:
+                edges.setdefault(old[c], set()).add(now[c])
+        lost = {old[c] for c in range(len(now)) if now[c] != old[c]}
+
+        def reach(zones):
+            """``zones`` and every hidden zone a component could have gone to from them, at
+            one or more removes (the seat may not know which component moved)."""
+            out, todo = set(zones), [z for z in zones if z in edges]
+            while todo:
+                for dst in edges[todo.pop()]:
+                    if dst not in out:
+                        out.add(dst)
+                        if dst in edges:
+                            todo.append(dst)
+            return frozenset(out)
+        for c, z in enumerate(now):
+            if sees[z]:
+                places[c] = frozenset((z,))
+                continue
+            was = old[c]
+            if saw[was]:                # it saw the component there at the last stop
+                if was not in lost:
+                    mine = frozenset((was,))
+                elif z != was and sees[was]:    # it sees that it left
+                    mine = reach((was,)) - {was}
+                else:
+                    mine = reach((was,))
+            else:
+                mine = places[c]
+                if edges and not mine.isdisjoint(edges):
+                    mine = reach(mine)
+            if z not in mine:           # cannot happen; never exclude the truth
+                mine = mine | {z}
+            places[c] = mine
+        self.where = list(now)
+        self.saw = sees
+
+
+def needs_recall(st, seat: int) -> bool:
+    """Whether what ``seat`` remembers can matter to a resample: some kind of component it
+    cannot see lies in two or more zones hidden from it (else redistributing them moves
+    nothing between zones)."""
+    zones: dict = {}
+    for z in st.lay.zones:
+        if st.z[z.id] and not sees_zone(st, z, seat):
+            for c in st.z[z.id]:
+                got = zones.setdefault(c.kind, z.id)
+                if got != z.id:
+                    return True
+    return False
+
+
+def recalled(st, seat: int):
+    """``Recall.places`` of ``seat`` in the game of ``st``, from a replay of its decisions
+    (cached with the replay), or None when the game has no decision yet (a scenario's edited
+    start: the seat knows what it sees).  A state with decisions that its seed and decisions
+    do not give back: RW922."""
+    if not st._history:
+        return None
+    return _trajectory(st, seat)[2]
+
+
+def permuted(st, seat: int, seed: int, places=None):
     """A copy of ``st`` with the components ``seat`` cannot see redistributed (honouring the
-    facts it was told) and the generator reseeded: steps 2 and 3 of the module docstring."""
+    facts it was told and, given ``places`` (``Recall.places``), what it remembers: each
+    component stays among the zones it may be in) and the generator reseeded: steps 2 and 3
+    of the module docstring."""
     s = st.clone()
     s.logging = False
     hidden = [z for z in st.lay.zones if not sees_zone(st, z, seat)]
@@ -69,8 +170,9 @@ def permuted(st, seat: int, seed: int):
         pools[key].sort(key=lambda c: c.id)
         r.shuffle(pools[key])
     told = _told(s, seat, hidden)
-    if told:
-        _place_told(s, seat, hidden, pools, group, told, r)
+    allowed = _allowed(s, hidden, pools, places)
+    if told or allowed:
+        _place_told(s, seat, hidden, pools, group, told, r, allowed)
     else:
         _place(s, hidden, pools, group, r)
     s.rng = rngmod.seed_state(seed, 4000)
@@ -111,45 +213,72 @@ def _fits(c, facts) -> bool:
                for _seat, _cid, attr, value, equal, holds in facts)
 
 
-def _place_told(s, seat: int, hidden, pools, group, told: dict, r) -> None:
+def _allowed(s, hidden, pools, places) -> dict:
+    """{component id: the ids of the hidden zones it may go to} for the pooled components that
+    ``places`` (``Recall.places``) keep out of some hidden zone holding their group; {} when
+    it keeps none out (or is None)."""
+    if places is None:
+        return {}
+    hidden_ids = frozenset(z.id for z in hidden)
+    out = {}
+    for pool in pools.values():
+        holding = {s.where[c.id] for c in pool}
+        if len(holding) < 2:
+            continue
+        for c in pool:
+            mine = places[c.id] & hidden_ids
+            if not holding <= mine:
+                out[c.id] = mine
+    return out
+
+
+def _place_told(s, seat: int, hidden, pools, group, told: dict, r, allowed=None) -> None:
     """Like :func:`_place`, but a place holding a component the seat was told facts about
     (a `tell` step) gets a component of the same group for which every such fact holds
-    alike; the order of a zone with such places is kept (the facts are about places),
-    that of the others is not.  Random choices, retried on a dead end up to
-    ``limits.resample_tries`` times; then RW921.  The facts (of every seat) are about
-    the components now at those places."""
+    alike, and a component that ``allowed`` names goes only to one of the zones it gives
+    (what the seat remembers, :class:`Recall`); the order of a zone with fact places is
+    kept (the facts are about places), that of the others is not.  Random choices, retried
+    on a dead end up to ``limits.resample_tries`` times; then RW921.  The facts (of every
+    seat) are about the components now at those places."""
+    allowed = allowed or {}
     places = [(z, i, c) for z in hidden for i, c in enumerate(s.z[z.id])]
     bound = {z.id for z, _i, c in places if c.id in told}
+
+    def may(x, zid) -> bool:
+        mine = allowed.get(x.id)
+        return mine is None or zid in mine
     # the places with facts first, the most constrained first
     fixed = sorted(((z, i, c) for z, i, c in places if c.id in told),
-                   key=lambda p: (sum(_fits(x, told[p[2].id]) for x in pools[group(p[2])]), p[0].id, p[1]))
+                   key=lambda p: (sum(_fits(x, told[p[2].id]) and may(x, p[0].id) for x in pools[group(p[2])]),
+                                  p[0].id, p[1]))
+    # how many of each group each zone holds, outside the places with facts
+    need: dict = {}
+    for z, i, c in places:
+        if c.id not in told:
+            per = need.setdefault(group(c), {})
+            per[z.id] = per.get(z.id, 0) + 1
     for _ in range(LIMITS.resample_tries):
-        left = {key: list(pool) for key, pool in pools.items()}
-        chosen = {}
-        for z, i, c in fixed:
-            fits = [x for x in left[group(c)] if _fits(x, told[c.id])]
-            if not fits:
-                break
-            pick = fits[r.below(len(fits))]
-            left[group(c)].remove(pick)
-            chosen[(z.id, i)] = pick
-        else:
+        chosen = _try_place(fixed, pools, group, told, need, allowed, may, r)
+        if chosen is not None:
             break
     else:
         raise RuleRuntimeError(f"resample: no placement in {LIMITS.resample_tries:,} tries fits what seat {seat} "
-                               f"was told (limit 'resample_tries')", s.pending.pos if s.pending else None, "RW921")
+                               f"was told and saw (limit 'resample_tries')", s.pending.pos if s.pending else None,
+                               "RW921")
+    fact_picks, members = chosen
     moved = {}
     for z in hidden:
         old = s.z[z.id]
+        mine = members.get(z.id, {})
         if z.id in bound:
             new = []
             for i, c in enumerate(old):
-                pick = chosen.get((z.id, i))
+                pick = fact_picks.get((z.id, i))
                 if pick is None:
-                    pick = left[group(c)].pop()
+                    pick = mine[group(c)].pop()
                 new.append(pick)
         else:
-            new = [left[group(c)].pop() for c in old]
+            new = [mine[group(c)].pop() for c in old]
             r.shuffle(new)
         for c_old, c_new in zip(old, new):
             moved[c_old.id] = c_new
@@ -165,6 +294,40 @@ def _place_told(s, seat: int, hidden, pools, group, told: dict, r) -> None:
         else:                   # the fact is about the component now at that place
             facts.append((f_seat, new.id, attr, value, equal, (new.attrs.get(attr) == value) == equal))
     s.facts = tuple(facts)
+
+
+def _try_place(fixed, pools, group, told, need, allowed, may, r):
+    """One random try of :func:`_place_told`: ({(zone id, place): component} for the places
+    with facts, {zone id: {group: [components]}} for the rest), or None at a dead end."""
+    left = {key: list(pool) for key, pool in pools.items()}
+    fact_picks = {}
+    for z, i, c in fixed:
+        key = group(c)
+        fits = [x for x in left[key] if _fits(x, told[c.id]) and may(x, z.id)]
+        if not fits:
+            return None
+        pick = fits[r.below(len(fits))]
+        left[key].remove(pick)
+        fact_picks[(z.id, i)] = pick
+    members: dict = {}
+    for key in sorted(need, key=repr):
+        room = dict(need[key])
+        # the most constrained components first; each to one of its zones, as likely as the room left there
+        todo = sorted(left[key], key=lambda x: len(allowed[x.id]) if x.id in allowed else 1 << 30)
+        for x in todo:
+            mine = allowed.get(x.id)
+            zones = sorted(zid for zid, n in room.items() if n and (mine is None or zid in mine))
+            total = sum(room[zid] for zid in zones)
+            if not total:
+                return None
+            k = r.below(total)
+            for zid in zones:
+                k -= room[zid]
+                if k < 0:
+                    break
+            room[zid] -= 1
+            members.setdefault(zid, {}).setdefault(key, []).append(x)
+    return fact_picks, members
 
 
 def hidden_draws(st, seat: int) -> frozenset:
@@ -200,18 +363,28 @@ class _Redraw:
         return value
 
 
-def _replay(st, seat: int, keys, fresh, expect):
+def _replay(st, seat: int, keys, fresh, expect, recall: bool = False):
     """The game of ``st`` played again from its seed with its decisions, the draws in ``keys``
     answered by ``fresh``; returns (state, [seat's observation at the start and after each
-    decision]), or None as soon as it differs from ``expect`` or a decision is not legal."""
+    decision], ``Recall.places`` of the seat at the end when ``recall``, else None), or None
+    as soon as it differs from ``expect`` or a decision is not legal."""
     start = st.game.replay_start
     if start is None:
         return None
     try:
-        r = start(st.lay, st.seed, False, lambda new: _Redraw(new, keys, fresh))
+        if st.origin is not None:           # an edited start (a scenario's): the game from there
+            if keys:
+                return None
+            r = st.origin.clone()
+            r.logging = False
+        else:
+            r = start(st.lay, st.seed, False, lambda new: _Redraw(new, keys, fresh))
         seen = [observation(r, seat)]
         if expect is not None and seen[0] != expect[0]:
             return None
+        memory = (Recall(st.lay, seat, r if st.origin is not None else None)) if recall else None
+        if memory is not None:
+            memory.step(r)
         for i, (_who, opt) in enumerate(st._history, 1):
             if r.pending is None or opt.id not in r.pending.by_id:
                 return None
@@ -219,12 +392,14 @@ def _replay(st, seat: int, keys, fresh, expect):
             seen.append(observation(r, seat))
             if expect is not None and seen[i] != expect[i]:
                 return None
+            if memory is not None:
+                memory.step(r)
     except RuleRuntimeError:
         if expect is None:
             raise
         return None
     r.chance = None
-    return r, seen
+    return r, seen, (memory.places if memory is not None else None)
 
 
 def _same(a, b) -> bool:
@@ -232,20 +407,19 @@ def _same(a, b) -> bool:
             [[c.id for c in z] for z in a.z] == [[c.id for c in z] for z in b.z])
 
 
-#: the real game's replays (the seat's observations at every decision), for repeated resamples
-#: of one state (a search resamples the same state many times)
+#: the real game's replays (the seat's observations at every decision and what it remembers
+#: of the components), for repeated resamples of one state (a search resamples one state many times)
 _TRAJECTORIES: dict = {}
 
 
-def redrawn(st, seat: int, seed: int, keys):
-    """A replay of ``st``'s game in which the drawn values in ``keys`` are drawn anew and
-    ``seat`` sees what it saw at every decision (see the module docstring)."""
-    where = st.pending.pos if st.pending is not None else None
+def _trajectory(st, seat: int):
+    """The replay of the real game of ``st`` (see :func:`_replay`, with the seat's
+    ``Recall.places``), cached; RW922 when its seed and decisions do not give ``st`` back."""
     key = (id(st.game), id(st.lay), st.seed, seat, st.rng, tuple(st.v), tuple(opt.id for _who, opt in st._history))
     real = _TRAJECTORIES.get(key)
     if real is None:
         try:
-            real = _replay(st, seat, frozenset(), None, None)
+            real = _replay(st, seat, frozenset(), None, None, True)
         except RuleRuntimeError:
             real = None
         if real is not None and _same(real[0], st):
@@ -254,17 +428,32 @@ def redrawn(st, seat: int, seed: int, keys):
             _TRAJECTORIES[key] = real
     if real is None or not _same(real[0], st):
         raise RuleRuntimeError(f"resample: this state is not what its seed and decisions give (its start was "
-                               f"edited), so the values hidden from seat {seat} cannot be drawn anew", where,
-                               "RW922")
+                               f"edited), so what seat {seat} saw since the start cannot be replayed: the values "
+                               f"and places hidden from it cannot be drawn anew", 
+                               st.pending.pos if st.pending is not None else None, "RW922")
+    return real
+
+
+def redrawn(st, seat: int, seed: int, keys):
+    """A replay of ``st``'s game in which the drawn values in ``keys`` are drawn anew and
+    ``seat`` sees what it saw at every decision (see the module docstring), and what the
+    seat remembers of the components in it (``Recall.places``, or None when nothing of it
+    can matter)."""
+    where = st.pending.pos if st.pending is not None else None
+    if st.origin is not None:
+        raise RuleRuntimeError(f"resample: this state began at an edited start (a scenario's), so the values "
+                               f"hidden from seat {seat} that chance drew cannot be drawn anew", where, "RW922")
+    real = _trajectory(st, seat)
     fresh = rngmod.Rng(seed, 6000)
+    recall = needs_recall(st, seat)
     for _ in range(LIMITS.resample_tries):
-        got = _replay(st, seat, keys, fresh, real[1])
+        got = _replay(st, seat, keys, fresh, real[1], recall)
         if got is not None:
             r = got[0]
             r.log = list(st.log)
             r.logging = st.logging
             r.forced = list(st.forced)
-            return r
+            return r, got[2]
     raise RuleRuntimeError(f"resample: no game in {LIMITS.resample_tries:,} tries draws the values hidden from "
                            f"seat {seat} so that it sees what it saw (limit 'resample_tries')", where, "RW921")
 
