@@ -568,6 +568,8 @@ class Compiler:
         fn, _ = self.dyn_expr(vis, spec.pos_of("visible"), scope, "visible", cond=True)
         target.visible = fn
         target.visible_const = None
+        # the same for every seat when it never names the viewer (what a replay remembers asks once)
+        target.visible_by_viewer = not isinstance(vis, str) or re.search(r"\bviewer\b", vis) is not None
 
     # variables --------------------------------------------------------------------
     def declare_variables(self, variables: LDict):

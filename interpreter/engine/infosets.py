@@ -40,7 +40,7 @@ from dsl.diagnostics import RuleRuntimeError
 from . import rng as rngmod
 from . import types as T
 from .limits import LIMITS
-from .observe import observation, sees_zone, var_visible
+from .observe import observation, sees_zone, var_visible, zone_visible
 
 
 def resample(st, seat: int, seed: int):
@@ -70,24 +70,47 @@ class Recall:
         self.seat = seat
         if origin is None:
             self.where = list(lay.start_where)
-            self.saw = [True] * len(lay.zones)          # the layout before the setup: known to all
+            self.saw = dict.fromkeys(range(len(lay.zones)), True)    # the layout before the setup: known to all
             self.places = [frozenset((z,)) for z in self.where]
         else:                   # an edited start: the seat knows what it sees there, nothing before
             self.where = list(origin.where)
-            self.saw = [sees_zone(origin, z, seat) for z in lay.zones]
+            self.saw = {z.id: sees_zone(origin, z, seat) for z in lay.zones}
             anywhere = frozenset(range(len(lay.zones)))
             self.places = [frozenset((z,)) if self.saw[z] else anywhere for z in self.where]
 
-    def step(self, st) -> None:
+    def copy(self) -> "Recall":
+        c = Recall.__new__(Recall)
+        c.seat, c.where, c.saw, c.places = self.seat, list(self.where), self.saw, list(self.places)
+        return c
+
+    def step(self, st, shared=None) -> None:
+        """Take in the state at the next stop (``shared``: a dict for the visibility of zones
+        that is the same for every seat, filled by the first seat that asks)."""
         seat, old, saw, places = self.seat, self.where, self.saw, self.places
         now = st.where
-        sees = [sees_zone(st, z, seat) for z in st.lay.zones]
+        zones = st.lay.zones
+        known = st.known
+        families = st.game.zones
+
+        def sees_now(z):
+            zone = zones[z]
+            fam = families.get(zone.family)
+            const = True if fam is None else fam.visible_const     # the box: seen by all
+            if const is None:
+                if shared is None or fam.visible_by_viewer:
+                    return sees_zone(st, zone, seat)
+                const = shared.get(z)
+                if const is None:
+                    const = shared[z] = zone_visible(st, zone, seat)
+            return const or (bool(known) and seat in st.revealed_to(zone))
+        sees = {z: sees_now(z) for z in set(now)}      # the zones that hold something
         # where components went since the last stop, out of the seat's sight: zone -> zones
         edges: dict = {}
-        for c in range(len(now)):
-            if now[c] != old[c] and not sees[now[c]]:
+        moved = [c for c in range(len(now)) if now[c] != old[c]]
+        for c in moved:
+            if not sees[now[c]]:
                 edges.setdefault(old[c], set()).add(now[c])
-        lost = {old[c] for c in range(len(now)) if now[c] != old[c]}
+        lost = {old[c] for c in moved}
 
         def reach(zones):
             """``zones`` and every hidden zone a component could have gone to from them, at
@@ -101,14 +124,18 @@ class Recall:
                             todo.append(dst)
             return frozenset(out)
         for c, z in enumerate(now):
-            if sees[z]:
+            was = old[c]
+            seen = sees[z]
+            if z == was and seen == saw[was] and (not edges or seen or places[c].isdisjoint(edges)) and \
+                    (seen or not saw[was]):
+                continue                # nothing the seat could tell changed for it
+            if seen:
                 places[c] = frozenset((z,))
                 continue
-            was = old[c]
             if saw[was]:                # it saw the component there at the last stop
                 if was not in lost:
                     mine = frozenset((was,))
-                elif z != was and sees[was]:    # it sees that it left
+                elif z != was and sees.get(was, sees_now(was)):     # it sees that it left
                     mine = reach((was,)) - {was}
                 else:
                     mine = reach((was,))
@@ -121,6 +148,25 @@ class Recall:
             places[c] = mine
         self.where = list(now)
         self.saw = sees
+
+
+class _Recalls:
+    """A :class:`Recall` for every seat (one replay of the game serves all seats)."""
+
+    __slots__ = ("of",)
+
+    def __init__(self, lay, _seat=None, origin=None):
+        self.of = [Recall(lay, seat, origin) for seat in range(lay.num_seats)]
+
+    def copy(self) -> "_Recalls":
+        c = _Recalls.__new__(_Recalls)
+        c.of = [m.copy() for m in self.of]
+        return c
+
+    def step(self, st) -> None:
+        shared: dict = {}
+        for m in self.of:
+            m.step(st, shared)
 
 
 def needs_recall(st, seat: int) -> bool:
@@ -368,30 +414,51 @@ def _replay(st, seat: int, keys, fresh, expect, recall: bool = False):
     answered by ``fresh``; returns (state, [seat's observation at the start and after each
     decision], ``Recall.places`` of the seat at the end when ``recall``, else None), or None
     as soon as it differs from ``expect`` or a decision is not legal."""
+    got = _replay_from(st, seat, keys, fresh, expect, Recall if recall else None, True, None)
+    return None if got is None else (got[0], got[1], got[2].places if got[2] is not None else None)
+
+
+def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base):
+    """:func:`_replay` (the observations only when ``observe`` or ``expect``; its ``Recall``
+    itself, given the class as ``recall``), going on from ``base`` — (a replayed state, its
+    observations or None, its Recall, how many decisions it took) of a prefix of the history
+    of ``st`` — when given (without keys: the real game).  Returns (state, observations,
+    Recall, decisions taken)."""
     start = st.game.replay_start
     if start is None:
         return None
+    observe = observe or expect is not None
     try:
-        if st.origin is not None:           # an edited start (a scenario's): the game from there
-            if keys:
-                return None
-            r = st.origin.clone()
+        if base is not None:
+            r = base[0].clone()
             r.logging = False
+            seen = list(base[1]) if observe else None
+            memory = base[2].copy() if base[2] is not None else None
+            done = base[3]
         else:
-            r = start(st.lay, st.seed, False, lambda new: _Redraw(new, keys, fresh))
-        seen = [observation(r, seat)]
-        if expect is not None and seen[0] != expect[0]:
-            return None
-        memory = (Recall(st.lay, seat, r if st.origin is not None else None)) if recall else None
-        if memory is not None:
-            memory.step(r)
-        for i, (_who, opt) in enumerate(st._history, 1):
+            if st.origin is not None:           # an edited start (a scenario's): the game from there
+                if keys:
+                    return None
+                r = st.origin.clone()
+                r.logging = False
+            else:
+                r = start(st.lay, st.seed, False, lambda new: _Redraw(new, keys, fresh))
+            seen = [observation(r, seat)] if observe else None
+            if expect is not None and seen[0] != expect[0]:
+                return None
+            memory = (recall(st.lay, seat, r if st.origin is not None else None)) if recall else None
+            if memory is not None:
+                memory.step(r)
+            done = 0
+        for i in range(done + 1, len(st._history) + 1):
+            opt = st._history[i - 1][1]
             if r.pending is None or opt.id not in r.pending.by_id:
                 return None
             r.apply(opt.id)
-            seen.append(observation(r, seat))
-            if expect is not None and seen[i] != expect[i]:
-                return None
+            if observe:
+                seen.append(observation(r, seat))
+                if expect is not None and seen[i] != expect[i]:
+                    return None
             if memory is not None:
                 memory.step(r)
     except RuleRuntimeError:
@@ -399,7 +466,7 @@ def _replay(st, seat: int, keys, fresh, expect, recall: bool = False):
             raise
         return None
     r.chance = None
-    return r, seen, (memory.places if memory is not None else None)
+    return r, seen, memory, len(st._history)
 
 
 def _same(a, b) -> bool:
@@ -412,24 +479,43 @@ def _same(a, b) -> bool:
 _TRAJECTORIES: dict = {}
 
 
-def _trajectory(st, seat: int):
-    """The replay of the real game of ``st`` (see :func:`_replay`, with the seat's
-    ``Recall.places``), cached; RW922 when its seed and decisions do not give ``st`` back."""
-    key = (id(st.game), id(st.lay), st.seed, seat, st.rng, tuple(st.v), tuple(opt.id for _who, opt in st._history))
+#: the last replay of the real game per game, seed and seat (a check or a bot resamples along
+#: one game: the next replay goes on from there)
+_PREFIXES: dict = {}
+
+
+def _trajectory(st, seat: int, observe: bool = False):
+    """The replay of the real game of ``st`` (see :func:`_replay`: the seat's observations
+    at every stop (None unless ``observe``), its ``Recall.places``), cached; RW922 when its
+    seed and decisions do not give ``st`` back."""
+    history = tuple(opt.id for _who, opt in st._history)
+    key = (id(st.game), id(st.lay), st.seed, seat, st.rng, tuple(st.v), history)
     real = _TRAJECTORIES.get(key)
+    if real is not None and observe and real[1] is None:
+        real = None
     if real is None:
+        # observing: one seat's replay; else one replay remembers for every seat
+        game_key = (id(st.game), id(st.lay), st.seed, seat if observe else None, id(st.origin))
+        base = _PREFIXES.get(game_key)
+        if base is not None and (len(base[0]) > len(history) or history[:len(base[0])] != base[0]):
+            base = None
         try:
-            real = _replay(st, seat, frozenset(), None, None, True)
+            got = _replay_from(st, seat, frozenset(), None, None, Recall if observe else _Recalls, observe,
+                               base[1] if base is not None else None)
         except RuleRuntimeError:
-            real = None
-        if real is not None and _same(real[0], st):
+            got = None
+        if got is not None and _same(got[0], st):
+            real = (got[0], got[1], got[2].places if observe else got[2].of[seat].places)
             if len(_TRAJECTORIES) >= 64:
                 _TRAJECTORIES.clear()
             _TRAJECTORIES[key] = real
-    if real is None or not _same(real[0], st):
+            if len(_PREFIXES) >= 64:
+                _PREFIXES.clear()
+            _PREFIXES[game_key] = (history, got)
+    if real is None:
         raise RuleRuntimeError(f"resample: this state is not what its seed and decisions give (its start was "
                                f"edited), so what seat {seat} saw since the start cannot be replayed: the values "
-                               f"and places hidden from it cannot be drawn anew", 
+                               f"and places hidden from it cannot be drawn anew",
                                st.pending.pos if st.pending is not None else None, "RW922")
     return real
 
@@ -443,7 +529,7 @@ def redrawn(st, seat: int, seed: int, keys):
     if st.origin is not None:
         raise RuleRuntimeError(f"resample: this state began at an edited start (a scenario's), so the values "
                                f"hidden from seat {seat} that chance drew cannot be drawn anew", where, "RW922")
-    real = _trajectory(st, seat)
+    real = _trajectory(st, seat, True)
     fresh = rngmod.Rng(seed, 6000)
     recall = needs_recall(st, seat)
     for _ in range(LIMITS.resample_tries):
