@@ -141,6 +141,43 @@ def test_a_value_computed_from_a_drawn_one_is_rw260(rulebook):
     assert [d.code for d in report.items] == ["RW260"]
 
 
+def test_a_value_set_under_a_condition_on_a_drawn_one_is_rw260(rulebook):
+    # control flow: which value die[p, i] gets depends on r, which no variable keeps as drawn
+    text = DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
+                          'do: [{random: "r in 1..6"}, {if: "r > 3", then: [{set: "die[p, i] = 6"}], '
+                          'else: [{set: "die[p, i] = 1"}]}]')
+    report, _ = check_rulebook(rulebook(text))
+    found = [d for d in report.items if d.code == "RW260"]
+    assert [(d.pos.line, d.severity) for d in found] == [(14, "warning"), (14, "warning")]
+    assert "under a condition on the random value 'r'" in found[0].message
+    # a local set there carries it on: copied into the variable after the branch
+    text = DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
+                          'do: [{random: "r in 1..6"}, {let: "big = false"}, '
+                          '{if: "r > 3", then: [{set: "big = true"}]}, {set: "die[p, i] = 6 if big else 1"}]')
+    report, _ = check_rulebook(rulebook(text))
+    assert [d.code for d in report.items] == ["RW260"] and "'big'" in report.items[0].message
+    # a loop over drawn values likewise
+    text = DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
+                          'do: [{random: "r in 1..6"}, {for: "k in 1..r", do: [{set: "die[p, i] = k"}]}]')
+    report, _ = check_rulebook(rulebook(text))
+    assert [d.code for d in report.items] == ["RW260"]
+
+
+def test_changing_a_drawn_value_with_plus_equals_is_rw260(rulebook):
+    # the draw is recorded, then `+=` computes a new value from it: resample would keep that
+    text = DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
+                          'do: [{random: "die[p, i] in 1..6"}, {set: "die[p, i] += 1"}]')
+    report, _ = check_rulebook(rulebook(text))
+    found = [d for d in report.items if d.code == "RW260"]
+    assert len(found) == 1 and found[0].pos.line == 14 and "'die'" in found[0].message
+    assert "`random` step drew" in found[0].message
+    # `+=` of a variable no random step draws into is no warning (a plain counter)
+    text = DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
+                          'do: [{random: "die[p, i] in 1..6"}, {set: "total += 1"}]')
+    report, _ = check_rulebook(rulebook(text))
+    assert report.items == []
+
+
 def test_a_plain_copy_is_chance_and_a_constant_is_not(rulebook):
     folder = rulebook(DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
                                      'do: [{random: "r in 1..6"}, {set: "die[p, i] = r"}, '

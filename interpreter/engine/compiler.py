@@ -70,6 +70,10 @@ class Compiler:
         self.procedures: dict[str, Procedure] = {}
         #: (action, decided in a turn of the same steps?, position) of every decide step's options
         self.offers: list = []
+        #: variables a `random` step draws into (or a drawn local is copied into unchanged), and the
+        #: `set`s that change a variable that may be hidden with +=, -=, *= (RW260: check_compound_draws)
+        self.drawn_into: set = set()
+        self.compound_sets: list = []
         self.emitted: set = set()
         self.scope_names: set = set(BUILTIN_SCOPES)
         self.deferrals: list = []  # (until, pos)
@@ -211,6 +215,7 @@ class Compiler:
         g.flow = self.compile_body("flow", "flow", s.steps("flow"), s.section_pos.get("flow"))
         self.compile_end(s.sections.get("end"), s.section_pos.get("end"))
         self.compile_invariants(s.mapping("invariants"))
+        self.check_compound_draws()
         self.check_deferrals()
         self.check_turn_ends()
         g.display = s.sections.get("display") if isinstance(s.sections.get("display"), dict) else {}
@@ -228,6 +233,18 @@ class Compiler:
             for proc in g.all_procs.values():   # generated step code, made where play first gets
                 proc.entries = lazy_entries(proc)
         return g
+
+    def check_compound_draws(self):
+        """RW260: ``set: "v[…] += x"`` (or -=, *=) of a variable that may be hidden and that a
+        `random` step draws into: the changed value is computed from a drawn one, so resample
+        cannot draw it anew (see StepCompiler._chance_lines)."""
+        for name, pos in self.compound_sets:
+            if name in self.drawn_into:
+                self.report.warning(pos, f"'{name}' may be hidden from a seat and holds what a `random` step drew; "
+                                         f"this changes it through a computation: resample cannot draw the new "
+                                         f"value anew, so a search that resamples would see it; draw the value "
+                                         f"it should hold directly, or keep the change in another variable",
+                                    "RW260")
 
     def check_turn_ends(self):
         """RW153: an action that ends the turn (`end_turn`) offered by a decision not taken

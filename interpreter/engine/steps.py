@@ -56,6 +56,9 @@ class StepCompiler:
         self.chance_locals: dict = {}
         #: local slots computed from a drawn value (their copies into hidden variables are RW260)
         self.tainted: set = set()
+        #: the drawn locals that the conditions (if, while, for, repeat) around the steps being
+        #: compiled depend on: what is set there depends on chance through control flow (RW260)
+        self.chance_conds: list = []
 
     # --- helpers ---------------------------------------------------------------
     def emit(self, kind: str, lines, pos: Pos, pushes=(), call=None, leaf: bool = True) -> F.Ins:
@@ -218,7 +221,7 @@ class StepCompiler:
             if node.name in self.g.variables:
                 self.report.error(node.pos, f"'{node.name}' is a game variable; use set:, or another name", E_NAME)
             slot = self.scope.declare(node.name, vt)
-            if self._chance_names(node.value):
+            if self._chance_names(node.value) or self.chance_conds:
                 self.tainted.add(slot)
             self.emit(F.STMT, [f"{_l(int(slot))} = {vs}"], node.pos)
             return
@@ -231,7 +234,7 @@ class StepCompiler:
             self._check_op(op, typ, node)
             value = self._combined(op, f"{_l(int(slot))}", vs, node.pos, name)
             self.chance_locals.pop(slot, None)      # no longer the drawn value
-            if self._chance_names(node.value):
+            if self._chance_names(node.value) or self.chance_conds:
                 self.tainted.add(slot)
             self.emit(F.STMT, [f"{_l(int(slot))} = {value}"], node.pos)
             return
@@ -287,9 +290,19 @@ class StepCompiler:
         unchanged stays chance (``State.drew``); any other value is not (``State.undrew``).
         A value computed from a drawn one cannot be drawn anew by resample: RW260."""
         value = node.value
+        if node.op != "=":          # the old value is part of the new one: is it ever drawn? (Compiler.drawn_into)
+            self.c.compound_sets.append((var.name, node.pos))
+        if self.chance_conds:
+            cond = self.chance_conds[-1]
+            self.report.warning(node.pos, f"'{var.name}' may be hidden from a seat, and this sets it under a "
+                                f"condition on the random value '{cond.id}' (line {cond.pos.line}): resample "
+                                f"cannot draw it anew, so a search that resamples would see it; draw into a "
+                                f"variable first (random: \"v[…] in …\") and decide on that", "RW260")
+            return ["if st.drawn or st.known:", f"    st.undrew({at})"]
         if node.op == "=" and isinstance(value, ast.Name):
             local = self.scope.lookup(value.id)
             if local is not None and local[0] in self.chance_locals:
+                self.c.drawn_into.add(var.name)
                 return [f"st.drew({at}, {_l(int(self.chance_locals[local[0]]))})"]
         used = self._chance_names(value)
         if used:
@@ -394,22 +407,40 @@ class StepCompiler:
         self.emit(F.STMT, [f"st.shuffle({zs})"], pos)       # forgets, sets nothing off
         self.g.random_steps = True
 
+    def _chance_cond(self, value, pos: Pos) -> int:
+        """Push the drawn locals a condition (or loop head) ``value`` depends on onto
+        ``chance_conds``; return how many were pushed (for :meth:`_pop_cond`)."""
+        node = self.c.parse(value, pos) if isinstance(value, str) else None
+        used = self._chance_names(node) if node is not None else []
+        if used:
+            self.chance_conds.append(used[0])
+            return 1
+        return 0
+
+    def _pop_cond(self, n: int) -> None:
+        if n:
+            self.chance_conds.pop()
+
     def step_if(self, step: LDict, pos: Pos):
         cs = self.cond_text(step["if"], step.pos_of("if"))
         if cs is None:
             return
-        branch = self.emit(F.BRANCH, [cs], pos, leaf=False)
-        then = self.block(step.get("then"), step.pos_of("then"))
-        orelse = jump = None
-        if "else" in step:
-            jump = self.emit(F.JUMP, [], pos, leaf=False)
-            branch.target = self.here()
-            orelse = self.block(step.get("else"), step.pos_of("else"))
-            jump.target = self.here()
-            jump = jump.pc
-        else:
-            branch.target = self.here()
-        self.cur.append(F.If(branch.pc, then, orelse, jump, self.here()))
+        pushed = self._chance_cond(step["if"], step.pos_of("if"))
+        try:
+            branch = self.emit(F.BRANCH, [cs], pos, leaf=False)
+            then = self.block(step.get("then"), step.pos_of("then"))
+            orelse = jump = None
+            if "else" in step:
+                jump = self.emit(F.JUMP, [], pos, leaf=False)
+                branch.target = self.here()
+                orelse = self.block(step.get("else"), step.pos_of("else"))
+                jump.target = self.here()
+                jump = jump.pc
+            else:
+                branch.target = self.here()
+            self.cur.append(F.If(branch.pc, then, orelse, jump, self.here()))
+        finally:
+            self._pop_cond(pushed)
 
     def step_for(self, step: LDict, pos: Pos):
         parsed = self.loop_head(step, "for", "what a 'for' runs over")
@@ -454,7 +485,15 @@ class StepCompiler:
         lines += ["_w_x = _w_xs[_w_i]", *bind]
         head_ins = self.emit(F.LOOP_HEAD, lines, pos, pushes, leaf=False)
         head_ins.each = (its, bind)
-        self.loop_body(step, pos, info, head_ins, init_pc=init.pc)
+        used = self._chance_names(head.iter)        # a loop over what chance drew: its body depends on it
+        if used:
+            self.tainted.update(slots)
+            self.chance_conds.append(used[0])
+        try:
+            self.loop_body(step, pos, info, head_ins, init_pc=init.pc)
+        finally:
+            if used:
+                self.chance_conds.pop()
         self.scope.pop()
 
     def loop_body(self, step: LDict, pos: Pos, info, head: F.Ins, tail_lines=None, tail_pushes=(),
@@ -513,6 +552,7 @@ class StepCompiler:
             lines.append(f"st.v[{int(var.offset)}] = _w_x")
             if var.visible_const is not True:
                 lines.append(f"st.drew({int(var.offset)}, _w_key)")
+                self.c.drawn_into.add(name)
             lines.extend(self.changed_lines(name))
             self.emit(F.STMT, lines, pos, (F.CHANGED,))
         else:
@@ -587,6 +627,7 @@ class StepCompiler:
         lines.append("st.v[_w_at] = _w_x")
         if var.visible_const is not True:
             lines.append("st.drew(_w_at, _w_key)")
+            self.c.drawn_into.add(name)
         lines.extend(self.changed_lines(name))
         self.emit(F.STMT, lines, pos, (F.CHANGED,))
 
@@ -595,7 +636,11 @@ class StepCompiler:
         if cs is None:
             return
         head = self.emit(F.LOOP_HEAD, [f"if not {cs}:", "    " + F.LEAVE], pos, leaf=False)
-        self.loop_body(step, pos, LoopInfo("while"), head)
+        pushed = self._chance_cond(step["while"], step.pos_of("while"))
+        try:
+            self.loop_body(step, pos, LoopInfo("while"), head)
+        finally:
+            self._pop_cond(pushed)
 
     def step_repeat(self, step: LDict, pos: Pos):
         ns, nt = self.text(step["repeat"], step.pos_of("repeat"), "repeat count")
@@ -607,7 +652,11 @@ class StepCompiler:
         cnt = self.scope.declare(f".n{self.here()}", T.INT)
         init = self.emit(F.LOOP_INIT, [f"{_l(cnt)} = {ns}"], pos, leaf=False)
         head = self.emit(F.LOOP_HEAD, [f"if {_l(cnt)} <= 0:", "    " + F.LEAVE, f"{_l(cnt)} -= 1"], pos, leaf=False)
-        self.loop_body(step, pos, LoopInfo("repeat", index_slot=cnt), head, init_pc=init.pc)
+        pushed = self._chance_cond(step["repeat"], step.pos_of("repeat"))
+        try:
+            self.loop_body(step, pos, LoopInfo("repeat", index_slot=cnt), head, init_pc=init.pc)
+        finally:
+            self._pop_cond(pushed)
         self.scope.pop()
 
     def step_turns(self, step: LDict, pos: Pos):
