@@ -207,3 +207,37 @@ def test_explicit_chance_resample_redraws_the_outcomes_of_hidden_values():
     cs.apply_action("guess(v=5)")            # right: seat 0 now knows die[1]
     assert {s.state.v[1] for s in (cs.resample(0, k) for k in range(10))} == {5}
     assert cs.state.v[1] == 5 and cs.resample(1, 0).state.v[1] == 5
+
+
+SECRET_BET = """\
+regelwerk: 1
+game: {name: Secret bet, players: {min: 2, max: 2}}
+variables:
+  bet: {index: {p: players}, init: 0, visible: "viewer == p"}
+  high: {index: {p: players}, init: false, visible: "viewer == p"}
+actions:
+  stake:
+    params: {n: "1..3"}
+    secret: [n]
+    do: [{set: "bet[player] = n"}]
+flow:
+  - turns: 0
+    once: true
+    do: [{decide: [stake], otherwise: [{fail: "a stake is always possible"}]}]
+end: {score: "bet[p] + (1 if high[p] else 0)"}
+"""
+
+
+def test_a_secret_choice_kept_in_a_hidden_variable_is_rw262(rulebook):
+    # others are told stake(n=…); bet[1] is hidden from seat 0, and resample redraws only chance
+    report, _ = check_rulebook(rulebook(SECRET_BET))
+    assert [(d.code, d.severity, d.pos.line) for d in report.items] == [("RW262", "warning", 10)]
+    assert "'n', a secret parameter of 'stake'" in report.items[0].message
+    # through a local, and through a condition
+    for do in ('[{let: "twice = n * 2"}, {set: "bet[player] = twice"}]',
+               '[{if: "n > 2", then: [{set: "high[player] = true"}]}]'):
+        report, _ = check_rulebook(rulebook(SECRET_BET.replace('[{set: "bet[player] = n"}]', do)))
+        assert [d.code for d in report.items] == ["RW262"], do
+    # a public parameter is no secret: everyone is told the stake, resample keeps it rightly
+    report, _ = check_rulebook(rulebook(SECRET_BET.replace("    secret: [n]\n", "")))
+    assert report.items == []

@@ -74,6 +74,9 @@ class Compiler:
         #: `set`s that change a variable that may be hidden with +=, -=, *= (RW260: check_compound_draws)
         self.drawn_into: set = set()
         self.compound_sets: list = []
+        #: (variable, position, action, parameter names) of every `set` in an action of a variable
+        #: that may be hidden, with the parameters its value depends on (RW262: check_secret_sets)
+        self.param_sets: list = []
         self.emitted: set = set()
         self.scope_names: set = set(BUILTIN_SCOPES)
         self.deferrals: list = []  # (until, pos)
@@ -220,6 +223,7 @@ class Compiler:
         self.check_turn_ends()
         g.display = s.sections.get("display") if isinstance(s.sections.get("display"), dict) else {}
         self.compile_redaction()
+        self.check_secret_sets()
         if not self.report.has_errors:
             self.mark_distinct_options()
         g.all_procs = dict(self.all_procs())
@@ -245,6 +249,21 @@ class Compiler:
                                          f"value anew, so a search that resamples would see it; draw the value "
                                          f"it should hold directly, or keep the change in another variable",
                                     "RW260")
+
+    def check_secret_sets(self):
+        """RW262: an action sets a variable that may be hidden from a seat from a parameter the
+        other seats are not told (GameDef.redact): resample keeps such a secret choice as it
+        is (it redraws only chance, infosets.py), so a search that resamples would know it."""
+        for name, pos, action, params in self.param_sets:
+            info = self.game.redact.get(action)
+            secret = sorted(params & info[1]) if info is not None else []
+            if secret:
+                self.report.warning(pos, f"'{name}' may be hidden from a seat, and this sets it from "
+                                         f"'{secret[0]}', a secret parameter of '{action}' (others are told "
+                                         f"'…'): resample keeps its true value, so a search that resamples "
+                                         f"would know the choice; keep the choice in a component moved into a "
+                                         f"hidden zone (resample redistributes those), or make the parameter "
+                                         f"public", "RW262")
 
     def check_turn_ends(self):
         """RW153: an action that ends the turn (`end_turn`) offered by a decision not taken
@@ -838,6 +857,8 @@ class Compiler:
         self._compile_bounds(action, spec, scope)
         self._compile_secret(action, spec)
         sc = StepCompiler(self, proc, scope)
+        sc.action_name = action.name        # what its steps keep of its parameters (RW262)
+        sc.params = {p.slot: p.name for p in action.params}
         sc.emit(flowcode.STMT, [sc.scope_start("action", action.name)], proc.pos, ("action_start",))
         sc.steps(spec.get("do"), spec.pos_of("do"))
         sc.emit(flowcode.STMT, [sc.scope_end("action", action.name)], proc.pos, ("action_end", flowcode.DEFERRED))

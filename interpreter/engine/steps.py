@@ -59,6 +59,13 @@ class StepCompiler:
         #: the drawn locals that the conditions (if, while, for, repeat) around the steps being
         #: compiled depend on: what is set there depends on chance through control flow (RW260)
         self.chance_conds: list = []
+        #: in an action's steps: its parameters' local slots -> names (set by the compiler), the
+        #: locals computed from them -> the parameter names, and the parameter names the
+        #: conditions around depend on (a hidden variable set from a secret one is RW262)
+        self.action_name = None
+        self.params: dict = {}
+        self.param_locals: dict = {}
+        self.param_conds: list = []
 
     # --- helpers ---------------------------------------------------------------
     def emit(self, kind: str, lines, pos: Pos, pushes=(), call=None, leaf: bool = True) -> F.Ins:
@@ -223,6 +230,8 @@ class StepCompiler:
             slot = self.scope.declare(node.name, vt)
             if self._chance_names(node.value) or self.chance_conds:
                 self.tainted.add(slot)
+            if self.params:
+                self.param_locals[slot] = self._param_names(node.value)
             self.emit(F.STMT, [f"{_l(int(slot))} = {vs}"], node.pos)
             return
         name = node.name
@@ -236,6 +245,8 @@ class StepCompiler:
             self.chance_locals.pop(slot, None)      # no longer the drawn value
             if self._chance_names(node.value) or self.chance_conds:
                 self.tainted.add(slot)
+            if self.params:
+                self.param_locals[slot] = self.param_locals.get(slot, frozenset()) | self._param_names(node.value)
             self.emit(F.STMT, [f"{_l(int(slot))} = {value}"], node.pos)
             return
         var = self.g.variables.get(name)
@@ -285,11 +296,33 @@ class StepCompiler:
                     found.append(n)
         return found
 
+    def _param_names(self, node) -> frozenset:
+        """The action parameters ``node`` depends on: directly, through locals computed from
+        them, or through the conditions around (``param_conds``)."""
+        if not self.params:
+            return frozenset()
+        found = set()
+        for cond in self.param_conds:
+            found |= cond
+        if node is not None:
+            for n in ast.walk(node):
+                if isinstance(n, ast.Name):
+                    local = self.scope.lookup(n.id)
+                    if local is not None:
+                        if local[0] in self.params:
+                            found.add(self.params[local[0]])
+                        found |= self.param_locals.get(local[0], frozenset())
+        return frozenset(found)
+
     def _chance_lines(self, var, node, at: str) -> list:
         """After a `set` of a variable that may be hidden: a local drawn by `random` and copied
         unchanged stays chance (``State.drew``); any other value is not (``State.undrew``).
         A value computed from a drawn one cannot be drawn anew by resample: RW260."""
         value = node.value
+        if self.params:
+            used = self._param_names(value)
+            if used:
+                self.c.param_sets.append((var.name, node.pos, self.action_name, used))
         if node.op != "=":          # the old value is part of the new one: is it ever drawn? (Compiler.drawn_into)
             self.c.compound_sets.append((var.name, node.pos))
         if self.chance_conds:
@@ -412,14 +445,18 @@ class StepCompiler:
         ``chance_conds``; return how many were pushed (for :meth:`_pop_cond`)."""
         node = self.c.parse(value, pos) if isinstance(value, str) else None
         used = self._chance_names(node) if node is not None else []
+        params = self._param_names(node) if node is not None and self.params else frozenset()
+        if params:
+            self.param_conds.append(params)
         if used:
             self.chance_conds.append(used[0])
-            return 1
-        return 0
+        return (1 if used else 0) + (2 if params else 0)
 
     def _pop_cond(self, n: int) -> None:
-        if n:
+        if n & 1:
             self.chance_conds.pop()
+        if n & 2:
+            self.param_conds.pop()
 
     def step_if(self, step: LDict, pos: Pos):
         cs = self.cond_text(step["if"], step.pos_of("if"))
@@ -489,11 +526,17 @@ class StepCompiler:
         if used:
             self.tainted.update(slots)
             self.chance_conds.append(used[0])
+        params = self._param_names(head.iter) if self.params else frozenset()
+        if params:
+            self.param_locals.update((slot, params) for slot in slots)
+            self.param_conds.append(params)
         try:
             self.loop_body(step, pos, info, head_ins, init_pc=init.pc)
         finally:
             if used:
                 self.chance_conds.pop()
+            if params:
+                self.param_conds.pop()
         self.scope.pop()
 
     def loop_body(self, step: LDict, pos: Pos, info, head: F.Ins, tail_lines=None, tail_pushes=(),
