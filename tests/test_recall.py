@@ -16,7 +16,8 @@ PASSED = Path(__file__).parent / "rulebooks" / "passed_card"
 def started(seed=1):
     """Seed 1: seat 0 holds c6 c4, seat 1 c12 c9, the market shows c1 c8 (hand-checked below)."""
     st = Rulebook.load(PASSED).new_game(2, seed)
-    assert st.legal_actions() == ["give(card=c1)", "give(card=c8)", "bury(card=c6)", "bury(card=c4)"]
+    assert st.legal_actions() == ["give(card=c1)", "give(card=c8)", "bury(card=c6)", "bury(card=c4)",
+                                  "tuck(card=c6)", "tuck(card=c4)"]
     return st
 
 
@@ -86,6 +87,20 @@ def test_a_chance_game_resample_remembers_the_given_card_too():
     cs.apply_action(next(a for a in cs.legal_actions() if a.startswith("give")))
     label = give[len("give(card="):-1]
     assert {zone_of(cs.resample(0, k).state, label) for k in range(20)} == {"hand[1]"}
+
+
+def test_a_card_one_tucked_under_the_deck_stays_its_bottom_card_in_ones_resamples():
+    st = started()
+    st.apply_action("tuck(card=c6)")          # seat 0 puts c6 under the face-down deck
+    st.apply_action("give(card=c1)")          # seat 1 gives c1 to seat 0
+    deck = st.lay.zone_by_name("deck").id
+    assert st.z[deck][0].label == "c6"        # the bottom (top is the last one put there)
+    mine = [st.resample(0, k) for k in range(20)]
+    assert {r.z[deck][0].label for r in mine} == {"c6"}
+    assert len({tuple(c.label for c in r.z[deck]) for r in mine}) > 1    # the rest is shuffled
+    # seat 1 did not see which card went under the deck: for it any card may lie there
+    theirs = {st.resample(1, k).z[deck][0].label for k in range(30)}
+    assert len(theirs) > 1
 
 
 # --- the property, checked independently of Recall --------------------------------------------

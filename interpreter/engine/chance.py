@@ -294,7 +294,7 @@ class ChanceState:
             return None
         if memory is not None:
             memory.step(cs.state)
-        return cs, seen, (memory.places if memory is not None else None)
+        return cs, seen, (memory.memory() if memory is not None else None)
 
     def __deepcopy__(self, memo) -> "ChanceState":
         return self.clone()

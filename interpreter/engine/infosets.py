@@ -61,27 +61,64 @@ class Recall:
     it saw) that went out of its sight is in one of the hidden zones that received components
     meanwhile; one it did not see stays among the zones it may be in, and when one of those
     zones it cannot see lost components meanwhile, it may also be in any hidden zone that
-    received some.  A shuffle changes nothing here: the membership of a zone is remembered,
-    never the order inside a hidden zone."""
+    received some.  A shuffle changes nothing here: the membership of a zone is remembered.
 
-    __slots__ = ("seat", "where", "saw", "places")
+    The order inside a hidden deck (drawn from the top) is remembered too, in ``ordered``: the
+    components whose place in their deck the seat knows — it saw each that went in meanwhile
+    go in (the deck as laid out before the setup, a card put under a deck from a hand), and
+    the deck was not shuffled since (the order of what stayed in it changed)."""
+
+    __slots__ = ("seat", "where", "saw", "places", "decks", "ordered")
 
     def __init__(self, lay, seat: int, origin=None):
         self.seat = seat
+        decks = [z.id for z in lay.zones if z.type == "deck"]
         if origin is None:
             self.where = list(lay.start_where)
             self.saw = dict.fromkeys(range(len(lay.zones)), True)    # the layout before the setup: known to all
             self.places = [frozenset((z,)) for z in self.where]
+            self.decks = {z: tuple(c.id for c in lay.start_contents[z]) for z in decks}
+            self.ordered = frozenset(c for z in decks for c in self.decks[z])
         else:                   # an edited start: the seat knows what it sees there, nothing before
             self.where = list(origin.where)
             self.saw = {z.id: sees_zone(origin, z, seat) for z in lay.zones}
             anywhere = frozenset(range(len(lay.zones)))
             self.places = [frozenset((z,)) if self.saw[z] else anywhere for z in self.where]
+            self.decks = {z: tuple(c.id for c in origin.z[z]) for z in decks}
+            self.ordered = frozenset()
 
     def copy(self) -> "Recall":
         c = Recall.__new__(Recall)
         c.seat, c.where, c.saw, c.places = self.seat, list(self.where), self.saw, list(self.places)
+        c.decks, c.ordered = self.decks, self.ordered
         return c
+
+    def memory(self) -> tuple:
+        """(``places``, ``ordered``): what :func:`permuted` honours."""
+        return self.places, self.ordered
+
+    def _step_decks(self, st, old, saw) -> None:
+        if not self.decks:
+            return
+        ordered = set(self.ordered)
+        decks = {}
+        for zid, prev in self.decks.items():
+            ids = tuple(c.id for c in st.z[zid])
+            decks[zid] = ids
+            if ids == prev:
+                continue
+            here, there = set(ids), set(prev)
+            if [i for i in ids if i in there] != [i for i in prev if i in here]:
+                ordered -= here         # shuffled: no place in it is known any more
+            entered = [i for i in ids if old[i] != zid]
+            if entered:
+                if all(saw[old[i]] for i in entered):
+                    ordered.update(entered)
+                else:
+                    ordered.difference_update(entered)
+            ordered.difference_update(there - here)      # gone from the deck
+        self.decks = decks
+        self.ordered = frozenset(ordered)
 
     def step(self, st, shared=None) -> None:
         """Take in the state at the next stop (``shared``: a dict for the visibility of zones
@@ -146,6 +183,7 @@ class Recall:
             if z not in mine:           # cannot happen; never exclude the truth
                 mine = mine | {z}
             places[c] = mine
+        self._step_decks(st, old, saw)
         self.where = list(now)
         self.saw = sees
 
@@ -193,14 +231,16 @@ def recalled(st, seat: int):
     return _trajectory(st, seat)[2]
 
 
-def permuted(st, seat: int, seed: int, places=None):
+def permuted(st, seat: int, seed: int, memory=None):
     """A copy of ``st`` with the components ``seat`` cannot see redistributed (honouring the
-    facts it was told and, given ``places`` (``Recall.places``), what it remembers: each
-    component stays among the zones it may be in) and the generator reseeded: steps 2 and 3
-    of the module docstring."""
+    facts it was told and, given ``memory`` (``Recall.memory()``), what it remembers: each
+    component stays among the zones it may be in, one whose place in a deck it knows stays
+    there) and the generator reseeded: steps 2 and 3 of the module docstring."""
     s = st.clone()
     s.logging = False
     hidden = [z for z in st.lay.zones if not sees_zone(st, z, seat)]
+    places, ordered = memory if memory is not None else (None, ())
+    keep = frozenset(c.id for z in hidden if z.type == "deck" for c in s.z[z.id] if c.id in ordered)
     owners = {name: [a for a, t in kind.attributes.items() if t == T.PLAYER]
               for name, kind in st.game.kinds.items()}
 
@@ -209,7 +249,8 @@ def permuted(st, seat: int, seed: int, places=None):
     pools: dict = {}
     for z in hidden:
         for c in s.z[z.id]:
-            pools.setdefault(group(c), []).append(c)
+            if c.id not in keep:
+                pools.setdefault(group(c), []).append(c)
     r = rngmod.Rng(seed, 3000)
     for key in sorted(pools, key=repr):
         # from a canonical order: the sample depends on which components are hidden, not where
@@ -217,8 +258,8 @@ def permuted(st, seat: int, seed: int, places=None):
         r.shuffle(pools[key])
     told = _told(s, seat, hidden)
     allowed = _allowed(s, hidden, pools, places)
-    if told or allowed:
-        _place_told(s, seat, hidden, pools, group, told, r, allowed)
+    if told or allowed or keep:
+        _place_told(s, seat, hidden, pools, group, told, r, allowed, keep)
     else:
         _place(s, hidden, pools, group, r)
     s.rng = rngmod.seed_state(seed, 4000)
@@ -278,17 +319,18 @@ def _allowed(s, hidden, pools, places) -> dict:
     return out
 
 
-def _place_told(s, seat: int, hidden, pools, group, told: dict, r, allowed=None) -> None:
+def _place_told(s, seat: int, hidden, pools, group, told: dict, r, allowed=None, keep=frozenset()) -> None:
     """Like :func:`_place`, but a place holding a component the seat was told facts about
     (a `tell` step) gets a component of the same group for which every such fact holds
-    alike, and a component that ``allowed`` names goes only to one of the zones it gives
-    (what the seat remembers, :class:`Recall`); the order of a zone with fact places is
-    kept (the facts are about places), that of the others is not.  Random choices, retried
-    on a dead end up to ``limits.resample_tries`` times; then RW921.  The facts (of every
-    seat) are about the components now at those places."""
+    alike, a component that ``allowed`` names goes only to one of the zones it gives
+    (what the seat remembers, :class:`Recall`), and one in ``keep`` stays where it is (not
+    in ``pools``); the order of a zone with such places is kept (the facts are about
+    places), that of the others is not.  Random choices, retried on a dead end up to
+    ``limits.resample_tries`` times; then RW921.  The facts (of every seat) are about the
+    components now at those places."""
     allowed = allowed or {}
-    places = [(z, i, c) for z in hidden for i, c in enumerate(s.z[z.id])]
-    bound = {z.id for z, _i, c in places if c.id in told}
+    places = [(z, i, c) for z in hidden for i, c in enumerate(s.z[z.id]) if c.id not in keep]
+    bound = {z.id for z, _i, c in places if c.id in told} | {s.where[cid] for cid in keep}
 
     def may(x, zid) -> bool:
         mine = allowed.get(x.id)
@@ -319,7 +361,7 @@ def _place_told(s, seat: int, hidden, pools, group, told: dict, r, allowed=None)
         if z.id in bound:
             new = []
             for i, c in enumerate(old):
-                pick = fact_picks.get((z.id, i))
+                pick = c if c.id in keep else fact_picks.get((z.id, i))
                 if pick is None:
                     pick = mine[group(c)].pop()
                 new.append(pick)
@@ -415,7 +457,7 @@ def _replay(st, seat: int, keys, fresh, expect, recall: bool = False):
     decision], ``Recall.places`` of the seat at the end when ``recall``, else None), or None
     as soon as it differs from ``expect`` or a decision is not legal."""
     got = _replay_from(st, seat, keys, fresh, expect, Recall if recall else None, True, None)
-    return None if got is None else (got[0], got[1], got[2].places if got[2] is not None else None)
+    return None if got is None else (got[0], got[1], got[2].memory() if got[2] is not None else None)
 
 
 def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base):
@@ -505,7 +547,7 @@ def _trajectory(st, seat: int, observe: bool = False):
         except RuleRuntimeError:
             got = None
         if got is not None and _same(got[0], st):
-            real = (got[0], got[1], got[2].places if observe else got[2].of[seat].places)
+            real = (got[0], got[1], got[2].memory() if observe else got[2].of[seat].memory())
             if len(_TRAJECTORIES) >= 64:
                 _TRAJECTORIES.clear()
             _TRAJECTORIES[key] = real
