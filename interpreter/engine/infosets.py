@@ -21,17 +21,25 @@ real one:
    each hidden zone keeps how many components of each kind it holds, so the
    seat's observation is the same.  A component changes places only with one
    of its kind that belongs to the same seat (equal attributes of type
-   player): another player's cards never end up in one's deck.
+   player): another player's cards never end up in one's deck.  **Perfect
+   recall:** a replay of the game (cached; from a scenario's edited start,
+   ``State.origin``, when there is one) gives what the seat saw at every stop
+   (:class:`Recall`): each component stays among the hidden zones it may be in
+   — a card the seat watched go into another's hidden hand stays there, or,
+   once that player put a card away unseen, there or where that card went —
+   and one whose place in a hidden deck the seat knows (it saw it put under the
+   deck, and the deck was not shuffled since) stays at that place.  Facts a
+   `tell` step told the seat hold at their places.
 3. The random generator is reseeded, so the future differs too.
 
 Search bots (ISMCTS) plan on such samples instead of on the real state, so
 they never read hidden information.
 
-Limits: for components, the sample is consistent with what the seat sees
-*now*, not with everything it saw earlier (a card it watched go into another
-hand may be swapped away); hidden variables that no ``random`` step drew
-(another seat's secret choice kept in a variable) keep their values; the
-pending decision is kept as it is, so resample at the seat's own decisions.
+Limits: another seat's secret choice kept in a hidden variable is kept as it
+is (validation warns: RW262); the pending decision is kept as it is, so
+resample at the seat's own decisions.  A state with decisions whose seed and
+decisions do not give it back (edited, not by a scenario's start) cannot be
+replayed: RW922.
 """
 from __future__ import annotations
 
