@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import Rulebook
-from interpreter.engine.infosets import Recall
+from interpreter.engine.recall import Recall
 
 PASSED = Path(__file__).parent / "rulebooks" / "passed_card"
 

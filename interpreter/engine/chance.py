@@ -231,7 +231,7 @@ class ChanceState:
                 raise RuleRuntimeError(f"resample: no game in {LIMITS.resample_tries:,} tries draws the values "
                                        f"hidden from seat {seat} so that it sees what it saw (limit "
                                        f"'resample_tries')", st.pending.pos if st.pending else None, "RW921")
-        elif recall:        # what the seat saw of the components since the start (infosets.Recall)
+        elif recall:        # what the seat saw of the components since the start (recall.Recall)
             got = (self.clone(), None, self._recall(seat))
         cs = got[0] if got is not None else self.clone()
         cs.state = permuted(cs.state, seat, seed, got[2] if got is not None else None)
@@ -242,7 +242,7 @@ class ChanceState:
         return cs
 
     def _recall(self, seat):
-        """``Recall.places`` of ``seat`` in this game (a replay of its steps), cached: a search
+        """``Recall.memory()`` of ``seat`` in this game (a replay of its steps), cached: a search
         resamples one state many times."""
         key = (id(self.rulebook), self.players, repr(sorted(self.options.items())), self.variants, seat,
                tuple(self.history))
@@ -256,10 +256,10 @@ class ChanceState:
 
     def _replayed(self, seat, redraw, fresh, expect, recall: bool = False):
         """This game's steps again, the chance outcomes numbered in ``redraw`` drawn by
-        ``fresh``: (game, [seat's observation at each decision], ``Recall.places`` of the seat
+        ``fresh``: (game, [seat's observation at each decision], ``Recall.memory()`` of the seat
         when ``recall``, else None); None as soon as an observation differs from ``expect``
         or a step is impossible."""
-        from .infosets import Recall
+        from .recall import Recall
         from .observe import observation
         from .runtime import IllegalAction
         cs = ChanceState(self.rulebook, self.players, self.options, self.variants)
@@ -403,7 +403,7 @@ def _segment(st, fresh: bool, actions, script):
 
 
 _BOOKS: dict = {}
-#: what a seat remembers of the components (infosets.Recall.places), by game and history
+#: what a seat remembers of the components (recall.Recall.memory()), by game and history
 _RECALLS: dict = {}
 #: the outcome lists of chance nodes, by their number of outcomes (copied when handed out)
 _UNIFORM: dict = {}
