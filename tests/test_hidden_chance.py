@@ -141,6 +141,43 @@ def test_a_value_computed_from_a_drawn_one_is_rw260(rulebook):
     assert [d.code for d in report.items] == ["RW260"]
 
 
+def test_a_value_set_under_a_condition_on_a_drawn_one_is_rw260(rulebook):
+    # control flow: which value die[p, i] gets depends on r, which no variable keeps as drawn
+    text = DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
+                          'do: [{random: "r in 1..6"}, {if: "r > 3", then: [{set: "die[p, i] = 6"}], '
+                          'else: [{set: "die[p, i] = 1"}]}]')
+    report, _ = check_rulebook(rulebook(text))
+    found = [d for d in report.items if d.code == "RW260"]
+    assert [(d.pos.line, d.severity) for d in found] == [(14, "warning"), (14, "warning")]
+    assert "under a condition on the random value 'r'" in found[0].message
+    # a local set there carries it on: copied into the variable after the branch
+    text = DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
+                          'do: [{random: "r in 1..6"}, {let: "big = false"}, '
+                          '{if: "r > 3", then: [{set: "big = true"}]}, {set: "die[p, i] = 6 if big else 1"}]')
+    report, _ = check_rulebook(rulebook(text))
+    assert [d.code for d in report.items] == ["RW260"] and "'big'" in report.items[0].message
+    # a loop over drawn values likewise
+    text = DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
+                          'do: [{random: "r in 1..6"}, {for: "k in 1..r", do: [{set: "die[p, i] = k"}]}]')
+    report, _ = check_rulebook(rulebook(text))
+    assert [d.code for d in report.items] == ["RW260"]
+
+
+def test_changing_a_drawn_value_with_plus_equals_is_rw260(rulebook):
+    # the draw is recorded, then `+=` computes a new value from it: resample would keep that
+    text = DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
+                          'do: [{random: "die[p, i] in 1..6"}, {set: "die[p, i] += 1"}]')
+    report, _ = check_rulebook(rulebook(text))
+    found = [d for d in report.items if d.code == "RW260"]
+    assert len(found) == 1 and found[0].pos.line == 14 and "'die'" in found[0].message
+    assert "`random` step drew" in found[0].message
+    # `+=` of a variable no random step draws into is no warning (a plain counter)
+    text = DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
+                          'do: [{random: "die[p, i] in 1..6"}, {set: "total += 1"}]')
+    report, _ = check_rulebook(rulebook(text))
+    assert report.items == []
+
+
 def test_a_plain_copy_is_chance_and_a_constant_is_not(rulebook):
     folder = rulebook(DIRECT.replace('do: [{random: "die[p, i] in 1..6"}]',
                                      'do: [{random: "r in 1..6"}, {set: "die[p, i] = r"}, '
@@ -170,3 +207,37 @@ def test_explicit_chance_resample_redraws_the_outcomes_of_hidden_values():
     cs.apply_action("guess(v=5)")            # right: seat 0 now knows die[1]
     assert {s.state.v[1] for s in (cs.resample(0, k) for k in range(10))} == {5}
     assert cs.state.v[1] == 5 and cs.resample(1, 0).state.v[1] == 5
+
+
+SECRET_BET = """\
+regelwerk: 1
+game: {name: Secret bet, players: {min: 2, max: 2}}
+variables:
+  bet: {index: {p: players}, init: 0, visible: "viewer == p"}
+  high: {index: {p: players}, init: false, visible: "viewer == p"}
+actions:
+  stake:
+    params: {n: "1..3"}
+    secret: [n]
+    do: [{set: "bet[player] = n"}]
+flow:
+  - turns: 0
+    once: true
+    do: [{decide: [stake], otherwise: [{fail: "a stake is always possible"}]}]
+end: {score: "bet[p] + (1 if high[p] else 0)"}
+"""
+
+
+def test_a_secret_choice_kept_in_a_hidden_variable_is_rw262(rulebook):
+    # others are told stake(n=…); bet[1] is hidden from seat 0, and resample redraws only chance
+    report, _ = check_rulebook(rulebook(SECRET_BET))
+    assert [(d.code, d.severity, d.pos.line) for d in report.items] == [("RW262", "warning", 10)]
+    assert "'n', a secret parameter of 'stake'" in report.items[0].message
+    # through a local, and through a condition
+    for do in ('[{let: "twice = n * 2"}, {set: "bet[player] = twice"}]',
+               '[{if: "n > 2", then: [{set: "high[player] = true"}]}]'):
+        report, _ = check_rulebook(rulebook(SECRET_BET.replace('[{set: "bet[player] = n"}]', do)))
+        assert [d.code for d in report.items] == ["RW262"], do
+    # a public parameter is no secret: everyone is told the stake, resample keeps it rightly
+    report, _ = check_rulebook(rulebook(SECRET_BET.replace("    secret: [n]\n", "")))
+    assert report.items == []

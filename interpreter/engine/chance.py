@@ -211,40 +211,61 @@ class ChanceState:
         see among the components redistributed.  Its history is this game's with the new
         outcomes; after a redistribution it is no longer a path of outcomes."""
         from dsl.diagnostics import RuleRuntimeError
-        from .infosets import hidden_draws, permuted
+        from .infosets import hidden_draws, needs_recall, permuted
         from .limits import LIMITS
         from .rng import Rng
         st = self.state
         if st is None:
             raise ValueError("resample at a decision, not at a chance node")
         redraw = {-1 - key for key in hidden_draws(st, seat) if key < 0}
+        recall = needs_recall(st, seat)
         got = None
         if redraw:
             expect = self._replayed(seat, set(), None, None)[1]
             fresh = Rng(seed, 6000)
             for _ in range(LIMITS.resample_tries):
-                got = self._replayed(seat, redraw, fresh, expect)
+                got = self._replayed(seat, redraw, fresh, expect, recall)
                 if got is not None:
                     break
             else:
                 raise RuleRuntimeError(f"resample: no game in {LIMITS.resample_tries:,} tries draws the values "
                                        f"hidden from seat {seat} so that it sees what it saw (limit "
                                        f"'resample_tries')", st.pending.pos if st.pending else None, "RW921")
+        elif recall:        # what the seat saw of the components since the start (recall.Recall)
+            got = (self.clone(), None, self._recall(seat))
         cs = got[0] if got is not None else self.clone()
-        cs.state = permuted(cs.state, seat, seed)
+        cs.state = permuted(cs.state, seat, seed, got[2] if got is not None else None)
         # the checkpoint is the sample itself: the history before it is no longer a path to it
         cs.base, cs.base_at, cs.since, cs.need = cs.state.clone(), len(cs.history), 0, 0
         cs._worker = cs._script = None
         cs._paused = False
         return cs
 
-    def _replayed(self, seat, redraw, fresh, expect):
+    def _recall(self, seat):
+        """``Recall.memory()`` of ``seat`` in this game (a replay of its steps), cached: a search
+        resamples one state many times."""
+        key = (id(self.rulebook), self.players, repr(sorted(self.options.items())), self.variants, seat,
+               tuple(self.history))
+        places = _RECALLS.get(key)
+        if places is None:
+            places = self._replayed(seat, set(), None, None, True)[2]
+            if len(_RECALLS) >= 64:
+                _RECALLS.clear()
+            _RECALLS[key] = places
+        return places
+
+    def _replayed(self, seat, redraw, fresh, expect, recall: bool = False):
         """This game's steps again, the chance outcomes numbered in ``redraw`` drawn by
-        ``fresh``: (game, [seat's observation at each decision]); None as soon as an
-        observation differs from ``expect`` or a step is impossible."""
+        ``fresh``: (game, [seat's observation at each decision], ``Recall.memory()`` of the seat
+        when ``recall``, else None); None as soon as an observation differs from ``expect``
+        or a step is impossible."""
+        from .recall import Recall
         from .observe import observation
         from .runtime import IllegalAction
         cs = ChanceState(self.rulebook, self.players, self.options, self.variants)
+        memory = None
+        if recall:
+            memory = Recall(self.rulebook.layout(self.players, self.options, self.variants), seat)
         seen = []
         n = 0
         try:
@@ -261,6 +282,8 @@ class ChanceState:
                 seen.append(observation(cs.state, seat))
                 if expect is not None and seen[-1] != expect[len(seen) - 1]:
                     return None
+                if memory is not None:
+                    memory.step(cs.state)
                 cs.apply_action(step[1])
         except (ValueError, IllegalAction):
             return None
@@ -269,7 +292,9 @@ class ChanceState:
         seen.append(observation(cs.state, seat))
         if expect is not None and seen[-1] != expect[len(seen) - 1]:
             return None
-        return cs, seen
+        if memory is not None:
+            memory.step(cs.state)
+        return cs, seen, (memory.memory() if memory is not None else None)
 
     def __deepcopy__(self, memo) -> "ChanceState":
         return self.clone()
@@ -378,6 +403,8 @@ def _segment(st, fresh: bool, actions, script):
 
 
 _BOOKS: dict = {}
+#: what a seat remembers of the components (recall.Recall.memory()), by game and history
+_RECALLS: dict = {}
 #: the outcome lists of chance nodes, by their number of outcomes (copied when handed out)
 _UNIFORM: dict = {}
 

@@ -70,6 +70,13 @@ class Compiler:
         self.procedures: dict[str, Procedure] = {}
         #: (action, decided in a turn of the same steps?, position) of every decide step's options
         self.offers: list = []
+        #: variables a `random` step draws into (or a drawn local is copied into unchanged), and the
+        #: `set`s that change a variable that may be hidden with +=, -=, *= (RW260: check_compound_draws)
+        self.drawn_into: set = set()
+        self.compound_sets: list = []
+        #: (variable, position, action, parameter names) of every `set` in an action of a variable
+        #: that may be hidden, with the parameters its value depends on (RW262: check_secret_sets)
+        self.param_sets: list = []
         self.emitted: set = set()
         self.scope_names: set = set(BUILTIN_SCOPES)
         self.deferrals: list = []  # (until, pos)
@@ -211,10 +218,12 @@ class Compiler:
         g.flow = self.compile_body("flow", "flow", s.steps("flow"), s.section_pos.get("flow"))
         self.compile_end(s.sections.get("end"), s.section_pos.get("end"))
         self.compile_invariants(s.mapping("invariants"))
+        self.check_compound_draws()
         self.check_deferrals()
         self.check_turn_ends()
         g.display = s.sections.get("display") if isinstance(s.sections.get("display"), dict) else {}
         self.compile_redaction()
+        self.check_secret_sets()
         if not self.report.has_errors:
             self.mark_distinct_options()
         g.all_procs = dict(self.all_procs())
@@ -228,6 +237,33 @@ class Compiler:
             for proc in g.all_procs.values():   # generated step code, made where play first gets
                 proc.entries = lazy_entries(proc)
         return g
+
+    def check_compound_draws(self):
+        """RW260: ``set: "v[…] += x"`` (or -=, *=) of a variable that may be hidden and that a
+        `random` step draws into: the changed value is computed from a drawn one, so resample
+        cannot draw it anew (see StepCompiler._chance_lines)."""
+        for name, pos in self.compound_sets:
+            if name in self.drawn_into:
+                self.report.warning(pos, f"'{name}' may be hidden from a seat and holds what a `random` step drew; "
+                                         f"this changes it through a computation: resample cannot draw the new "
+                                         f"value anew, so a search that resamples would see it; draw the value "
+                                         f"it should hold directly, or keep the change in another variable",
+                                    "RW260")
+
+    def check_secret_sets(self):
+        """RW262: an action sets a variable that may be hidden from a seat from a parameter the
+        other seats are not told (GameDef.redact): resample keeps such a secret choice as it
+        is (it redraws only chance, infosets.py), so a search that resamples would know it."""
+        for name, pos, action, params in self.param_sets:
+            info = self.game.redact.get(action)
+            secret = sorted(params & info[1]) if info is not None else []
+            if secret:
+                self.report.warning(pos, f"'{name}' may be hidden from a seat, and this sets it from "
+                                         f"'{secret[0]}', a secret parameter of '{action}' (others are told "
+                                         f"'…'): resample keeps its true value, so a search that resamples "
+                                         f"would know the choice; keep the choice in a component moved into a "
+                                         f"hidden zone (resample redistributes those), or make the parameter "
+                                         f"public", "RW262")
 
     def check_turn_ends(self):
         """RW153: an action that ends the turn (`end_turn`) offered by a decision not taken
@@ -585,6 +621,8 @@ class Compiler:
         fn, _ = self.dyn_expr(vis, spec.pos_of("visible"), scope, "visible", cond=True)
         target.visible = fn
         target.visible_const = None
+        # the same for every seat when it never names the viewer (what a replay remembers asks once)
+        target.visible_by_viewer = not isinstance(vis, str) or re.search(r"\bviewer\b", vis) is not None
 
     # variables --------------------------------------------------------------------
     def declare_variables(self, variables: LDict):
@@ -836,6 +874,8 @@ class Compiler:
         self._compile_bounds(action, spec, scope)
         self._compile_secret(action, spec)
         sc = StepCompiler(self, proc, scope)
+        sc.action_name = action.name        # what its steps keep of its parameters (RW262)
+        sc.params = {p.slot: p.name for p in action.params}
         sc.emit(flowcode.STMT, [sc.scope_start("action", action.name)], proc.pos, ("action_start",))
         sc.steps(spec.get("do"), spec.pos_of("do"))
         sc.emit(flowcode.STMT, [sc.scope_end("action", action.name)], proc.pos, ("action_end", flowcode.DEFERRED))

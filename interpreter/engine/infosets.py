@@ -21,17 +21,25 @@ real one:
    each hidden zone keeps how many components of each kind it holds, so the
    seat's observation is the same.  A component changes places only with one
    of its kind that belongs to the same seat (equal attributes of type
-   player): another player's cards never end up in one's deck.
+   player): another player's cards never end up in one's deck.  **Perfect
+   recall:** a replay of the game (cached; from a scenario's edited start,
+   ``State.origin``, when there is one) gives what the seat saw at every stop
+   (:class:`Recall`): each component stays among the hidden zones it may be in
+   — a card the seat watched go into another's hidden hand stays there, or,
+   once that player put a card away unseen, there or where that card went —
+   and one whose place in a hidden deck the seat knows (it saw it put under the
+   deck, and the deck was not shuffled since) stays at that place.  Facts a
+   `tell` step told the seat hold at their places.
 3. The random generator is reseeded, so the future differs too.
 
 Search bots (ISMCTS) plan on such samples instead of on the real state, so
 they never read hidden information.
 
-Limits: for components, the sample is consistent with what the seat sees
-*now*, not with everything it saw earlier (a card it watched go into another
-hand may be swapped away); hidden variables that no ``random`` step drew
-(another seat's secret choice kept in a variable) keep their values; the
-pending decision is kept as it is, so resample at the seat's own decisions.
+Limits: another seat's secret choice kept in a hidden variable is kept as it
+is (validation warns: RW262); the pending decision is kept as it is, so
+resample at the seat's own decisions.  A state with decisions whose seed and
+decisions do not give it back (edited, not by a scenario's start) cannot be
+replayed: RW922.
 """
 from __future__ import annotations
 
@@ -41,19 +49,53 @@ from . import rng as rngmod
 from . import types as T
 from .limits import LIMITS
 from .observe import observation, sees_zone, var_visible
+from .recall import Recall, Recalls
 
 
 def resample(st, seat: int, seed: int):
     keys = hidden_draws(st, seat)
-    return permuted(redrawn(st, seat, seed, keys) if keys else st, seat, seed)
+    if keys:
+        r, memory = redrawn(st, seat, seed, keys)
+        return permuted(r, seat, seed, memory)
+    return permuted(st, seat, seed, recalled(st, seat) if needs_recall(st, seat) else None)
 
 
-def permuted(st, seat: int, seed: int):
+def needs_recall(st, seat: int) -> bool:
+    """Whether what ``seat`` remembers can matter to a resample: some kind of component it
+    cannot see lies in two or more zones hidden from it, or a deck hidden from it holds two
+    or more (else redistributing them moves nothing)."""
+    zones: dict = {}
+    for z in st.lay.zones:
+        if st.z[z.id] and not sees_zone(st, z, seat):
+            if z.type == "deck" and len(st.z[z.id]) > 1:
+                return True
+            for c in st.z[z.id]:
+                got = zones.setdefault(c.kind, z.id)
+                if got != z.id:
+                    return True
+    return False
+
+
+def recalled(st, seat: int):
+    """``Recall.memory()`` of ``seat`` in the game of ``st``, from a replay of its decisions
+    (cached with the replay), or None when the game has no decision yet (a scenario's edited
+    start: the seat knows what it sees).  A state with decisions that its seed and decisions
+    do not give back: RW922."""
+    if not st._history:
+        return None
+    return _trajectory(st, seat)[2]
+
+
+def permuted(st, seat: int, seed: int, memory=None):
     """A copy of ``st`` with the components ``seat`` cannot see redistributed (honouring the
-    facts it was told) and the generator reseeded: steps 2 and 3 of the module docstring."""
+    facts it was told and, given ``memory`` (``Recall.memory()``), what it remembers: each
+    component stays among the zones it may be in, one whose place in a deck it knows stays
+    there) and the generator reseeded: steps 2 and 3 of the module docstring."""
     s = st.clone()
     s.logging = False
     hidden = [z for z in st.lay.zones if not sees_zone(st, z, seat)]
+    places, ordered = memory if memory is not None else (None, ())
+    keep = frozenset(c.id for z in hidden if z.type == "deck" for c in s.z[z.id] if c.id in ordered)
     owners = {name: [a for a, t in kind.attributes.items() if t == T.PLAYER]
               for name, kind in st.game.kinds.items()}
 
@@ -62,15 +104,17 @@ def permuted(st, seat: int, seed: int):
     pools: dict = {}
     for z in hidden:
         for c in s.z[z.id]:
-            pools.setdefault(group(c), []).append(c)
+            if c.id not in keep:
+                pools.setdefault(group(c), []).append(c)
     r = rngmod.Rng(seed, 3000)
     for key in sorted(pools, key=repr):
         # from a canonical order: the sample depends on which components are hidden, not where
         pools[key].sort(key=lambda c: c.id)
         r.shuffle(pools[key])
     told = _told(s, seat, hidden)
-    if told:
-        _place_told(s, seat, hidden, pools, group, told, r)
+    allowed = _allowed(s, hidden, pools, places)
+    if told or allowed or keep:
+        _place_told(s, seat, hidden, pools, group, told, r, allowed, keep)
     else:
         _place(s, hidden, pools, group, r)
     s.rng = rngmod.seed_state(seed, 4000)
@@ -111,45 +155,73 @@ def _fits(c, facts) -> bool:
                for _seat, _cid, attr, value, equal, holds in facts)
 
 
-def _place_told(s, seat: int, hidden, pools, group, told: dict, r) -> None:
+def _allowed(s, hidden, pools, places) -> dict:
+    """{component id: the ids of the hidden zones it may go to} for the pooled components that
+    ``places`` (``Recall.places``) keep out of some hidden zone holding their group; {} when
+    it keeps none out (or is None)."""
+    if places is None:
+        return {}
+    hidden_ids = frozenset(z.id for z in hidden)
+    out = {}
+    for pool in pools.values():
+        holding = {s.where[c.id] for c in pool}
+        if len(holding) < 2:
+            continue
+        for c in pool:
+            mine = places[c.id] & hidden_ids
+            if not holding <= mine:
+                out[c.id] = mine
+    return out
+
+
+def _place_told(s, seat: int, hidden, pools, group, told: dict, r, allowed=None, keep=frozenset()) -> None:
     """Like :func:`_place`, but a place holding a component the seat was told facts about
     (a `tell` step) gets a component of the same group for which every such fact holds
-    alike; the order of a zone with such places is kept (the facts are about places),
-    that of the others is not.  Random choices, retried on a dead end up to
-    ``limits.resample_tries`` times; then RW921.  The facts (of every seat) are about
-    the components now at those places."""
-    places = [(z, i, c) for z in hidden for i, c in enumerate(s.z[z.id])]
-    bound = {z.id for z, _i, c in places if c.id in told}
+    alike, a component that ``allowed`` names goes only to one of the zones it gives
+    (what the seat remembers, :class:`Recall`), and one in ``keep`` stays where it is (not
+    in ``pools``); the order of a zone with such places is kept (the facts are about
+    places), that of the others is not.  Random choices, retried on a dead end up to
+    ``limits.resample_tries`` times; then RW921.  The facts (of every seat) are about the
+    components now at those places."""
+    allowed = allowed or {}
+    places = [(z, i, c) for z in hidden for i, c in enumerate(s.z[z.id]) if c.id not in keep]
+    bound = {z.id for z, _i, c in places if c.id in told} | {s.where[cid] for cid in keep}
+
+    def may(x, zid) -> bool:
+        mine = allowed.get(x.id)
+        return mine is None or zid in mine
     # the places with facts first, the most constrained first
     fixed = sorted(((z, i, c) for z, i, c in places if c.id in told),
-                   key=lambda p: (sum(_fits(x, told[p[2].id]) for x in pools[group(p[2])]), p[0].id, p[1]))
+                   key=lambda p: (sum(_fits(x, told[p[2].id]) and may(x, p[0].id) for x in pools[group(p[2])]),
+                                  p[0].id, p[1]))
+    # how many of each group each zone holds, outside the places with facts
+    need: dict = {}
+    for z, i, c in places:
+        if c.id not in told:
+            per = need.setdefault(group(c), {})
+            per[z.id] = per.get(z.id, 0) + 1
     for _ in range(LIMITS.resample_tries):
-        left = {key: list(pool) for key, pool in pools.items()}
-        chosen = {}
-        for z, i, c in fixed:
-            fits = [x for x in left[group(c)] if _fits(x, told[c.id])]
-            if not fits:
-                break
-            pick = fits[r.below(len(fits))]
-            left[group(c)].remove(pick)
-            chosen[(z.id, i)] = pick
-        else:
+        chosen = _try_place(fixed, pools, group, told, need, allowed, may, r)
+        if chosen is not None:
             break
     else:
         raise RuleRuntimeError(f"resample: no placement in {LIMITS.resample_tries:,} tries fits what seat {seat} "
-                               f"was told (limit 'resample_tries')", s.pending.pos if s.pending else None, "RW921")
+                               f"was told and saw (limit 'resample_tries')", s.pending.pos if s.pending else None,
+                               "RW921")
+    fact_picks, members = chosen
     moved = {}
     for z in hidden:
         old = s.z[z.id]
+        mine = members.get(z.id, {})
         if z.id in bound:
             new = []
             for i, c in enumerate(old):
-                pick = chosen.get((z.id, i))
+                pick = c if c.id in keep else fact_picks.get((z.id, i))
                 if pick is None:
-                    pick = left[group(c)].pop()
+                    pick = mine[group(c)].pop()
                 new.append(pick)
         else:
-            new = [left[group(c)].pop() for c in old]
+            new = [mine[group(c)].pop() for c in old]
             r.shuffle(new)
         for c_old, c_new in zip(old, new):
             moved[c_old.id] = c_new
@@ -165,6 +237,40 @@ def _place_told(s, seat: int, hidden, pools, group, told: dict, r) -> None:
         else:                   # the fact is about the component now at that place
             facts.append((f_seat, new.id, attr, value, equal, (new.attrs.get(attr) == value) == equal))
     s.facts = tuple(facts)
+
+
+def _try_place(fixed, pools, group, told, need, allowed, may, r):
+    """One random try of :func:`_place_told`: ({(zone id, place): component} for the places
+    with facts, {zone id: {group: [components]}} for the rest), or None at a dead end."""
+    left = {key: list(pool) for key, pool in pools.items()}
+    fact_picks = {}
+    for z, i, c in fixed:
+        key = group(c)
+        fits = [x for x in left[key] if _fits(x, told[c.id]) and may(x, z.id)]
+        if not fits:
+            return None
+        pick = fits[r.below(len(fits))]
+        left[key].remove(pick)
+        fact_picks[(z.id, i)] = pick
+    members: dict = {}
+    for key in sorted(need, key=repr):
+        room = dict(need[key])
+        # the most constrained components first; each to one of its zones, as likely as the room left there
+        todo = sorted(left[key], key=lambda x: len(allowed[x.id]) if x.id in allowed else 1 << 30)
+        for x in todo:
+            mine = allowed.get(x.id)
+            zones = sorted(zid for zid, n in room.items() if n and (mine is None or zid in mine))
+            total = sum(room[zid] for zid in zones)
+            if not total:
+                return None
+            k = r.below(total)
+            for zid in zones:
+                k -= room[zid]
+                if k < 0:
+                    break
+            room[zid] -= 1
+            members.setdefault(zid, {}).setdefault(key, []).append(x)
+    return fact_picks, members
 
 
 def hidden_draws(st, seat: int) -> frozenset:
@@ -200,31 +306,64 @@ class _Redraw:
         return value
 
 
-def _replay(st, seat: int, keys, fresh, expect):
+def _replay(st, seat: int, keys, fresh, expect, recall: bool = False):
     """The game of ``st`` played again from its seed with its decisions, the draws in ``keys``
     answered by ``fresh``; returns (state, [seat's observation at the start and after each
-    decision]), or None as soon as it differs from ``expect`` or a decision is not legal."""
+    decision], ``Recall.memory()`` of the seat at the end when ``recall``, else None), or None
+    as soon as it differs from ``expect`` or a decision is not legal."""
+    got = _replay_from(st, seat, keys, fresh, expect, Recall if recall else None, True, None)
+    return None if got is None else (got[0], got[1], got[2].memory() if got[2] is not None else None)
+
+
+def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base):
+    """:func:`_replay` (the observations only when ``observe`` or ``expect``; its ``Recall``
+    itself, given the class as ``recall``), going on from ``base`` — (a replayed state, its
+    observations or None, its Recall, how many decisions it took) of a prefix of the history
+    of ``st`` — when given (without keys: the real game).  Returns (state, observations,
+    Recall, decisions taken)."""
     start = st.game.replay_start
     if start is None:
         return None
+    observe = observe or expect is not None
     try:
-        r = start(st.lay, st.seed, False, lambda new: _Redraw(new, keys, fresh))
-        seen = [observation(r, seat)]
-        if expect is not None and seen[0] != expect[0]:
-            return None
-        for i, (_who, opt) in enumerate(st._history, 1):
+        if base is not None:
+            r = base[0].clone()
+            r.logging = False
+            seen = list(base[1]) if observe else None
+            memory = base[2].copy() if base[2] is not None else None
+            done = base[3]
+        else:
+            if st.origin is not None:           # an edited start (a scenario's): the game from there
+                if keys:
+                    return None
+                r = st.origin.clone()
+                r.logging = False
+            else:
+                r = start(st.lay, st.seed, False, lambda new: _Redraw(new, keys, fresh))
+            seen = [observation(r, seat)] if observe else None
+            if expect is not None and seen[0] != expect[0]:
+                return None
+            memory = (recall(st.lay, seat, r if st.origin is not None else None)) if recall else None
+            if memory is not None:
+                memory.step(r)
+            done = 0
+        for i in range(done + 1, len(st._history) + 1):
+            opt = st._history[i - 1][1]
             if r.pending is None or opt.id not in r.pending.by_id:
                 return None
             r.apply(opt.id)
-            seen.append(observation(r, seat))
-            if expect is not None and seen[i] != expect[i]:
-                return None
+            if observe:
+                seen.append(observation(r, seat))
+                if expect is not None and seen[i] != expect[i]:
+                    return None
+            if memory is not None:
+                memory.step(r)
     except RuleRuntimeError:
         if expect is None:
             raise
         return None
     r.chance = None
-    return r, seen
+    return r, seen, memory, len(st._history)
 
 
 def _same(a, b) -> bool:
@@ -232,39 +371,72 @@ def _same(a, b) -> bool:
             [[c.id for c in z] for z in a.z] == [[c.id for c in z] for z in b.z])
 
 
-#: the real game's replays (the seat's observations at every decision), for repeated resamples
-#: of one state (a search resamples the same state many times)
+#: the real game's replays (the seat's observations at every decision and what it remembers
+#: of the components), for repeated resamples of one state (a search resamples one state many times)
 _TRAJECTORIES: dict = {}
+
+
+#: the last replay of the real game per game, seed and seat (a check or a bot resamples along
+#: one game: the next replay goes on from there)
+_PREFIXES: dict = {}
+
+
+def _trajectory(st, seat: int, observe: bool = False):
+    """The replay of the real game of ``st`` (see :func:`_replay`: the seat's observations
+    at every stop (None unless ``observe``), its ``Recall.memory()``), cached; RW922 when its
+    seed and decisions do not give ``st`` back."""
+    history = tuple(opt.id for _who, opt in st._history)
+    key = (id(st.game), id(st.lay), st.seed, seat, st.rng, tuple(st.v), history)
+    real = _TRAJECTORIES.get(key)
+    if real is not None and observe and real[1] is None:
+        real = None
+    if real is None:
+        # observing: one seat's replay; else one replay remembers for every seat
+        game_key = (id(st.game), id(st.lay), st.seed, seat if observe else None, id(st.origin))
+        base = _PREFIXES.get(game_key)
+        if base is not None and (len(base[0]) > len(history) or history[:len(base[0])] != base[0]):
+            base = None
+        try:
+            got = _replay_from(st, seat, frozenset(), None, None, Recall if observe else Recalls, observe,
+                               base[1] if base is not None else None)
+        except RuleRuntimeError:
+            got = None
+        if got is not None and _same(got[0], st):
+            real = (got[0], got[1], got[2].memory() if observe else got[2].of[seat].memory())
+            if len(_TRAJECTORIES) >= 64:
+                _TRAJECTORIES.clear()
+            _TRAJECTORIES[key] = real
+            if len(_PREFIXES) >= 64:
+                _PREFIXES.clear()
+            _PREFIXES[game_key] = (history, got)
+    if real is None:
+        raise RuleRuntimeError(f"resample: this state is not what its seed and decisions give (its start was "
+                               f"edited), so what seat {seat} saw since the start cannot be replayed: the values "
+                               f"and places hidden from it cannot be drawn anew",
+                               st.pending.pos if st.pending is not None else None, "RW922")
+    return real
 
 
 def redrawn(st, seat: int, seed: int, keys):
     """A replay of ``st``'s game in which the drawn values in ``keys`` are drawn anew and
-    ``seat`` sees what it saw at every decision (see the module docstring)."""
+    ``seat`` sees what it saw at every decision (see the module docstring), and what the
+    seat remembers of the components in it (``Recall.memory()``, or None when nothing of it
+    can matter)."""
     where = st.pending.pos if st.pending is not None else None
-    key = (id(st.game), id(st.lay), st.seed, seat, st.rng, tuple(st.v), tuple(opt.id for _who, opt in st._history))
-    real = _TRAJECTORIES.get(key)
-    if real is None:
-        try:
-            real = _replay(st, seat, frozenset(), None, None)
-        except RuleRuntimeError:
-            real = None
-        if real is not None and _same(real[0], st):
-            if len(_TRAJECTORIES) >= 64:
-                _TRAJECTORIES.clear()
-            _TRAJECTORIES[key] = real
-    if real is None or not _same(real[0], st):
-        raise RuleRuntimeError(f"resample: this state is not what its seed and decisions give (its start was "
-                               f"edited), so the values hidden from seat {seat} cannot be drawn anew", where,
-                               "RW922")
+    if st.origin is not None:
+        raise RuleRuntimeError(f"resample: this state began at an edited start (a scenario's), so the values "
+                               f"hidden from seat {seat} that chance drew cannot be drawn anew", where, "RW922")
+    real = _trajectory(st, seat, True)
     fresh = rngmod.Rng(seed, 6000)
+    recall = needs_recall(st, seat)
     for _ in range(LIMITS.resample_tries):
-        got = _replay(st, seat, keys, fresh, real[1])
+        got = _replay(st, seat, keys, fresh, real[1], recall)
         if got is not None:
             r = got[0]
             r.log = list(st.log)
             r.logging = st.logging
             r.forced = list(st.forced)
-            return r
+            return r, got[2]
     raise RuleRuntimeError(f"resample: no game in {LIMITS.resample_tries:,} tries draws the values hidden from "
                            f"seat {seat} so that it sees what it saw (limit 'resample_tries')", where, "RW921")
 

@@ -182,6 +182,7 @@ class ZoneFamily:
     capacity: Callable | None = None
     visible: Callable | None = None  # f(state, locals[index..., viewer]) -> bool
     visible_const: bool | None = True
+    visible_by_viewer: bool = True   # visible names the viewer (else the same for every seat)
     owner: Callable | None = None
     refill: Callable | None = None
     nslots: int = 0

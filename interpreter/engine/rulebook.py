@@ -197,6 +197,8 @@ class Rulebook:
                 frame.L[local_slot(flow, name)] = value
         st.frames.append(frame)
         run(st)
+        if not st._history:         # what resample replays from: the seats know nothing before it
+            st.origin = st.clone()
         return st
 
     def run_setup(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True) -> State:

@@ -62,7 +62,8 @@ class State:
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "log_marks", "logging", "steps", "error", "seed", "memo",
-                 "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "vk", "broken")
+                 "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "vk", "broken",
+                 "origin")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -94,6 +95,7 @@ class State:
         s.chance = None
         s.broken = []
         s.zf, s.zi, s.vk = self.zf, self.zi, self.vk
+        s.origin = self.origin              # an edited start (never changed), or None
         return s
 
     # --- queries -----------------------------------------------------------
@@ -896,6 +898,7 @@ class State:
                         for seat, cid, attr, value, equal, holds in data.get("facts", ()))
         s.chance = None
         s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
+        s.origin = None
         return s
 
 

@@ -56,6 +56,16 @@ class StepCompiler:
         self.chance_locals: dict = {}
         #: local slots computed from a drawn value (their copies into hidden variables are RW260)
         self.tainted: set = set()
+        #: the drawn locals that the conditions (if, while, for, repeat) around the steps being
+        #: compiled depend on: what is set there depends on chance through control flow (RW260)
+        self.chance_conds: list = []
+        #: in an action's steps: its parameters' local slots -> names (set by the compiler), the
+        #: locals computed from them -> the parameter names, and the parameter names the
+        #: conditions around depend on (a hidden variable set from a secret one is RW262)
+        self.action_name = None
+        self.params: dict = {}
+        self.param_locals: dict = {}
+        self.param_conds: list = []
 
     # --- helpers ---------------------------------------------------------------
     def emit(self, kind: str, lines, pos: Pos, pushes=(), call=None, leaf: bool = True) -> F.Ins:
@@ -218,8 +228,10 @@ class StepCompiler:
             if node.name in self.g.variables:
                 self.report.error(node.pos, f"'{node.name}' is a game variable; use set:, or another name", E_NAME)
             slot = self.scope.declare(node.name, vt)
-            if self._chance_names(node.value):
+            if self._chance_names(node.value) or self.chance_conds:
                 self.tainted.add(slot)
+            if self.params:
+                self.param_locals[slot] = self._param_names(node.value)
             self.emit(F.STMT, [f"{_l(int(slot))} = {vs}"], node.pos)
             return
         name = node.name
@@ -231,8 +243,10 @@ class StepCompiler:
             self._check_op(op, typ, node)
             value = self._combined(op, f"{_l(int(slot))}", vs, node.pos, name)
             self.chance_locals.pop(slot, None)      # no longer the drawn value
-            if self._chance_names(node.value):
+            if self._chance_names(node.value) or self.chance_conds:
                 self.tainted.add(slot)
+            if self.params:
+                self.param_locals[slot] = self.param_locals.get(slot, frozenset()) | self._param_names(node.value)
             self.emit(F.STMT, [f"{_l(int(slot))} = {value}"], node.pos)
             return
         var = self.g.variables.get(name)
@@ -282,14 +296,46 @@ class StepCompiler:
                     found.append(n)
         return found
 
+    def _param_names(self, node) -> frozenset:
+        """The action parameters ``node`` depends on: directly, through locals computed from
+        them, or through the conditions around (``param_conds``)."""
+        if not self.params:
+            return frozenset()
+        found = set()
+        for cond in self.param_conds:
+            found |= cond
+        if node is not None:
+            for n in ast.walk(node):
+                if isinstance(n, ast.Name):
+                    local = self.scope.lookup(n.id)
+                    if local is not None:
+                        if local[0] in self.params:
+                            found.add(self.params[local[0]])
+                        found |= self.param_locals.get(local[0], frozenset())
+        return frozenset(found)
+
     def _chance_lines(self, var, node, at: str) -> list:
         """After a `set` of a variable that may be hidden: a local drawn by `random` and copied
         unchanged stays chance (``State.drew``); any other value is not (``State.undrew``).
         A value computed from a drawn one cannot be drawn anew by resample: RW260."""
         value = node.value
+        if self.params:
+            used = self._param_names(value)
+            if used:
+                self.c.param_sets.append((var.name, node.pos, self.action_name, used))
+        if node.op != "=":          # the old value is part of the new one: is it ever drawn? (Compiler.drawn_into)
+            self.c.compound_sets.append((var.name, node.pos))
+        if self.chance_conds:
+            cond = self.chance_conds[-1]
+            self.report.warning(node.pos, f"'{var.name}' may be hidden from a seat, and this sets it under a "
+                                f"condition on the random value '{cond.id}' (line {cond.pos.line}): resample "
+                                f"cannot draw it anew, so a search that resamples would see it; draw into a "
+                                f"variable first (random: \"v[…] in …\") and decide on that", "RW260")
+            return ["if st.drawn or st.known:", f"    st.undrew({at})"]
         if node.op == "=" and isinstance(value, ast.Name):
             local = self.scope.lookup(value.id)
             if local is not None and local[0] in self.chance_locals:
+                self.c.drawn_into.add(var.name)
                 return [f"st.drew({at}, {_l(int(self.chance_locals[local[0]]))})"]
         used = self._chance_names(value)
         if used:
@@ -425,22 +471,44 @@ class StepCompiler:
         self.emit(F.STMT, [f"st.shuffle({zs})"], pos)       # forgets, sets nothing off
         self.g.random_steps = True
 
+    def _chance_cond(self, value, pos: Pos) -> int:
+        """Push the drawn locals a condition (or loop head) ``value`` depends on onto
+        ``chance_conds``; return how many were pushed (for :meth:`_pop_cond`)."""
+        node = self.c.parse(value, pos) if isinstance(value, str) else None
+        used = self._chance_names(node) if node is not None else []
+        params = self._param_names(node) if node is not None and self.params else frozenset()
+        if params:
+            self.param_conds.append(params)
+        if used:
+            self.chance_conds.append(used[0])
+        return (1 if used else 0) + (2 if params else 0)
+
+    def _pop_cond(self, n: int) -> None:
+        if n & 1:
+            self.chance_conds.pop()
+        if n & 2:
+            self.param_conds.pop()
+
     def step_if(self, step: LDict, pos: Pos):
         cs = self.cond_text(step["if"], step.pos_of("if"))
         if cs is None:
             return
-        branch = self.emit(F.BRANCH, [cs], pos, leaf=False)
-        then = self.block(step.get("then"), step.pos_of("then"))
-        orelse = jump = None
-        if "else" in step:
-            jump = self.emit(F.JUMP, [], pos, leaf=False)
-            branch.target = self.here()
-            orelse = self.block(step.get("else"), step.pos_of("else"))
-            jump.target = self.here()
-            jump = jump.pc
-        else:
-            branch.target = self.here()
-        self.cur.append(F.If(branch.pc, then, orelse, jump, self.here()))
+        pushed = self._chance_cond(step["if"], step.pos_of("if"))
+        try:
+            branch = self.emit(F.BRANCH, [cs], pos, leaf=False)
+            then = self.block(step.get("then"), step.pos_of("then"))
+            orelse = jump = None
+            if "else" in step:
+                jump = self.emit(F.JUMP, [], pos, leaf=False)
+                branch.target = self.here()
+                orelse = self.block(step.get("else"), step.pos_of("else"))
+                jump.target = self.here()
+                jump = jump.pc
+            else:
+                branch.target = self.here()
+            self.cur.append(F.If(branch.pc, then, orelse, jump, self.here()))
+        finally:
+            self._pop_cond(pushed)
 
     def step_for(self, step: LDict, pos: Pos):
         parsed = self.loop_head(step, "for", "what a 'for' runs over")
@@ -485,7 +553,21 @@ class StepCompiler:
         lines += ["_w_x = _w_xs[_w_i]", *bind]
         head_ins = self.emit(F.LOOP_HEAD, lines, pos, pushes, leaf=False)
         head_ins.each = (its, bind)
-        self.loop_body(step, pos, info, head_ins, init_pc=init.pc)
+        used = self._chance_names(head.iter)        # a loop over what chance drew: its body depends on it
+        if used:
+            self.tainted.update(slots)
+            self.chance_conds.append(used[0])
+        params = self._param_names(head.iter) if self.params else frozenset()
+        if params:
+            self.param_locals.update((slot, params) for slot in slots)
+            self.param_conds.append(params)
+        try:
+            self.loop_body(step, pos, info, head_ins, init_pc=init.pc)
+        finally:
+            if used:
+                self.chance_conds.pop()
+            if params:
+                self.param_conds.pop()
         self.scope.pop()
 
     def loop_body(self, step: LDict, pos: Pos, info, head: F.Ins, tail_lines=None, tail_pushes=(),
@@ -544,6 +626,7 @@ class StepCompiler:
             lines.append(f"st.v[{int(var.offset)}] = _w_x")
             if var.visible_const is not True:
                 lines.append(f"st.drew({int(var.offset)}, _w_key)")
+                self.c.drawn_into.add(name)
             lines.extend(self.changed_lines(name))
             self.emit(F.STMT, lines, pos, (F.CHANGED,))
         else:
@@ -618,6 +701,7 @@ class StepCompiler:
         lines.append("st.v[_w_at] = _w_x")
         if var.visible_const is not True:
             lines.append("st.drew(_w_at, _w_key)")
+            self.c.drawn_into.add(name)
         lines.extend(self.changed_lines(name))
         self.emit(F.STMT, lines, pos, (F.CHANGED,))
 
@@ -626,7 +710,11 @@ class StepCompiler:
         if cs is None:
             return
         head = self.emit(F.LOOP_HEAD, [f"if not {cs}:", "    " + F.LEAVE], pos, leaf=False)
-        self.loop_body(step, pos, LoopInfo("while"), head)
+        pushed = self._chance_cond(step["while"], step.pos_of("while"))
+        try:
+            self.loop_body(step, pos, LoopInfo("while"), head)
+        finally:
+            self._pop_cond(pushed)
 
     def step_repeat(self, step: LDict, pos: Pos):
         ns, nt = self.text(step["repeat"], step.pos_of("repeat"), "repeat count")
@@ -638,7 +726,11 @@ class StepCompiler:
         cnt = self.scope.declare(f".n{self.here()}", T.INT)
         init = self.emit(F.LOOP_INIT, [f"{_l(cnt)} = {ns}"], pos, leaf=False)
         head = self.emit(F.LOOP_HEAD, [f"if {_l(cnt)} <= 0:", "    " + F.LEAVE, f"{_l(cnt)} -= 1"], pos, leaf=False)
-        self.loop_body(step, pos, LoopInfo("repeat", index_slot=cnt), head, init_pc=init.pc)
+        pushed = self._chance_cond(step["repeat"], step.pos_of("repeat"))
+        try:
+            self.loop_body(step, pos, LoopInfo("repeat", index_slot=cnt), head, init_pc=init.pc)
+        finally:
+            self._pop_cond(pushed)
         self.scope.pop()
 
     def step_turns(self, step: LDict, pos: Pos):

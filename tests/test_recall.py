@@ -1,0 +1,177 @@
+"""Perfect recall for component movements (issue 26): a card a seat watched go into a
+hidden zone stays there — or among the zones it may since have gone to without the seat
+seeing which — in every ``State.resample(seat, k)``.
+Rulebook: tests/rulebooks/passed_card (a market card given into the other's hidden hand,
+a card buried face down from a hand)."""
+from pathlib import Path
+
+import pytest
+
+from interpreter.game import Rulebook
+from interpreter.engine.recall import Recall
+
+PASSED = Path(__file__).parent / "rulebooks" / "passed_card"
+
+
+def started(seed=1):
+    """Seed 1: seat 0 holds c6 c4, seat 1 c12 c9, the market shows c1 c8 (hand-checked below)."""
+    st = Rulebook.load(PASSED).new_game(2, seed)
+    assert st.legal_actions() == ["give(card=c1)", "give(card=c8)", "bury(card=c6)", "bury(card=c4)",
+                                  "tuck(card=c6)", "tuck(card=c4)"]
+    return st
+
+
+def zone_of(st, label) -> str:
+    c = next(c for c in st.lay.components if c.label == label)
+    return st.lay.zones[st.where[c.id]].name
+
+
+def test_a_card_seen_given_into_a_hidden_hand_stays_there_in_every_resample():
+    st = started()
+    st.apply_action("give(card=c1)")          # seat 0 watches c1 go into seat 1's hand
+    st.apply_action("give(card=c8)")          # seat 1 gives c8 to seat 0 (seen by 0: its own hand)
+    assert st.current_player() == 0
+    samples = [st.resample(0, k) for k in range(30)]
+    assert {zone_of(r, "c1") for r in samples} == {"hand[1]"}
+    # what seat 1 held before is unknown to seat 0: those two cards vary with the deck's
+    assert len({frozenset(c.label for c in r.z[st.lay.zones[2].id]) for r in samples}) > 1
+    assert all(r.observation(0) == st.observation(0) for r in samples)
+
+
+def test_after_a_card_buried_unseen_the_given_card_is_in_the_hand_or_on_the_pile_never_in_the_deck():
+    st = started()
+    st.apply_action("give(card=c1)")
+    st.apply_action(next(a for a in st.legal_actions() if a.startswith("bury")))
+    assert st.history_for(0)[-1] == (1, "bury(…)")       # seat 0 does not learn which card
+    where = {zone_of(st.resample(0, k), "c1") for k in range(40)}
+    assert where == {"hand[1]", "pile"}
+
+
+def test_the_recall_of_a_seat_follows_what_it_saw():
+    st = started()
+    st.apply_action("give(card=c1)")
+    st.apply_action("bury(card=c12)")
+    mem = Recall(st.lay, 0)
+    # replayed by hand: the start, then the two decisions
+    rb = Rulebook.load(PASSED)
+    r = rb.new_game(2, 1)
+    mem.step(r)
+    names = {z.id: z.name for z in st.lay.zones}
+    comp = {c.label: c.id for c in st.lay.components}
+    # after the deal: seat 1's cards came from the deck, unseen: deck or hand[1]
+    assert {names[z] for z in mem.places[comp["c12"]]} == {"deck", "hand[1]"}
+    assert {names[z] for z in mem.places[comp["c6"]]} == {"hand[0]"}
+    r.apply_action("give(card=c1)")
+    mem.step(r)
+    assert {names[z] for z in mem.places[comp["c1"]]} == {"hand[1]"}
+    r.apply_action("bury(card=c12)")
+    mem.step(r)
+    assert {names[z] for z in mem.places[comp["c1"]]} == {"hand[1]", "pile"}
+    assert {names[z] for z in mem.places[comp["c12"]]} == {"deck", "hand[1]", "pile"}
+    # and for seat 1, who saw its own c12 go onto the pile: there
+    mem1 = Recall(st.lay, 1)
+    r = rb.new_game(2, 1)
+    mem1.step(r)
+    for a in ("give(card=c1)", "bury(card=c12)"):
+        r.apply_action(a)
+        mem1.step(r)
+    assert {names[z] for z in mem1.places[comp["c12"]]} == {"pile"}
+
+
+def test_a_chance_game_resample_remembers_the_given_card_too():
+    cs = Rulebook.load(PASSED).new_chance_game(2)
+    while cs.is_chance_node():
+        cs.apply_outcome(0)
+    give = next(a for a in cs.legal_actions() if a.startswith("give"))
+    cs.apply_action(give)
+    cs.apply_action(next(a for a in cs.legal_actions() if a.startswith("give")))
+    label = give[len("give(card="):-1]
+    assert {zone_of(cs.resample(0, k).state, label) for k in range(20)} == {"hand[1]"}
+
+
+def test_a_card_one_tucked_under_the_deck_stays_its_bottom_card_in_ones_resamples():
+    st = started()
+    st.apply_action("tuck(card=c6)")          # seat 0 puts c6 under the face-down deck
+    st.apply_action("give(card=c1)")          # seat 1 gives c1 to seat 0
+    deck = st.lay.zone_by_name("deck").id
+    assert st.z[deck][0].label == "c6"        # the bottom (top is the last one put there)
+    mine = [st.resample(0, k) for k in range(20)]
+    assert {r.z[deck][0].label for r in mine} == {"c6"}
+    assert len({tuple(c.label for c in r.z[deck]) for r in mine}) > 1    # the rest is shuffled
+    # seat 1 did not see which card went under the deck: for it any card may lie there
+    theirs = {st.resample(1, k).z[deck][0].label for k in range(30)}
+    assert len(theirs) > 1
+
+
+# --- the property, checked independently of Recall --------------------------------------------
+
+def watched(stops, seat) -> dict:
+    """{component id: zone id} for the components ``seat`` surely knows the place of, from
+    the states at the stops it observed (oldest first): at one stop it saw the component, at the
+    next the component lay in a hidden zone H, the only zone hidden from the seat that gained
+    anything meanwhile; and since then H never lost a component and it stayed there."""
+    from interpreter.engine.observe import sees_zone
+    snaps = [(list(st.where), [sees_zone(st, z, seat) for z in st.lay.zones]) for st in stops]
+    out = {}
+    for c in range(len(snaps[-1][0])):
+        for t in range(len(snaps) - 1):
+            (w0, s0), (w1, s1) = snaps[t], snaps[t + 1]
+            h = w1[c]
+            if not s0[w0[c]] or s1[h] or w0[c] == h:
+                continue
+            gained = {w1[d] for d in range(len(w1)) if w1[d] != w0[d] and not s1[w1[d]]}
+            if gained != {h}:
+                continue
+            later = snaps[t + 1:]
+            members = [{d for d in range(len(w)) if w[d] == h} for w, _s in later]
+            if all(w[c] == h for w, _s in later) and all(a <= b for a, b in zip(members, members[1:])):
+                out[c] = h
+    return out
+
+
+def recall_problems(book, games=2, samples=6, every=3, players=None):
+    """Where a resample moves a component its seat surely knows the place of (see
+    :func:`watched`), in random games of ``book``; also how many such components were checked."""
+    from interpreter.ai.bots import RandomBot
+    rb = Rulebook.load(book)
+    g = rb.game
+    problems, checked = [], 0
+    for seed in range(1, games + 1):
+        st = rb.new_game(players or g.min_players, seed, logging=False)
+        bots = [RandomBot(seed, s) for s in range(st.lay.num_seats)]
+        stops, n = [st.clone()], 0
+        while not st.is_terminal() and n < 120:
+            seat = st.current_player()
+            if n % every == 0 and n:
+                known = watched(stops, seat)
+                for k in range(samples):
+                    r = st.resample(seat, k)
+                    checked += len(known)
+                    problems += [f"{book.name} seed {seed} decision {n}: resample({seat}, {k}) moves "
+                                 f"{st.lay.components[c].label} out of {st.lay.zones[h].name}"
+                                 for c, h in known.items() if r.where[c] != h]
+            st.apply_action(bots[seat].choose(st))
+            stops.append(st.clone())
+            n += 1
+    return problems, checked
+
+
+def test_the_recall_property_on_the_passed_card_game():
+    problems, checked = recall_problems(PASSED, games=6, every=1)
+    assert problems == [] and checked > 0
+
+
+def test_the_recall_property_fails_without_recall(monkeypatch):
+    from interpreter.engine import infosets
+    monkeypatch.setattr(infosets, "needs_recall", lambda st, seat: False)      # as before issue 26
+    problems, checked = recall_problems(PASSED, games=6, every=1)
+    assert problems and "moves" in problems[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,players", [("moonlight_market", 3), ("yak", 2), ("iquazu", 2),
+                                          ("azul_summer_pavilion", 2)])
+def test_the_recall_property_on_the_shipped_games(game, players):
+    from conftest import RULES
+    problems, _checked = recall_problems(RULES / game, games=2, samples=4, every=9, players=players)
+    assert problems == []
