@@ -16,12 +16,17 @@ cmp      a comparison changed: < ↔ <=, > ↔ >=, == ↔ !=
 arith    ``+`` ↔ ``-``, ``*`` ↔ ``//``, ``+=`` ↔ ``-=`` (written between blanks)
 logic    ``and`` ↔ ``or``
 not      a ``not`` dropped
-minmax   ``min(`` ↔ ``max(``
+minmax   ``min(`` ↔ ``max(``; a ``min:`` key ↔ ``max:`` (a mapping without the other)
 bool     ``true`` ↔ ``false`` (a YAML boolean or one in an expression)
-zone     a ``move``/``draw`` destination sent to another zone family of the
-         same shape (as many indices, kinds it may hold)
-delete   a step deleted (from a list of two or more, written block-style;
-         not a ``log`` step, which never changes a game)
+range    a range's end that is not a number one more or one less
+         (``1..rows`` → ``1..rows - 1``; ``frame..x`` → ``frame + 1..x``)
+index    a subscript's index one more or one less (``hand[p]`` → ``hand[p + 1]``)
+bound    a ``min: N``/``max: N`` entry dropped
+zone     a destination (``to:`` of a step) sent to a sibling: another zone family
+         of the same shape (as many indices, kinds it may hold); for an
+         unindexed zone also the box, and ``to: box`` to an unindexed zone
+delete   a step deleted (written block-style; not a ``log`` step, which never
+         changes a game); a list's only step deleted leaves ``[]``
 swap     a step swapped with the next one (neither a ``log`` step)
 ======== ==============================================================
 
