@@ -91,7 +91,7 @@ def test_cli_lists_and_reports(capsys):
     # 2 int, 2 arith, 2 index (points[player ± 1]) and the only step of `else:` deleted
     assert len(out) == 7 and sum(":17:41: int: " in line for line in out) == 2
     assert any(":17:13: delete: - set: \"points[player] += n + 1\" → (only step deleted: [])" in line for line in out)
-    assert any(":17:25: index: points[player] += n + 1 → points[player + 1] += n + 1" in line for line in out)
+    assert any(":17:32: index: points[player] += n + 1 → points[player + 1] += n + 1" in line for line in out)
     # arith: += ↔ -= and + ↔ - (written between blanks)
     assert any(":17:34: arith: points[player] += n + 1 → points[player] -= n + 1" in line for line in out)
     assert any(":17:39: arith: points[player] += n + 1 → points[player] += n - 1" in line for line in out)

@@ -284,7 +284,7 @@ class _Finder:
                 ends.append(len(text[:m.start()].rstrip()))
             if not text[m.end():hi].strip().isdigit():
                 ends.append(len(text[:hi].rstrip()))
-            kind, where = "range", m.start()
+            kind = "range"
         else:
             close = _scan_on(text, m.end())
             if close >= len(text) or text[close] != "]":
@@ -295,16 +295,15 @@ class _Finder:
                 if part.strip() and not part.strip().isdigit() and _ARITHMETIC.fullmatch(part):
                     ends.append(len(text[:part_end].rstrip()))
                 start = part_end + 1
-            kind, where = "index", m.start()
-        for end in ends:
+            kind = "index"
+        for end in ends:            # located where the text is inserted: each end has a place of its own
             last = s.pos_at(end - 1)
             off = f.at(last.line, last.col, text[end - 1])
             if off is None:
                 continue
-            p = s.pos_at(where)
             for new in (" - 1", " + 1"):
                 before, after = _window(text, end, end, new)
-                self.add(f, off + 1, 0, new, kind, before, after, p.line, p.col, s.pos.line)
+                self.add(f, off + 1, 0, new, kind, before, after, last.line, last.col + 1, s.pos.line)
 
     def bound_key(self, d: LDict, key: str):
         """bound: a ``min:``/``max:`` entry dropped; minmax: its key made the other (when the
