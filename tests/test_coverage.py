@@ -78,7 +78,7 @@ def test_registered_as_regelwerk_commands(capsys):
     assert main(["coverage", str(BOOK)]) == 0
     assert "not covered: set step" in capsys.readouterr().out
     assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--list"]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == 4   # 2 int, 2 arith
+    assert len(capsys.readouterr().out.splitlines()) == 7   # 2 int, 2 arith, 2 index, the only step deleted
 
 
 def test_coverage_html_shows_each_line_and_the_survivors_at_it(tmp_path, capsys):
@@ -94,9 +94,10 @@ def test_coverage_html_shows_each_line_and_the_survivors_at_it(tmp_path, capsys)
     assert f"wrote {page}" in capsys.readouterr().out
     text = page.read_text()
     rows = {int(r.split("<td class='n'>")[1].split("<")[0]): r for r in text.split("<tr ")[1:]}
-    # line 17, the else branch no scenario takes: not covered, and its 4 surviving mutants
+    # line 17, the else branch no scenario takes: not covered, and its 5 surviving mutants (of 7:
+    # the two index mutants are killed by check)
     assert rows[17].startswith("class='uncovered'") and "✗ not covered: set step" in rows[17]
-    assert rows[17].count("● survived") == 4 and "points[player] += n + 0" in rows[17]
+    assert rows[17].count("● survived") == 5 and "points[player] += n + 0" in rows[17]
     # line 15 (points += 5) runs in the scenario; line 22 is an excepted guard
     assert rows[15].startswith("class='covered'")
     assert "excepted" in rows[22] or "excepted" in rows[23]

@@ -88,13 +88,17 @@ def main(argv):
 def test_cli_lists_and_reports(capsys):
     assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--list"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 4 and sum(":17:41: int: " in line for line in out) == 2
+    # 2 int, 2 arith, 2 index (points[player ± 1]) and the only step of `else:` deleted
+    assert len(out) == 7 and sum(":17:41: int: " in line for line in out) == 2
+    assert any(":17:13: delete: - set: \"points[player] += n + 1\" → (only step deleted: [])" in line for line in out)
+    assert any(":17:32: index: points[player] += n + 1 → points[player + 1] += n + 1" in line for line in out)
     # arith: += ↔ -= and + ↔ - (written between blanks)
     assert any(":17:34: arith: points[player] += n + 1 → points[player] -= n + 1" in line for line in out)
     assert any(":17:39: arith: points[player] += n + 1 → points[player] += n - 1" in line for line in out)
     assert main(["mutate", str(BOOK), "--only", "game.yaml:17", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["counts"]["survived"] == 4 and data["sampled"] == 4
+    assert data["counts"]["survived"] == 5 and data["sampled"] == 7
+    assert data["counts"]["check"] == 2        # points[player ± 1]: seat 1 (or 0) has no points[2] (or [-1])
 
 
 def test_an_equivalent_mark_can_name_kinds_or_columns(tmp_path):
@@ -156,7 +160,7 @@ def test_verify_marks_reports_a_wrong_mark(tmp_path, capsys):
     assert main(["mutate", str(book), "--only", "game.yaml:17"]) == 0     # verifying is the default
     out = capsys.readouterr().out
     assert f"{book}/game.yaml:17:41: wrong mark: points[player] += n + 1 → points[player] += n + 0: " in out
-    assert "marks: 0 verified, 4 wrong" in out      # the two int and the two arith mutants
+    assert "marks: 0 verified, 7 wrong" in out      # two int, two arith, two index, the only step deleted
     assert main(["mutate", str(book), "--only", "game.yaml:17", "--trust-marks"]) == 0
     assert "wrong mark" not in capsys.readouterr().out
 

@@ -16,12 +16,17 @@ cmp      a comparison changed: < ↔ <=, > ↔ >=, == ↔ !=
 arith    ``+`` ↔ ``-``, ``*`` ↔ ``//``, ``+=`` ↔ ``-=`` (written between blanks)
 logic    ``and`` ↔ ``or``
 not      a ``not`` dropped
-minmax   ``min(`` ↔ ``max(``
+minmax   ``min(`` ↔ ``max(``; a ``min:`` key ↔ ``max:`` (a mapping without the other)
 bool     ``true`` ↔ ``false`` (a YAML boolean or one in an expression)
-zone     a ``move``/``draw`` destination sent to another zone family of the
-         same shape (as many indices, kinds it may hold)
-delete   a step deleted (from a list of two or more, written block-style;
-         not a ``log`` step, which never changes a game)
+range    a range's end that is not a number one more or one less
+         (``1..rows`` → ``1..rows - 1``; ``frame..x`` → ``frame + 1..x``)
+index    a subscript's index one more or one less (``hand[p]`` → ``hand[p + 1]``)
+bound    a ``min: N``/``max: N`` entry dropped
+zone     a destination (``to:`` of a step) sent to a sibling: another zone family
+         of the same shape (as many indices, kinds it may hold); for an
+         unindexed zone also the box, and ``to: box`` to an unindexed zone
+delete   a step deleted (written block-style; not a ``log`` step, which never
+         changes a game); a list's only step deleted leaves ``[]``
 swap     a step swapped with the next one (neither a ``log`` step)
 ======== ==============================================================
 
@@ -78,7 +83,7 @@ PROSE_KEYS = {"log", "fail", "end_game", "label", "name", "names", "automaton_na
               "description", "note", "title", "text", "help", "doc"}
 SKIP_SECTIONS = {"display", "regelwerk", "include"}
 
-_TOKEN = re.compile(r"""(?P<q>'[^']*'|"[^"]*")|(?P<arrow>->)"""
+_TOKEN = re.compile(r"""(?P<q>'[^']*'|"[^"]*")|(?P<arrow>->)|(?P<range>\.\.)|(?P<sub>(?<=[\w\])])\[)"""
                     r"""|(?P<arith>(?<=\s)(?:[-+]=?|\*|//)(?=\s))"""
                     r"""|(?P<num>(?<![\w])\d+(?![\w]))|(?P<cmp><=|>=|==|!=|<|>)"""
                     r"""|(?P<word>\b(?:and|or|true|false)\b)|(?P<not>\bnot\b\s*)|(?P<mm>\b(?:min|max)(?=\s*\())""")
@@ -182,11 +187,13 @@ class _Finder:
     # values ------------------------------------------------------------------------------
     def walk(self, value, pos, key=None, parent=None):
         if isinstance(value, LDict):
-            if _step_kind(value) is not None and "to" in value and ("move" in value or "draw" in value):
+            if _step_kind(value) is not None and "to" in value:
                 self.zone(value["to"], value.pos_of("to"))
             for k, v in value.items():
                 if k in PROSE_KEYS:
                     continue
+                if k in ("min", "max") and isinstance(v, int) and not isinstance(v, bool):
+                    self.bound_key(value, k)
                 self.walk(v, value.pos_of(k), k, value)
         elif isinstance(value, LList):
             self.steps(value)
@@ -231,6 +238,9 @@ class _Finder:
             group = m.lastgroup
             if group in ("q", "arrow"):
                 continue
+            if group in ("range", "sub"):
+                self.bounds(f, s, text, m, group)
+                continue
             token = m.group()
             start = m.start()
             if group == "not":
@@ -262,6 +272,68 @@ class _Finder:
                 before, after = _window(text, start, m.end(), new)
                 self.add(f, off, len(core), new, kind, before, after, p.line, p.col, s.pos.line)
 
+    def bounds(self, f: _File, s: LStr, text: str, m, group: str):
+        """range: a range's end that is not a number (a number is the ``int`` kind's) one more or
+        one less (``1..rows`` → ``1..rows - 1``, ``frame..x`` → ``frame + 1..x``); index: a
+        subscript's index (each of a tuple's) one more or one less (``hand[p]`` → ``hand[p + 1]``)."""
+        if group == "range":
+            lo = _scan_back(text, m.start())
+            hi = _scan_on(text, m.end())
+            ends = []
+            if not text[lo:m.start()].strip().isdigit():
+                ends.append(len(text[:m.start()].rstrip()))
+            if not text[m.end():hi].strip().isdigit():
+                ends.append(len(text[:hi].rstrip()))
+            kind = "range"
+        else:
+            close = _scan_on(text, m.end())
+            if close >= len(text) or text[close] != "]":
+                return
+            ends, start = [], m.end()
+            for part_end in _top_commas(text, m.end(), close) + [close]:
+                part = text[start:part_end]
+                if part.strip() and not part.strip().isdigit() and _ARITHMETIC.fullmatch(part):
+                    ends.append(len(text[:part_end].rstrip()))
+                start = part_end + 1
+            kind = "index"
+        for end in ends:            # located where the text is inserted: each end has a place of its own
+            last = s.pos_at(end - 1)
+            off = f.at(last.line, last.col, text[end - 1])
+            if off is None:
+                continue
+            for new in (" - 1", " + 1"):
+                before, after = _window(text, end, end, new)
+                self.add(f, off + 1, 0, new, kind, before, after, last.line, last.col + 1, s.pos.line)
+
+    def bound_key(self, d: LDict, key: str):
+        """bound: a ``min:``/``max:`` entry dropped; minmax: its key made the other (when the
+        mapping does not have both)."""
+        kp, vp = d.key_pos.get(key), d.pos_of(key)
+        f = self.file(kp.file) if kp is not None else None
+        if f is None or kp.line != vp.line:
+            return
+        off = f.at(kp.line, kp.col, key)
+        value = re.match(r"-?\d+", f.lines[vp.line - 1][vp.col - 1:])
+        if off is None or value is None:
+            return
+        line = f.lines[kp.line - 1]
+        end = f.offset(vp.line, vp.col) + len(value.group())
+        rest = f.text[end:f.starts[kp.line - 1] + len(line)]
+        head = line[:kp.col - 1]
+        entry = f.text[off:end]
+        if not head.strip() and (not rest.strip() or rest.lstrip().startswith("#")):      # a block mapping's line
+            start, stop = f.starts[kp.line - 1], f.starts[kp.line - 1] + len(line) + 1
+        elif re.match(r"\s*,\s*", rest):                                                # {min: 1, …}
+            start, stop = off, end + len(re.match(r"\s*,\s*", rest).group())
+        elif re.search(r",\s*$", head) and rest.lstrip().startswith("}"):               # {…, min: 1}
+            start, stop = off - len(re.search(r",\s*$", head).group()), end
+        else:
+            return
+        self.add(f, start, stop - start, "", "bound", entry, "(dropped)", kp.line, kp.col)
+        other = "max" if key == "min" else "min"
+        if other not in d:
+            self.add(f, off, len(key), other, "minmax", entry, other + entry[len(key):], kp.line, kp.col)
+
     def zone(self, dest, pos):
         if not isinstance(dest, LStr):
             return
@@ -270,12 +342,17 @@ class _Finder:
             return
         fams = self.game.zones
         fam = fams.get(m.group(1))
-        if fam is None:
+        if m.group(1) == "box" and "box" not in fams:      # out of the game → an unindexed zone
+            alternatives = sorted(name for name, other in fams.items() if not other.index)
+        elif fam is None:
             return
-        alternatives = sorted(
-            name for name, other in fams.items()
-            if name != fam.name and len(other.index) == len(fam.index)
-            and (not fam.holds or not other.holds or fam.holds & other.holds))
+        else:
+            alternatives = sorted(
+                name for name, other in fams.items()
+                if name != fam.name and len(other.index) == len(fam.index)
+                and (not fam.holds or not other.holds or fam.holds & other.holds))
+            if not fam.index and "box" not in fams:
+                alternatives.append("box")               # its sibling out of the game
         if not alternatives:
             return
         f = self.file(dest.pos.file)
@@ -286,7 +363,8 @@ class _Finder:
         if off is None:
             return
         rng = random.Random(zlib.crc32(f"{f.rel}:{p.line}:{p.col}".encode()))
-        for new in rng.sample(alternatives, min(2, len(alternatives))):
+        chosen = rng.sample([a for a in alternatives if a != "box"], min(2, len([a for a in alternatives if a != "box"])))
+        for new in chosen + (["box"] if "box" in alternatives else []):
             before, after = _window(str(dest), m.start(1), m.end(1), new)
             self.add(f, off, len(m.group(1)), new, "zone", before, after, p.line, p.col)
 
@@ -304,6 +382,13 @@ class _Finder:
             if block is None:
                 return
             blocks.append((pos, f, block))
+        if len(blocks) == 1 and _step_kind(items[0]) != "log":     # a list's only step: the list left empty
+            pos, f, (first, end, dash) = blocks[0]
+            start_off = f.starts[first]
+            end_off = f.starts[end] if end < len(f.lines) else len(f.text)
+            tail = "\n" if f.text[start_off:end_off].endswith("\n") else ""
+            self.add(f, start_off, end_off - start_off, " " * (dash + 2) + "[]" + tail, "delete",
+                     f.lines[first].strip(), "(only step deleted: [])", pos.line, pos.col)
         if len(blocks) < 2:
             return
         for i, (pos, f, (first, end, dash)) in enumerate(blocks):
@@ -325,6 +410,86 @@ class _Finder:
                     continue
                 self.add(f, start_off, n_end_off - start_off, nxt + between + this, "swap", head,
                          "swapped with: " + f.lines[nfirst].strip(), pos.line, pos.col)
+
+
+#: an index that is arithmetic (names, numbers, calls, attributes, + - * // %): one more is still an index
+_ARITHMETIC = re.compile(r"[\w\s+\-*/%().,\[\]]*")
+_STOP_WORDS = {"if", "else", "for", "and", "or", "in", "not"}
+
+
+def _scan_on(text: str, i: int) -> int:
+    """Where the ``sum`` starting at ``i`` ends: at depth 0, a closing bracket, a comma, a
+    comparison or ``:``, or a word of lower precedence (if, else, for, and, or, in, not)."""
+    depth = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "'\"":
+            close = text.find(ch, i + 1)
+            i = len(text) if close < 0 else close + 1
+            continue
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif depth == 0 and (ch in ",<>=!:" or (ch == "-" and text[i + 1:i + 2] == ">") or text[i:i + 2] == ".."):
+            return i
+        elif depth == 0 and (ch.isalpha() or ch == "_") and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")):
+            word = re.match(r"\w+", text[i:]).group()
+            if word in _STOP_WORDS:
+                return i
+            i += len(word)
+            continue
+        i += 1
+    return i
+
+
+def _scan_back(text: str, i: int) -> int:
+    """Where the ``sum`` ending just before ``i`` starts (the mirror of :func:`_scan_on`)."""
+    depth = 0
+    j = i - 1
+    while j >= 0:
+        ch = text[j]
+        if ch in "'\"":
+            open_ = text.rfind(ch, 0, j)
+            j = open_ - 1 if open_ >= 0 else -1
+            continue
+        if ch in ")]}":
+            depth += 1
+        elif ch in "([{":
+            if depth == 0:
+                return j + 1
+            depth -= 1
+        elif depth == 0 and ch in ",<>=!:":
+            return j + 1
+        elif depth == 0 and (ch.isalnum() or ch == "_"):
+            word = re.search(r"\w+$", text[:j + 1]).group()
+            if word in _STOP_WORDS and not text[j - len(word):j - len(word) + 1] == ".":
+                return j + 1
+            j -= len(word)
+            continue
+        j -= 1
+    return 0
+
+
+def _top_commas(text: str, start: int, end: int) -> list:
+    """The offsets of the commas at depth 0 between ``start`` and ``end``."""
+    out, depth, i = [], 0, start
+    while i < end:
+        ch = text[i]
+        if ch in "'\"":
+            close = text.find(ch, i + 1)
+            i = end if close < 0 else close + 1
+            continue
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(i)
+        i += 1
+    return out
 
 
 def _step_kind(d) -> str | None:
