@@ -360,6 +360,7 @@ def test_openspiel_max_game_length_is_decisions_plus_bounded_chance():
     assert steps == 2 * (1 + 2) <= game.max_game_length()         # two rounds: a die, two cards
 
 
+@pytest.mark.slow     # 4-7 s each: moved out of the default run, which must stay under 5 minutes
 def test_openspiel_exploitability_and_cfr_run_on_a_zero_sum_rulebook():
     from open_spiel.python import policy
     from open_spiel.python.algorithms import cfr, exploitability

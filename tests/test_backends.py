@@ -59,12 +59,14 @@ def ray_backend():
     ray.shutdown()
 
 
+@pytest.mark.slow     # 4-7 s each: moved out of the default run, which must stay under 5 minutes
 def test_ray_returns_every_result_and_reports_a_failing_task(ray_backend):
     got = _collect(ray_backend, square_or_fail, [1, 2, 3, 4])
     assert got[0] == (1, None) and got[1] == (4, None) and got[3] == (16, None)
     assert got[2][0] is None and "three is bad" in got[2][1]
 
 
+@pytest.mark.slow     # 4-7 s each: moved out of the default run, which must stay under 5 minutes
 def test_ray_reports_a_dead_worker_and_keeps_the_rest(ray_backend):
     got = _collect(ray_backend, square_or_fail, [4, 5, 6])
     assert got[0] == (16, None) and got[2] == (36, None)

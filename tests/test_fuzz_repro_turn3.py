@@ -235,6 +235,7 @@ end:
     assert "broken on purpose" in out and "no replay file: Not a directory" in out and "1 problem found" in out
 
 
+@pytest.mark.slow     # 4-7 s each: moved out of the default run, which must stay under 5 minutes
 def test_a_killed_play_log_keeps_its_decisions_and_a_cut_log_goes_on_from_its_complete_lines(tmp_path):
     import json
     import signal

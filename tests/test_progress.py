@@ -62,6 +62,7 @@ def test_bench_draws_a_bar_on_a_terminal_and_not_in_a_pipe():
     assert "4 games in" in proc.stdout
 
 
+@pytest.mark.slow     # 4-7 s each: moved out of the default run, which must stay under 5 minutes
 def test_report_draws_a_bar_on_a_terminal_and_not_in_a_pipe(tmp_path):
     pytest.importorskip("matplotlib", reason="reports need the report extra (pip install -e '.[report]')")
     report = [sys.executable, "-m", "interpreter.cli", "report", str(ROOT / "rules" / "yak"), "--games", "4",

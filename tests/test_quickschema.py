@@ -46,6 +46,7 @@ def test_quick_check_agrees_with_jsonschema_on_every_file_here(name):
     assert valid >= 10  # the games' files and scenarios are among them
 
 
+@pytest.mark.slow     # 4-7 s each: moved out of the default run, which must stay under 5 minutes
 @pytest.mark.parametrize("name", ["rulebook", "scenario"])
 def test_quick_check_never_accepts_a_damaged_file(name):
     rnd = random.Random(9)

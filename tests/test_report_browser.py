@@ -17,6 +17,7 @@ from interpreter.cli import main
 pytest.importorskip("matplotlib", reason="reports need the report extra (pip install -e '.[report]')")
 
 
+@pytest.mark.slow     # 4-7 s each: moved out of the default run, which must stay under 5 minutes
 def test_the_report_page_opens_without_errors(tmp_path):
     out = tmp_path / "report"
     assert main(["report", str(RULES / "iquazu"), "--games", "20", "--players", "2", "--jobs", "1",

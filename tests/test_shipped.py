@@ -1,6 +1,8 @@
 """The shipped rulebooks are installed with the package and found by name (interpreter/engine/shipped.py)."""
 from __future__ import annotations
 
+import pytest
+
 import json
 import subprocess
 import sys
@@ -36,6 +38,7 @@ def test_a_name_loads_the_shipped_game_and_a_path_that_exists_wins(tmp_path, mon
     assert rulebook_path("rules/yak") == Path("rules/yak")        # a path is never looked up by name
 
 
+@pytest.mark.slow     # 4-7 s each: moved out of the default run, which must stay under 5 minutes
 def test_the_commands_take_a_name_from_any_directory(tmp_path):
     listed = regelwerk("games", "--json", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
