@@ -44,7 +44,7 @@ except ImportError as exc:  # pragma: no cover - the rl extra is absent
 
 import random
 
-from ...game import EVERYONE, IllegalAction, Rulebook, observation_bounds, observation_vector
+from ...game import EVERYONE, IllegalAction, ObservationWriter, Rulebook, observation_bounds
 
 __all__ = ["env", "RulebookEnv", "ILLEGAL_ACTION"]
 
@@ -99,10 +99,13 @@ class RulebookEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.game_state = None
         self._rng = random.Random(seed)       # None: seeded from the operating system
-        self._legal_of = None                 # the decision the legal indices below belong to
-        self._legal = ()
-        self._legal_set = frozenset()
-        self._mask = None
+        # observation vectors written over the last one of the same agent (only what changed)
+        self._writer = ObservationWriter(rulebook.game, lay)
+        self._legal_of = None                 # the decision the legal indices and mask below belong to
+        self._legal_idx = []                  # in the order of legal_actions()
+        self._legal = None                    # ascending, made when asked for
+        self._no_mask = np.zeros(n, dtype=np.int8)
+        self._mask = self._no_mask
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -134,36 +137,41 @@ class RulebookEnv(AECEnv):
         elif self.agents:
             self.agent_selection = self.agents[0]
 
-    def legal_indices(self):
-        """The indices of the legal actions now, ascending (worked out once per decision)."""
+    def _legal_mask(self):
+        """The action mask now (worked out once per decision; never handed out: copied)."""
         st = self.game_state
         at = (st.pending, len(st._history))
         if at != self._legal_of:
             index = self.space.index
-            self._legal = sorted(index[a] for a in st.legal_actions())
-            mask = np.zeros(len(self.space), dtype=np.int8)
-            mask[self._legal] = 1
-            self._mask = mask
-            self._legal_set = frozenset(self._legal)
+            self._legal_idx = idx = [index[a] for a in st.legal_actions()]
+            self._mask = mask = self._no_mask.copy()
+            cells = memoryview(mask)
+            for i in idx:
+                cells[i] = 1
+            self._legal = None
             self._legal_of = at
+        return self._mask
+
+    def legal_indices(self):
+        """The indices of the legal actions now, ascending (worked out once per decision)."""
+        self._legal_mask()
+        if self._legal is None:
+            self._legal = sorted(self._legal_idx)
         return self._legal
 
     def observe(self, agent):
         seat = self.seat_of[agent]
         st = self.game_state
-        obs = observation_vector(st, seat, self.normalise)
-        if st.pending is not None and st.pending.who == seat:
-            self.legal_indices()
-            mask = self._mask.copy()
-        else:
-            mask = np.zeros(len(self.space), dtype=np.int8)
+        obs = self._writer.vector(st, seat, self.normalise)
+        pending = st.pending
+        mask = self._legal_mask().copy() if pending is not None and pending.who == seat else self._no_mask.copy()
         return {"observation": obs, "action_mask": mask}
 
     def state(self):
         """The full state as one vector: every zone and variable shown (privileged)."""
         if self.game_state is None:
             raise RuntimeError("reset() the environment first")
-        return observation_vector(self.game_state, EVERYONE, self.normalise)
+        return self._writer.vector(self.game_state, EVERYONE, self.normalise)
 
     def step(self, action):
         agent = self.agent_selection
@@ -198,8 +206,7 @@ class RulebookEnv(AECEnv):
             return f"{action!r} is not an action index"
         if i != action or not 0 <= i < len(self.space):
             return f"{action!r} is not an index of the action space (0..{len(self.space) - 1})"
-        self.legal_indices()
-        if i not in self._legal_set:
+        if not self._legal_mask()[i]:
             return f"'{self.space.action_id(i)}' (index {i}) is not a legal action now"
         return None
 
