@@ -214,6 +214,10 @@ class RegelwerkState(pyspiel.State):
         self.chance_run = 0        # chance nodes since the last decision (bounded: max_chance_per_segment)
         self._legal_at = None      # the decision self._legal belongs to
         self._legal = []
+        # the game's facts a step needs, kept here: get_game() crosses into C++ on every call
+        space = game.space
+        self._ids, self._index = space.ids, space.index
+        self._chance_bound = game.chance_per_segment
 
     def __reduce__(self):
         return (_load_state, (self.get_game(), list(self.history())))
@@ -232,25 +236,43 @@ class RegelwerkState(pyspiel.State):
             return []
         at = len(self.cs.history)                     # worked out once per position (states only go on)
         if self._legal_at != at:
-            index = self.get_game().space.index
+            index = self._index
             self._legal = sorted(index[a] for a in st.legal_actions())
             self._legal_at = at
         return self._legal
+
+    # OpenSpiel's own State.legal_actions / is_chance_node call back into Python several times
+    # (current player, terminal, chance node, then _legal_actions); these answer the same directly
+    def legal_actions(self, player=None):
+        """The legal actions of ``player`` (default: the one to move), ascending; at a chance
+        node the chance outcomes (as OpenSpiel's ``State.legal_actions``)."""
+        st = self.cs.state
+        if st is None:
+            if player is None or player == _CHANCE:
+                return [k for k, _p in self.cs.chance_outcomes()]
+            return []
+        who = st.current_player()
+        if st.is_terminal() or (player is not None and player != who):
+            return []
+        return list(self._legal_actions(who))
+
+    def is_chance_node(self):
+        return self.cs.state is None
 
     def chance_outcomes(self):
         return self.cs.chance_outcomes()
 
     def _apply_action(self, action):
-        if self.cs.is_chance_node():
-            game = self.get_game()
+        cs = self.cs
+        if cs.state is None:
             self.chance_run += 1
-            if self.chance_run > game.chance_per_segment:
-                raise RuntimeError(f"more than {game.chance_per_segment} chance nodes between two decisions: "
+            if self.chance_run > self._chance_bound:
+                raise RuntimeError(f"more than {self._chance_bound} chance nodes between two decisions: "
                                    "beyond the bound max_game_length was made from")
-            self.cs.apply_outcome(int(action))
+            cs.apply_outcome(int(action))
         else:
             self.chance_run = 0
-            self.cs.apply_action(self.get_game().space.action_id(int(action)))
+            cs.apply_action(self._ids[int(action)])
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

@@ -80,6 +80,7 @@ class RulebookEnv(AECEnv):
         self.normalise = bool(normalise)
         self.metadata = dict(self.metadata, name=f"regelwerk_{rulebook.path.name}")
         self.space = rulebook.action_space(players, self.options, self.variants)
+        self._ids, self._n = self.space.ids, len(self.space)
         self.spec_obs = rulebook.observation_spec(players, self.options, self.variants)
         lay = rulebook.layout(players, self.options, self.variants)
         self.layout = lay
@@ -179,22 +180,29 @@ class RulebookEnv(AECEnv):
             self._was_dead_step(action)
             return
         st = self.game_state
-        why = self._illegal(action)
-        if why is not None:
-            if self.illegal_action == "raise":
-                raise IllegalAction(why)
-            self._terminate_illegal(agent, action, why)
-            return
-        st.apply_action(self.space.action_id(int(action)))
+        # a plain index of a legal action straight on; anything else is looked at closely
+        if not (type(action) is int and 0 <= action < self._n and self._legal_mask()[action]):
+            why = self._illegal(action)
+            if why is not None:
+                if self.illegal_action == "raise":
+                    raise IllegalAction(why)
+                self._terminate_illegal(agent, action, why)
+                return
+            action = int(action)
+        st.apply(self._ids[action])
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if st.is_terminal():
-            returns = st.returns(self.reward_kind) if self.reward_kind != "win" else st.returns()
-            for a in self.agents:
-                self.rewards[a] = float(returns[self.seat_of[a]])
-                self.terminations[a] = True
-        self._select()
-        self._accumulate_rewards()
+        pending = st.pending
+        if pending is not None and st.status != "over":
+            self.agent_selection = self.agent_of[pending.who]        # (rewards are all 0: none to add up)
+        else:
+            if st.is_terminal():
+                returns = st.returns(self.reward_kind) if self.reward_kind != "win" else st.returns()
+                for a in self.agents:
+                    self.rewards[a] = float(returns[self.seat_of[a]])
+                    self.terminations[a] = True
+            self._select()
+            self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
 
