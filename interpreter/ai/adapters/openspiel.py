@@ -226,7 +226,7 @@ class RegelwerkState(pyspiel.State):
         st = self.cs.state                   # (asked by OpenSpiel on every step: kept short)
         if st is None:
             return _CHANCE
-        if st.is_terminal():
+        if st.status == "over":              # (State.is_terminal)
             return _TERMINAL
         return st.current_player()
 
@@ -280,7 +280,8 @@ class RegelwerkState(pyspiel.State):
         return self.get_game().space.action_id(int(action))
 
     def is_terminal(self):
-        return self.cs.is_terminal()
+        st = self.cs.state
+        return st is not None and st.status == "over"      # (ChanceState.is_terminal, asked every step)
 
     def returns(self):
         game = self.get_game()
