@@ -28,6 +28,7 @@ The default engine path is untouched.
 """
 from __future__ import annotations
 
+from .frames import Option
 from .runtime import IllegalAction, State, run
 from .start import fresh_state, with_frames
 
@@ -158,6 +159,23 @@ class ChanceState:
         dec = st.pending
         if dec is None or action_id not in dec.by_id:
             raise IllegalAction(f"'{action_id}' is not a legal action now")
+        self._decide(st, dec, action_id, action_id)
+
+    def apply_index(self, i: int) -> None:
+        """Take the decision ``legal_actions()[i]``, writing no action id but its own (for the
+        history): as ``State.apply_index``."""
+        if self.state is None:
+            raise ValueError("a chance node: apply a chance outcome")
+        st = self.state
+        dec = st.pending
+        if dec is None or type(i) is not int or not 0 <= i < len(dec.raw):
+            raise IllegalAction(f"{i!r} is not the index of a legal action now")
+        opts = dec._options
+        self._decide(st, dec, (opts[i] if opts is not None else Option(*dec.raw[i])).id, i)
+
+    def _decide(self, st, dec, action_id: str, action) -> None:
+        """Go on from decision ``dec`` of ``st`` with ``action`` (its id, or its position among
+        the legal options), recorded in the history as ``action_id``."""
         if self._eager or self.since >= self.CHECKPOINT_EVERY:
             self.base = st.clone()
             self.base_at = len(self.history)
@@ -167,7 +185,7 @@ class ChanceState:
         if _greenlet is None:
             self._replay()
         else:
-            self._run(st, False, (action_id,), ())
+            self._run(st, False, (action,), ())
 
     def is_terminal(self) -> bool:
         return self.state is not None and self.state.is_terminal()
@@ -367,8 +385,11 @@ def _segment(st, fresh: bool, actions, script):
     try:
         if fresh:
             run(st)
-        for action in actions:
-            st.apply(action)
+        for action in actions:          # ids (a replay), or a position among the legal options
+            if type(action) is int:
+                st.apply_index(action)
+            else:
+                st.apply(action)
     finally:
         st.chance = None
     return st

@@ -207,6 +207,20 @@ class RegelwerkGame(pyspiel.Game):
         return RegelwerkObserver(self)
 
 
+class _GameFacts:
+    """What a state's steps need of its game, shared by the state and its copies (OpenSpiel
+    copies a Python state's attributes with ``copy.deepcopy``: this one stays the same)."""
+
+    __slots__ = ("space", "chance_bound")
+
+    def __init__(self, game):
+        self.space = game.space
+        self.chance_bound = game.chance_per_segment
+
+    def __deepcopy__(self, memo):
+        return self
+
+
 class RegelwerkState(pyspiel.State):
     def __init__(self, game):
         super().__init__(game)
@@ -215,9 +229,8 @@ class RegelwerkState(pyspiel.State):
         self._legal_at = None      # the decision self._legal belongs to
         self._legal = []
         # the game's facts a step needs, kept here: get_game() crosses into C++ on every call
-        space = game.space
-        self._ids, self._index = space.ids, space.index
-        self._chance_bound = game.chance_per_segment
+        self._facts = _GameFacts(game)
+        self._in_order = []        # the indices of self._legal in the order of the decision's options
 
     def __reduce__(self):
         return (_load_state, (self.get_game(), list(self.history())))
@@ -236,8 +249,8 @@ class RegelwerkState(pyspiel.State):
             return []
         at = len(self.cs.history)                     # worked out once per position (states only go on)
         if self._legal_at != at:
-            index = self._index
-            self._legal = sorted(index[a] for a in st.legal_actions())
+            self._in_order = self._facts.space.indices_of(st.pending)       # (no action ids written)
+            self._legal = sorted(self._in_order)
             self._legal_at = at
         return self._legal
 
@@ -266,13 +279,18 @@ class RegelwerkState(pyspiel.State):
         cs = self.cs
         if cs.state is None:
             self.chance_run += 1
-            if self.chance_run > self._chance_bound:
-                raise RuntimeError(f"more than {self._chance_bound} chance nodes between two decisions: "
+            if self.chance_run > self._facts.chance_bound:
+                raise RuntimeError(f"more than {self._facts.chance_bound} chance nodes between two decisions: "
                                    "beyond the bound max_game_length was made from")
             cs.apply_outcome(int(action))
         else:
             self.chance_run = 0
-            cs.apply_action(self._ids[int(action)])
+            action = int(action)
+            self._legal_actions(None)
+            if action in self._in_order:              # by its position among the options: no ids written
+                cs.apply_index(self._in_order.index(action))
+            else:
+                cs.apply_action(self._facts.space.ids[action])    # (not legal: IllegalAction, as for an id)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

@@ -143,8 +143,7 @@ class RulebookEnv(AECEnv):
         st = self.game_state
         at = (st.pending, len(st._history))
         if at != self._legal_of:
-            index = self.space.index
-            self._legal_idx = idx = [index[a] for a in st.legal_actions()]
+            self._legal_idx = idx = self.space.indices_of(st.pending)       # (no action ids written)
             self._mask = mask = self._no_mask.copy()
             cells = memoryview(mask)
             for i in idx:
@@ -189,7 +188,7 @@ class RulebookEnv(AECEnv):
                 self._terminate_illegal(agent, action, why)
                 return
             action = int(action)
-        st.apply(self._ids[action])
+        st.apply_index(self._legal_idx.index(action))      # the legal option of that index, by position
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         pending = st.pending
