@@ -292,9 +292,8 @@ class _Encoder:
         self.kept_rules = kept
         self.kept_get = operator.itemgetter(*sorted(slots)) if slots else None
         self.vis_cache = {}                 # (viewer, values read) -> [visibility per zone]
-        self.vis_fixed = not self.kept_rules or self.kept_get is None      # per viewer, unless revealed
-        self.vis_fixed = self.vis_fixed and not self.every_time
-        self.plain_all = operator.itemgetter(*[c[0] for c in plain]) if plain else None
+        # visibility fixed per viewer (but for what a `reveal` step showed): no rule reads the state
+        self.vis_fixed = not self.every_time and (not kept or self.kept_get is None)
 
     def encode(self, st, viewer):
         np = _np()
