@@ -50,6 +50,8 @@ from .engine.limits import LIMITS, configure as configure_limits
 # --- AI environments: observation vectors, their bounds, the full (privileged) view ------------------
 from .engine.tensors import EVERYONE, observation_bounds, observation_vector
 from .engine.facts import draws_at_random, perfect_information
+# --- AI environments (issue 29): observation vectors written over the last one (only what changed) ---
+from .engine.tensors import ObservationWriter
 
 # --- compiling rulebook text outside a rulebook (scenarios' steps and expressions, coverage, mutants) -
 from .engine.exprs import Cx, Scope, compile_expr, suggest
@@ -71,4 +73,5 @@ __all__ = [
     "LIMITS", "configure_limits",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",
     "StepCompiler",
+    "ObservationWriter",
 ]

@@ -201,3 +201,27 @@ end: {score: "d"}
     twin.apply_action("roll")
     twin.apply_outcome(0)
     assert twin.legal_actions() == ["roll"] and len(twin.history) == 4
+
+
+def test_a_decision_by_position_is_the_decision_by_id():
+    """``ChanceState.apply_index(i)`` (no action ids written but the chosen one's) plays the
+    game ``apply_action(legal_actions()[i])`` plays: the same history, the same states."""
+    rb = Rulebook.load(RULES / "moonlight_market")
+    by_id, by_pos = rb.new_chance_game(2), rb.new_chance_game(2)
+    rng = random.Random(5)
+    while not by_id.is_terminal():
+        if by_id.is_chance_node():
+            k = rng.randrange(len(by_id.chance_outcomes()))
+            by_id.apply_outcome(k)
+            by_pos.apply_outcome(k)
+            continue
+        legal = by_id.legal_actions()
+        i = rng.randrange(len(legal))
+        by_id.apply_action(legal[i])
+        by_pos.apply_index(i)
+        assert by_pos.history == by_id.history
+        if not by_id.is_chance_node():
+            assert by_pos.state.to_json() == by_id.state.to_json()
+    assert by_pos.is_terminal() and by_pos.returns() == by_id.returns()
+    with pytest.raises(Exception, match="not the index of a legal action"):
+        by_pos.apply_index(0)               # the game is over: no decision

@@ -110,7 +110,27 @@ def test_every_legal_id_of_random_games_lies_in_the_space(game):
                 mask = st.legal_mask()
                 assert sum(mask) == len(legal)
                 assert [space.action_id(i) for i, m in enumerate(mask) if m] == sorted(legal, key=space.action_index)
+                # the same indices without writing ids (what the AI environments use), in the options' order
+                assert space.indices_of(st.pending) == [space.index[a] for a in legal]
                 st.apply_action(rng.choice(legal))
+
+
+@pytest.mark.parametrize("book", ["gem_guild", "patch_quilt", "domino_kingdom", "sealed_offers", "cups"])
+def test_indices_without_ids_are_the_indices_of_the_ids(book):
+    """``ActionSpace.indices_of`` keys an option by its action and what its id shows of each
+    value (a component's label, a set's members): the index of the id, also for sets and
+    for components with the same label."""
+    from pathlib import Path
+    rb = Rulebook.load(Path(__file__).parent / "rulebooks" / book)
+    n = rb.game.min_players
+    space = rb.action_space(n)
+    for seed in range(4):
+        st = rb.new_game(n, seed, logging=False)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            assert space.indices_of(st.pending) == [space.index[a] for a in legal]
+            st.apply_action(rng.choice(legal))
 
 
 def test_iquazu_pays_in_a_second_decision_and_its_space_is_small():

@@ -20,7 +20,7 @@ first number not yet chosen play pauses.  With the ``greenlet`` package (the
 ``rl`` extra) the paused run is kept as a greenlet and the next outcome
 resumes it where it stopped: O(1) per outcome, and a decision goes on in
 place.  A checkpoint (a copy of the state at a decision) is kept every
-``CHECKPOINT_EVERY`` decisions; a clone made at a chance node (a paused
+``CHECKPOINT_EVERY`` (64) decisions; a clone made at a chance node (a paused
 greenlet cannot be copied) replays the steps since the checkpoint once, and
 from then on both keep a checkpoint at every decision.  Without greenlet
 the checkpoint is the last decision and each outcome replays from there.
@@ -28,7 +28,8 @@ The default engine path is untouched.
 """
 from __future__ import annotations
 
-from .runtime import State, run
+from .frames import Option
+from .runtime import IllegalAction, State, run
 from .start import fresh_state, with_frames
 
 try:  # optional: a paused segment resumes instead of replaying (see the module docstring)
@@ -50,7 +51,8 @@ class _Script:
     """The random numbers of a replayed segment: the chance outcomes chosen so far
     (``State.chance`` while it replays: it answers ``State.below``).  Past them it
     stops the segment (``_NeedChance``), or in a greenlet pauses it: switches to
-    the caller with the number of outcomes and goes on with the one chosen."""
+    the caller with the number of outcomes (an int: a segment's other results are a
+    State or ``_Failed``) and goes on with the one chosen."""
 
     __slots__ = ("outcomes", "i", "caller", "before")
 
@@ -73,21 +75,12 @@ class _Script:
             return v
         if self.caller is None:
             raise _NeedChance(n)
-        k = self.caller.switch(_Pause(n))
+        k = self.caller.switch(n)         # paused: the caller is told the number of outcomes
         self.outcomes.append(k)
         self.i += 1
         return k
 
     __call__ = below      # State.chance(n): without a second call per random number
-
-
-class _Pause:
-    """What a paused segment hands its caller: the outcomes of the chance node."""
-
-    __slots__ = ("n",)
-
-    def __init__(self, n: int):
-        self.n = n
 
 
 class ChanceState:
@@ -96,7 +89,9 @@ class ChanceState:
     CHANCE = -1
 
     #: without clones at chance nodes, a checkpoint (a copy of the state) is kept every this many decisions
-    CHECKPOINT_EVERY = 8
+    #: (a copy costs a few decisions' time: kept rarely, it costs little per decision, and the first clone
+    #: at a chance node replays at most this many decisions once)
+    CHECKPOINT_EVERY = 64
 
     def __init__(self, rulebook, players: int, options=None, variants=()):
         self.rulebook = rulebook
@@ -161,19 +156,36 @@ class ChanceState:
         if self.state is None:
             raise ValueError("a chance node: apply a chance outcome")
         st = self.state
-        from .runtime import IllegalAction
-        if st.pending is None or action_id not in st.pending.by_id:
+        dec = st.pending
+        if dec is None or action_id not in dec.by_id:
             raise IllegalAction(f"'{action_id}' is not a legal action now")
+        self._decide(st, dec, action_id, action_id)
+
+    def apply_index(self, i: int) -> None:
+        """Take the decision ``legal_actions()[i]``, writing no action id but its own (for the
+        history): as ``State.apply_index``."""
+        if self.state is None:
+            raise ValueError("a chance node: apply a chance outcome")
+        st = self.state
+        dec = st.pending
+        if dec is None or type(i) is not int or not 0 <= i < len(dec.raw):
+            raise IllegalAction(f"{i!r} is not the index of a legal action now")
+        opts = dec._options
+        self._decide(st, dec, (opts[i] if opts is not None else Option(*dec.raw[i])).id, i)
+
+    def _decide(self, st, dec, action_id: str, action) -> None:
+        """Go on from decision ``dec`` of ``st`` with ``action`` (its id, or its position among
+        the legal options), recorded in the history as ``action_id``."""
         if self._eager or self.since >= self.CHECKPOINT_EVERY:
             self.base = st.clone()
             self.base_at = len(self.history)
             self.since = 0
-        self.history.append((st.current_player(), action_id))
+        self.history.append((dec.who, action_id))
         self.since += 1
         if _greenlet is None:
             self._replay()
         else:
-            self._run(st, False, (action_id,), ())
+            self._run(st, False, (action,), ())
 
     def is_terminal(self) -> bool:
         return self.state is not None and self.state.is_terminal()
@@ -349,13 +361,16 @@ class ChanceState:
         self._paused = False
         here = _current_greenlet()
         worker = self._worker
-        self._script.caller = here            # pause back to whoever resumes it now
-        worker.parent = here
+        script = self._script
+        if script.caller is not here:         # pause back to whoever resumes it now
+            script.caller = here
+        if worker.parent is not here:
+            worker.parent = here
         got = worker.switch(value)
-        if isinstance(got, _Pause):
+        if type(got) is int:                  # paused at a chance node of that many outcomes
             self._paused = True
             self.state = None
-            self.need = got.n
+            self.need = got
             return
         if isinstance(got, _Failed):
             raise got.error
@@ -395,8 +410,11 @@ def _segment(st, fresh: bool, actions, script):
     try:
         if fresh:
             run(st)
-        for action in actions:
-            st.apply(action)
+        for action in actions:          # ids (a replay), or a position among the legal options
+            if type(action) is int:
+                st.apply_index(action)
+            else:
+                st.apply(action)
     finally:
         st.chance = None
     return st

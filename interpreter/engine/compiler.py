@@ -618,11 +618,16 @@ class Compiler:
             target.visible_const = vis
             return
         target.viewer_slot = scope.declare("viewer", T.PLAYER)
+        before = dict(self.game.uses)
+        dynamic_before = self.game.dynamic_reads
         fn, _ = self.dyn_expr(vis, spec.pos_of("visible"), scope, "visible", cond=True)
         target.visible = fn
         target.visible_const = None
         # the same for every seat when it never names the viewer (what a replay remembers asks once)
         target.visible_by_viewer = not isinstance(vis, str) or re.search(r"\bviewer\b", vis) is not None
+        # what the condition reads (tensors.py keeps its values per viewer while they stay the same)
+        target.visible_reads = frozenset(n for n, c in self.game.uses.items() if c > before.get(n, 0))
+        target.visible_reads_any = self.game.dynamic_reads > dynamic_before
 
     # variables --------------------------------------------------------------------
     def declare_variables(self, variables: LDict):

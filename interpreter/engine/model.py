@@ -183,6 +183,10 @@ class ZoneFamily:
     visible: Callable | None = None  # f(state, locals[index..., viewer]) -> bool
     visible_const: bool | None = True
     visible_by_viewer: bool = True   # visible names the viewer (else the same for every seat)
+    #: the global names ``visible`` reads (None: not known), and whether it may read zones it does
+    #: not name; a condition that reads only variables and constants is kept per viewer (tensors.py)
+    visible_reads: frozenset | None = None
+    visible_reads_any: bool = True
     owner: Callable | None = None
     refill: Callable | None = None
     nslots: int = 0
@@ -206,6 +210,9 @@ class VarDecl:
     max: Callable | None = None
     visible: Callable | None = None
     visible_const: bool | None = True
+    #: as ZoneFamily.visible_reads / visible_reads_any
+    visible_reads: frozenset | None = None
+    visible_reads_any: bool = True
     nslots: int = 0
     viewer_slot: int = 0
     #: flat index of a scalar variable in State.v

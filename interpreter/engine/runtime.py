@@ -63,7 +63,7 @@ class State:
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "log_marks", "logging", "steps", "error", "seed", "memo",
                  "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "vk", "broken",
-                 "origin")
+                 "origin", "moved")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -96,6 +96,7 @@ class State:
         s.broken = []
         s.zf, s.zi, s.vk = self.zf, self.zi, self.vk
         s.origin = self.origin              # an edited start (never changed), or None
+        s.moved = None                      # a copy is tracked only when asked (track_moves)
         return s
 
     # --- queries -----------------------------------------------------------
@@ -105,6 +106,15 @@ class State:
 
     def contents(self, zone):
         return self.z[zone.id]
+
+    def track_moves(self) -> list:
+        """From now on every component that changes zone is appended (its id) to the list
+        returned (``State.moved``), kept until the state is cloned (a copy is not tracked).
+        Observers read it from where they last were to see which components moved
+        (tensors.ObservationWriter); the order within a zone is not tracked."""
+        if self.moved is None:
+            self.moved = []
+        return self.moved
 
     # --- randomness --------------------------------------------------------
     def below(self, n: int) -> int:
@@ -162,6 +172,8 @@ class State:
                 lst.append(c)
             where[c.id] = dst.id
             moved_from.append(src)
+        if self.moved is not None:
+            self.moved.extend([c.id for c in incoming])
         if self.known and incoming:
             self.forget((dst.id, *moved_from))
         self.forget_results((dst.id, *moved_from))
@@ -205,6 +217,8 @@ class State:
         where = self.where
         for c in moved:
             where[c.id] = did
+        if self.moved is not None:
+            self.moved.extend([c.id for c in moved])
         if self.known:
             self.forget((did, sid))
         _forget_two(self, did, sid)
@@ -243,6 +257,8 @@ class State:
             else:
                 lst.append(c)
             where[cid] = did
+            if self.moved is not None:
+                self.moved.append(cid)
             if self.known:
                 self.forget((did, src))
             _forget_two(self, did, src)
@@ -299,6 +315,8 @@ class State:
             del lst[i]                  # c is at index i of its zone, src
             target.append(c)
             where[c.id] = did
+        if self.moved is not None:
+            self.moved.extend([c.id for c in got])
         self.forget_results((src.id, did))
         got = tuple(got)
         if len(got) < n:
@@ -384,6 +402,8 @@ class State:
             z[src].remove(c)
             lst.append(c)
             self.where[c.id] = did
+            if self.moved is not None:
+                self.moved.append(c.id)
             if self.known:
                 self.forget((did, src))
             _forget_two(self, did, src)
@@ -859,6 +879,7 @@ class State:
         s.lay = layout
         comps = layout.components
         s.z = [[comps[i] for i in zone] for zone in data["zones"]]
+        s.moved = None
         s.where = [0] * len(comps)
         for zid, zone in enumerate(s.z):
             for c in zone:

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from dsl import ast
 from dsl.parser import ParseError, parse_expression
 
-from .frames import option_id
+from .codegen import id_is_value
+from .frames import id_part, option_id
 from .values import Component, Zone
 
 #: beyond this many possible values a set is "unbounded" (and so is a space of more ids)
@@ -61,6 +62,10 @@ class ActionSpace:
     index: dict
     #: (action, parameter name, position, why) for every parameter that could not be bounded
     unbounded: list = field(default_factory=list)
+    #: (action name, id parts of its values) -> index: what ``indices_of`` found (kept, never compared)
+    by_parts: dict = field(default_factory=dict, repr=False, compare=False)
+    #: action name -> whether its values are their own id parts (codegen.id_is_value for every parameter)
+    plain_values: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -70,6 +75,33 @@ class ActionSpace:
 
     def action_id(self, i: int) -> str:
         return self.ids[i]
+
+    def indices_of(self, decision) -> list:
+        """The index of each legal option of ``decision`` (``State.pending``), in the order of
+        ``legal_actions()``, without writing the options' ids: an id is written once per
+        action and id parts of its values (``frames.id_part``: what the id shows of each
+        value, so equal parts write equal ids; numbers, seats, booleans and symbols are their
+        own parts, as where the options are listed) and its index kept.  An id outside the space
+        is a KeyError, as in ``mask``."""
+        if decision is None:
+            return []
+        known = self.by_parts
+        plain = self.plain_values
+        out = []
+        for action, values in decision.raw:
+            if not values:
+                key = action.name
+            else:
+                name = action.name
+                own = plain.get(name)
+                if own is None:
+                    own = plain[name] = all(id_is_value(p.type) for p in action.params)
+                key = (name, values) if own else (name, tuple([id_part(v) for v in values]))
+            i = known.get(key)
+            if i is None:
+                i = known[key] = self.index[option_id(action, values)]
+            out.append(i)
+        return out
 
     def mask(self, legal_ids) -> list:
         """0/1 per action of the space: 1 where the id is among ``legal_ids``.

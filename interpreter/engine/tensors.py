@@ -300,7 +300,29 @@ class _Encoder:
         self.plain_cells = plain
         self.plain_values = self.plain_rows + 1
         self.plain_lo_list, self.plain_hi_list = [c[5] for c in plain], [c[6] for c in plain]
+        self.plain_value_list = [c[3] + 1 for c in plain]
         self.var_cells = [c for c in self.var_cells if not (c[1].visible_const is True and c[4] is None)]
+        # for ObservationWriter: the same maps as lists (one cell at a time), the visibility rules
+        # that read only variables and constants (kept per viewer and values), and the rest
+        self.nc = nc
+        self.label_flat = label_cell.ravel().tolist()
+        self.count_list = count_cell.tolist()
+        self.visible_list = [int(c) - 1 if c < size else -1 for c in count_cell.tolist()]
+        self.static_vis_list = static_vis.tolist()
+        kept, self.every_time = [], []
+        slots = set()
+        for item in dynamic:
+            reads = _variable_reads(game, lay, game.zones[lay.zones[item[0]].family])
+            if reads is None:
+                self.every_time.append(item)
+            else:
+                kept.append(item)
+                slots |= reads
+        self.kept_rules = kept
+        self.kept_get = operator.itemgetter(*sorted(slots)) if slots else None
+        self.vis_cache = {}                 # (viewer, values read) -> [visibility per zone]
+        # visibility fixed per viewer (but for what a `reveal` step showed): no rule reads the state
+        self.vis_fixed = not self.every_time and (not kept or self.kept_get is None)
 
     def encode(self, st, viewer):
         np = _np()
@@ -319,7 +341,7 @@ class _Encoder:
                     vis[zid] = 0.0
             if st.known and viewer is not None:
                 for zid, seats in st.known.items():
-                    if viewer in seats:
+                    if zid >= 0 and viewer in seats:      # (a variable's key is -1 - its slot)
                         vis[zid] = 1.0
         out = np.bincount(self.label_cell[where, self.comp_ids], weights=vis[where], minlength=size + 1)
         out += np.bincount(self.count_cell[where], minlength=size + 1)
@@ -361,6 +383,241 @@ class _Encoder:
             if who is not None:
                 out[at + who] = 1
         return out
+
+
+#: names a visibility rule may read and still be kept per viewer and variable values: constants of the layout
+_LAYOUT_NAMES = frozenset({"players", "num_players", "num_seats"})
+
+
+def _variable_reads(game, lay, fam):
+    """The slots of ``State.v`` the ``visible`` rule of ``fam`` reads when it reads nothing but
+    variables (with hashable values) and constants, so that its value is fixed by the viewer, the
+    zone and those slots' values; else None (it is evaluated for every observation)."""
+    reads = getattr(fam, "visible_reads", None)
+    if reads is None or getattr(fam, "visible_reads_any", True):
+        return None
+    slots = set()
+    for name in reads:
+        if name in game.variables:
+            var = game.variables[name]
+            if not (var.type in (T.INT, T.BOOL, T.PLAYER) or isinstance(var.type, T.Sym)):
+                return None
+            if var.index:
+                slots |= set(lay.vkeys[var.family_id].values())
+            else:
+                slots.add(var.offset)
+        elif not (name in game.constants or name in game.symbol_enum or name in game.enums
+                  or name in game.kinds or name in game.tables or name in _LAYOUT_NAMES):
+            return None
+    return slots
+
+
+class _View:
+    """What an ObservationWriter wrote last for one viewer of one state."""
+
+    __slots__ = ("state", "moved", "at", "out", "cells", "where", "vis", "known", "plain", "var_last", "var_raw",
+                 "to_move", "grid_last")
+
+
+class ObservationWriter:
+    """The observation vectors of games as they go on, each written over the last one of
+    the same viewer (equal to :func:`observation_vector` of the state, entry by entry):
+    only the components that changed zone since (``State.track_moves``, which the writer
+    turns on), the zones whose visibility changed, and the variables and seats whose
+    values changed are written again.  A state the writer has not seen (a new game, a
+    copy) is written whole.  Edits of a state's zones that bypass the engine's moves
+    (scenario set-ups) are not seen: use ``observation_vector`` for those."""
+
+    def __init__(self, game, lay):
+        self.enc = _encoder(observation_spec(game, lay), game, lay)
+        self.views = {}
+        self.everyone = [1.0] * len(self.enc.static_vis_list)
+
+    def vector(self, st, viewer, normalise: bool = False):
+        """``observation_vector(st, viewer, normalise)``."""
+        view = self.views.get(viewer)
+        if view is None or view.state is not st or view.moved is None or view.moved is not st.moved:
+            view = self.views[viewer] = self._whole(st, viewer)
+        else:
+            self._update(view, st, viewer)
+        vec = view.out[:self.enc.size].copy()
+        if normalise:
+            vec -= self.enc.low
+            vec *= self.enc.inv_span
+        return vec
+
+    # --- writing ----------------------------------------------------------------
+    def _whole(self, st, viewer) -> _View:
+        np = _np()
+        enc = self.enc
+        view = _View()
+        view.state = st
+        view.moved = st.track_moves()
+        view.at = len(view.moved)
+        view.out = np.zeros(enc.size + 1, np.float32)        # one cell past the end: what no row counts
+        view.out[:enc.size] = enc.encode(st, viewer)
+        view.cells = memoryview(view.out)
+        view.where = list(st.where)
+        view.vis = self._visibility(st, viewer)
+        view.plain = enc.plain_get(st.v) if enc.plain_get is not None else None
+        view.var_last = [self._var_cell(st, viewer, cell) for cell in enc.var_cells]
+        view.var_raw = [(None, None)] * len(enc.var_cells)         # (shown, value) written last: not yet known
+        view.known = bool(st.known)
+        view.to_move = st.current_player()
+        view.grid_last = [st.v[cell[0]] for cell in enc.grid_cells]
+        return view
+
+    def _visibility(self, st, viewer) -> list:
+        """1.0/0.0 per zone: whether ``viewer`` sees what it holds (as _Encoder.encode)."""
+        enc = self.enc
+        everyone = viewer is EVERYONE
+        if everyone:
+            return self.everyone
+        seat = -1 if viewer is None else viewer
+        key = (viewer, enc.kept_get(st.v) if enc.kept_get is not None else None)
+        try:
+            vis = enc.vis_cache.get(key)
+        except TypeError:                   # a value that cannot be a key: worked out each time
+            vis, key = None, None
+        if vis is None:
+            vis = list(enc.static_vis_list)
+            for zid, rule, L, viewer_slot in enc.kept_rules:
+                L = L.copy()
+                L[viewer_slot] = seat
+                if not rule(st, L):
+                    vis[zid] = 0.0
+            if key is not None and len(enc.vis_cache) < 4096:
+                enc.vis_cache[key] = vis
+        if enc.every_time or (st.known and viewer is not None):
+            vis = list(vis)
+            for zid, rule, L, viewer_slot in enc.every_time:
+                L = L.copy()
+                L[viewer_slot] = seat
+                vis[zid] = 1.0 if rule(st, L) else 0.0
+            if st.known and viewer is not None:
+                for zid, seats in st.known.items():
+                    if zid >= 0 and viewer in seats:
+                        vis[zid] = 1.0
+        return vis
+
+    def _var_cell(self, st, viewer, cell):
+        """(the cell of a variable's row set to a value, the value) or None where it is hidden."""
+        slot, var, key, row, onehot, lo, hi = cell
+        if var.visible_const is not True and viewer is not EVERYONE and not var_visible(st, var, key, viewer):
+            return None
+        value = st.v[slot]
+        if onehot is None:
+            if isinstance(value, (int, float)):
+                return (row + 1, lo if value < lo else hi if value > hi else value)
+            return (None, 0.0)
+        if value is not None:
+            i = onehot.get(str(value))
+            if i is not None:
+                return (row + 1 + i, 1.0)
+        return (None, 0.0)                  # shown, but no column for it
+
+    def _update(self, view, st, viewer) -> None:
+        enc = self.enc
+        m = view.cells
+        # components that changed zone, weighed by the visibility written last
+        moved = view.moved
+        if len(moved) > view.at:                # (one at a time: numpy at once is slower even for 50)
+            new = moved[view.at:]
+            view.at = len(moved)
+            before, where, vis = view.where, st.where, view.vis
+            count, label, nc = enc.count_list, enc.label_flat, enc.nc
+            for cid in new:                 # (a component moved twice is done at its first entry)
+                old, now = before[cid], where[cid]
+                if old == now:
+                    continue
+                before[cid] = now
+                m[count[old]] -= 1.0
+                m[count[now]] += 1.0
+                w = vis[old]
+                if w:
+                    m[label[old * nc + cid]] -= w
+                w = vis[now]
+                if w:
+                    m[label[now * nc + cid]] += w
+        # zones whose visibility changed: their label columns again
+        vis = view.vis if enc.vis_fixed and not st.known and not view.known else self._visibility(st, viewer)
+        view.known = bool(st.known)
+        if vis is not view.vis and vis != view.vis:
+            old_vis, z, label, nc, visible = view.vis, st.z, enc.label_flat, enc.nc, enc.visible_list
+            for zid, (a, b) in enumerate(zip(old_vis, vis)):
+                if a != b and visible[zid] >= 0:
+                    d = b - a
+                    at = zid * nc
+                    for c in z[zid]:
+                        m[label[at + c.id]] += d
+                    m[visible[zid]] = b
+        view.vis = vis
+        # variables every seat sees: written when a value changed
+        v = st.v
+        if enc.plain_get is not None:
+            values = enc.plain_get(v)
+            if values != view.plain:
+                self._write_plain(m, values, view.plain)
+                view.plain = values
+        # the other variables, cell by cell, when the value or whether it is shown changed
+        if enc.var_cells:
+            last, raw = view.var_last, view.var_raw
+            everyone = viewer is EVERYONE
+            for i, cell in enumerate(enc.var_cells):
+                var = cell[1]
+                shown = var.visible_const is True or everyone or var_visible(st, var, cell[2], viewer)
+                value = v[cell[0]] if shown else None
+                was = raw[i]
+                if was[0] == shown and was[1] is value:
+                    continue
+                raw[i] = (shown, value)
+                got = self._var_cell(st, viewer, cell)
+                had = last[i]
+                if got == had:
+                    continue
+                row = cell[3]
+                if had is not None:
+                    m[row] = 0.0
+                    if had[0] is not None:
+                        m[had[0]] = 0.0
+                if got is not None:
+                    m[row] = 1.0
+                    if got[0] is not None:
+                        m[got[0]] = got[1]
+                last[i] = got
+        # the cells of grids (seen by everyone): a cell whose piece or part changed
+        if enc.grid_cells:
+            last = view.grid_last
+            for i, (slot, row, col, part) in enumerate(enc.grid_cells):
+                held, was = v[slot], last[i]
+                if held is was or held == was:
+                    continue
+                if was is not None:
+                    m[row] = m[row + col[was[0].label]] = m[row + part] = 0.0
+                if held is not None:
+                    m[row] = m[row + col[held[0].label]] = 1.0
+                    m[row + part] = held[1]
+                last[i] = held
+        # who decides
+        who = st.current_player()
+        if who != view.to_move:
+            for is_viewer, at in enc.seat_parts:
+                if not is_viewer:
+                    if view.to_move is not None:
+                        m[at + view.to_move] = 0.0
+                    if who is not None:
+                        m[at + who] = 1.0
+            view.to_move = who
+
+    def _write_plain(self, m, values, before) -> None:
+        """The values of the variables every seat sees that differ from ``before``."""
+        enc = self.enc
+        if len(enc.plain_cells) == 1:
+            values, before = (values,), (before,)
+        for x, y, lo, hi, at in zip(values, before, enc.plain_lo_list, enc.plain_hi_list, enc.plain_value_list):
+            if x != y or type(x) is not type(y):
+                m[at] = (0.0 if x is None or not isinstance(x, (int, float))
+                         else lo if x < lo else hi if x > hi else x)
 
 
 def observation_string(st, viewer: int) -> str:

@@ -207,6 +207,20 @@ class RegelwerkGame(pyspiel.Game):
         return RegelwerkObserver(self)
 
 
+class _GameFacts:
+    """What a state's steps need of its game, shared by the state and its copies (OpenSpiel
+    copies a Python state's attributes with ``copy.deepcopy``: this one stays the same)."""
+
+    __slots__ = ("space", "chance_bound")
+
+    def __init__(self, game):
+        self.space = game.space
+        self.chance_bound = game.chance_per_segment
+
+    def __deepcopy__(self, memo):
+        return self
+
+
 class RegelwerkState(pyspiel.State):
     def __init__(self, game):
         super().__init__(game)
@@ -214,6 +228,9 @@ class RegelwerkState(pyspiel.State):
         self.chance_run = 0        # chance nodes since the last decision (bounded: max_chance_per_segment)
         self._legal_at = None      # the decision self._legal belongs to
         self._legal = []
+        # the game's facts a step needs, kept here: get_game() crosses into C++ on every call
+        self._facts = _GameFacts(game)
+        self._in_order = []        # the indices of self._legal in the order of the decision's options
 
     def __reduce__(self):
         return (_load_state, (self.get_game(), list(self.history())))
@@ -222,7 +239,7 @@ class RegelwerkState(pyspiel.State):
         st = self.cs.state                   # (asked by OpenSpiel on every step: kept short)
         if st is None:
             return _CHANCE
-        if st.is_terminal():
+        if st.status == "over":              # (State.is_terminal)
             return _TERMINAL
         return st.current_player()
 
@@ -232,25 +249,48 @@ class RegelwerkState(pyspiel.State):
             return []
         at = len(self.cs.history)                     # worked out once per position (states only go on)
         if self._legal_at != at:
-            index = self.get_game().space.index
-            self._legal = sorted(index[a] for a in st.legal_actions())
+            self._in_order = self._facts.space.indices_of(st.pending)       # (no action ids written)
+            self._legal = sorted(self._in_order)
             self._legal_at = at
         return self._legal
+
+    # OpenSpiel's own State.legal_actions / is_chance_node call back into Python several times
+    # (current player, terminal, chance node, then _legal_actions); these answer the same directly
+    def legal_actions(self, player=None):
+        """The legal actions of ``player`` (default: the one to move), ascending; at a chance
+        node the chance outcomes (as OpenSpiel's ``State.legal_actions``)."""
+        st = self.cs.state
+        if st is None:
+            if player is None or player == _CHANCE:
+                return [k for k, _p in self.cs.chance_outcomes()]
+            return []
+        who = st.current_player()
+        if st.is_terminal() or (player is not None and player != who):
+            return []
+        return list(self._legal_actions(who))
+
+    def is_chance_node(self):
+        return self.cs.state is None
 
     def chance_outcomes(self):
         return self.cs.chance_outcomes()
 
     def _apply_action(self, action):
-        if self.cs.is_chance_node():
-            game = self.get_game()
+        cs = self.cs
+        if cs.state is None:
             self.chance_run += 1
-            if self.chance_run > game.chance_per_segment:
-                raise RuntimeError(f"more than {game.chance_per_segment} chance nodes between two decisions: "
+            if self.chance_run > self._facts.chance_bound:
+                raise RuntimeError(f"more than {self._facts.chance_bound} chance nodes between two decisions: "
                                    "beyond the bound max_game_length was made from")
-            self.cs.apply_outcome(int(action))
+            cs.apply_outcome(int(action))
         else:
             self.chance_run = 0
-            self.cs.apply_action(self.get_game().space.action_id(int(action)))
+            action = int(action)
+            self._legal_actions(None)
+            if action in self._in_order:              # by its position among the options: no ids written
+                cs.apply_index(self._in_order.index(action))
+            else:
+                cs.apply_action(self._facts.space.ids[action])    # (not legal: IllegalAction, as for an id)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -258,7 +298,8 @@ class RegelwerkState(pyspiel.State):
         return self.get_game().space.action_id(int(action))
 
     def is_terminal(self):
-        return self.cs.is_terminal()
+        st = self.cs.state
+        return st is not None and st.status == "over"      # (ChanceState.is_terminal, asked every step)
 
     def returns(self):
         game = self.get_game()

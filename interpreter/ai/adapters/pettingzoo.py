@@ -44,7 +44,7 @@ except ImportError as exc:  # pragma: no cover - the rl extra is absent
 
 import random
 
-from ...game import EVERYONE, IllegalAction, Rulebook, observation_bounds, observation_vector
+from ...game import EVERYONE, IllegalAction, ObservationWriter, Rulebook, observation_bounds
 
 __all__ = ["env", "RulebookEnv", "ILLEGAL_ACTION"]
 
@@ -80,6 +80,7 @@ class RulebookEnv(AECEnv):
         self.normalise = bool(normalise)
         self.metadata = dict(self.metadata, name=f"regelwerk_{rulebook.path.name}")
         self.space = rulebook.action_space(players, self.options, self.variants)
+        self._ids, self._n = self.space.ids, len(self.space)
         self.spec_obs = rulebook.observation_spec(players, self.options, self.variants)
         lay = rulebook.layout(players, self.options, self.variants)
         self.layout = lay
@@ -99,10 +100,13 @@ class RulebookEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.game_state = None
         self._rng = random.Random(seed)       # None: seeded from the operating system
-        self._legal_of = None                 # the decision the legal indices below belong to
-        self._legal = ()
-        self._legal_set = frozenset()
-        self._mask = None
+        # observation vectors written over the last one of the same agent (only what changed)
+        self._writer = ObservationWriter(rulebook.game, lay)
+        self._legal_of = None                 # the decision the legal indices and mask below belong to
+        self._legal_idx = []                  # in the order of legal_actions()
+        self._legal = None                    # ascending, made when asked for
+        self._no_mask = np.zeros(n, dtype=np.int8)
+        self._mask = self._no_mask
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -134,36 +138,40 @@ class RulebookEnv(AECEnv):
         elif self.agents:
             self.agent_selection = self.agents[0]
 
-    def legal_indices(self):
-        """The indices of the legal actions now, ascending (worked out once per decision)."""
+    def _legal_mask(self):
+        """The action mask now (worked out once per decision; never handed out: copied)."""
         st = self.game_state
         at = (st.pending, len(st._history))
         if at != self._legal_of:
-            index = self.space.index
-            self._legal = sorted(index[a] for a in st.legal_actions())
-            mask = np.zeros(len(self.space), dtype=np.int8)
-            mask[self._legal] = 1
-            self._mask = mask
-            self._legal_set = frozenset(self._legal)
+            self._legal_idx = idx = self.space.indices_of(st.pending)       # (no action ids written)
+            self._mask = mask = self._no_mask.copy()
+            cells = memoryview(mask)
+            for i in idx:
+                cells[i] = 1
+            self._legal = None
             self._legal_of = at
+        return self._mask
+
+    def legal_indices(self):
+        """The indices of the legal actions now, ascending (worked out once per decision)."""
+        self._legal_mask()
+        if self._legal is None:
+            self._legal = sorted(self._legal_idx)
         return self._legal
 
     def observe(self, agent):
         seat = self.seat_of[agent]
         st = self.game_state
-        obs = observation_vector(st, seat, self.normalise)
-        if st.pending is not None and st.pending.who == seat:
-            self.legal_indices()
-            mask = self._mask.copy()
-        else:
-            mask = np.zeros(len(self.space), dtype=np.int8)
+        obs = self._writer.vector(st, seat, self.normalise)
+        pending = st.pending
+        mask = self._legal_mask().copy() if pending is not None and pending.who == seat else self._no_mask.copy()
         return {"observation": obs, "action_mask": mask}
 
     def state(self):
         """The full state as one vector: every zone and variable shown (privileged)."""
         if self.game_state is None:
             raise RuntimeError("reset() the environment first")
-        return observation_vector(self.game_state, EVERYONE, self.normalise)
+        return self._writer.vector(self.game_state, EVERYONE, self.normalise)
 
     def step(self, action):
         agent = self.agent_selection
@@ -171,22 +179,29 @@ class RulebookEnv(AECEnv):
             self._was_dead_step(action)
             return
         st = self.game_state
-        why = self._illegal(action)
-        if why is not None:
-            if self.illegal_action == "raise":
-                raise IllegalAction(why)
-            self._terminate_illegal(agent, action, why)
-            return
-        st.apply_action(self.space.action_id(int(action)))
+        # a plain index of a legal action straight on; anything else is looked at closely
+        if not (type(action) is int and 0 <= action < self._n and self._legal_mask()[action]):
+            why = self._illegal(action)
+            if why is not None:
+                if self.illegal_action == "raise":
+                    raise IllegalAction(why)
+                self._terminate_illegal(agent, action, why)
+                return
+            action = int(action)
+        st.apply_index(self._legal_idx.index(action))      # the legal option of that index, by position
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if st.is_terminal():
-            returns = st.returns(self.reward_kind) if self.reward_kind != "win" else st.returns()
-            for a in self.agents:
-                self.rewards[a] = float(returns[self.seat_of[a]])
-                self.terminations[a] = True
-        self._select()
-        self._accumulate_rewards()
+        pending = st.pending
+        if pending is not None and st.status != "over":
+            self.agent_selection = self.agent_of[pending.who]        # (rewards are all 0: none to add up)
+        else:
+            if st.is_terminal():
+                returns = st.returns(self.reward_kind) if self.reward_kind != "win" else st.returns()
+                for a in self.agents:
+                    self.rewards[a] = float(returns[self.seat_of[a]])
+                    self.terminations[a] = True
+            self._select()
+            self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
 
@@ -198,8 +213,7 @@ class RulebookEnv(AECEnv):
             return f"{action!r} is not an action index"
         if i != action or not 0 <= i < len(self.space):
             return f"{action!r} is not an index of the action space (0..{len(self.space) - 1})"
-        self.legal_indices()
-        if i not in self._legal_set:
+        if not self._legal_mask()[i]:
             return f"'{self.space.action_id(i)}' (index {i}) is not a legal action now"
         return None
 
