@@ -80,6 +80,19 @@ def check_request(allowed_hosts: set) -> None:
             raise Refused("the body must be JSON (Content-Type: application/json)", 415)
 
 
+def _drain(stream, length: int, most: int) -> None:
+    """Read and drop a refused body of up to ``most`` bytes, so that the client, still
+    sending, reads the answer instead of a broken pipe; a longer one is left unread
+    (the connection closes after the answer)."""
+    if length > most:
+        return
+    while length > 0:
+        chunk = stream.read(min(length, 65_536))
+        if not chunk:
+            return
+        length -= len(chunk)
+
+
 def json_body() -> dict:
     """The request's JSON object (an empty body is ``{}``); Refused for anything else."""
     req = bottle.request
@@ -89,6 +102,7 @@ def json_body() -> dict:
     except ValueError:
         raise Refused("Content-Length is not a number") from None
     if length > limit:
+        _drain(req.environ["wsgi.input"], length, 16 * limit)
         raise Refused(f"the body is longer than {limit:,} bytes (limit 'serve_body')", 413)
     raw = req.environ["wsgi.input"].read(length) if length > 0 else b""
     if not raw.strip():
