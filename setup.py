@@ -211,7 +211,14 @@ def packages():
     """The packages pyproject.toml's find gives, and the shipped rulebooks: rules/ installed as the
     package ``regelwerk_rules`` (its folders are data; interpreter/engine/shipped.py finds them by name)."""
     from setuptools import find_packages
-    return find_packages(include=["dsl*", "interpreter*"]) + ["regelwerk_rules"]
+    # every folder under rules/ is named a package (of data only), so setuptools does not warn
+    # once per folder that package data lies in a folder "absent from the packages"
+    folders = sorted(os.path.relpath(d, os.path.join(HERE, "rules")).replace(os.sep, ".")
+                     for d, _, _ in os.walk(os.path.join(HERE, "rules")) if d != os.path.join(HERE, "rules")
+                     and not os.path.basename(d).startswith((".", "__")))
+    data_folders = ["dsl.schemas", "interpreter.play.web.static"]     # package data, no code
+    return find_packages(include=["dsl*", "interpreter*"]) + data_folders + ["regelwerk_rules"] + [
+        "regelwerk_rules." + f for f in folders if all(part.isidentifier() for part in f.split("."))]
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt},
