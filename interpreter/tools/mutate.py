@@ -52,6 +52,7 @@ one it names places: ``equivalent(22:32, 22:77) …``.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -624,6 +625,18 @@ def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2
     if verify:
         return _verify_mark(root, mutant, verify, max_decisions, timeout)
     started = time.perf_counter()
+    try:
+        with _mutant_copy(root, mutant, timeout) as book:
+            stage, detail = _stages(book, games, max_decisions)
+    except _OutOfTime:
+        stage, detail = "timeout", f"more than {timeout}s"
+    return Result(mutant.id, stage, detail, round(time.perf_counter() - started, 2))
+
+
+@contextlib.contextmanager
+def _mutant_copy(root: str, mutant: Mutant, timeout: int):
+    """A copy of the rulebook folder with ``mutant`` written into it, removed afterwards; the
+    alarm (``_OutOfTime`` after ``timeout`` seconds) runs from the start of the copy."""
     tmp = Path(tempfile.mkdtemp(prefix="regelwerk-mutant-"))
     old = None
     try:
@@ -636,15 +649,12 @@ def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2
         text = target.read_text(encoding="utf-8")
         _unchanged(mutant, text)
         target.write_text(text[:mutant.start] + mutant.replacement + text[mutant.end:], encoding="utf-8")
-        stage, detail = _stages(book, games, max_decisions)
-    except _OutOfTime:
-        stage, detail = "timeout", f"more than {timeout}s"
+        yield book
     finally:
         if old is not None:
             signal.alarm(0)
             signal.signal(signal.SIGALRM, old)
         shutil.rmtree(tmp, ignore_errors=True)
-    return Result(mutant.id, stage, detail, round(time.perf_counter() - started, 2))
 
 
 class RulebookChanged(Exception):
@@ -739,34 +749,19 @@ def _original(root: str):
 
 def _verify_mark(root: str, mutant: Mutant, games: int, max_decisions: int, timeout: int) -> Result:
     started = time.perf_counter()
-    tmp = Path(tempfile.mkdtemp(prefix="regelwerk-mutant-"))
-    old = None
     try:
-        if timeout and hasattr(signal, "SIGALRM"):
-            old = signal.signal(signal.SIGALRM, _alarm)
-            signal.alarm(timeout)
-        original = _original(root)
-        book = tmp / Path(root).resolve().name
-        copy_rulebook(root, book)
-        target = book / mutant.file
-        text = target.read_text(encoding="utf-8")
-        _unchanged(mutant, text)
-        target.write_text(text[:mutant.start] + mutant.replacement + text[mutant.end:], encoding="utf-8")
-        out: dict = {}
-        stage, detail = _stages(book, 0, max_decisions, out)
-        if stage != "survived":
-            result = Result(mutant.id, stage, f"wrong mark: the mutant is killed ({detail})", mark="wrong")
-        else:
-            diff = side_by_side(original, out["rulebook"], games, max_decisions)
-            result = (Result(mutant.id, "survived", f"wrong mark: {diff}", mark="wrong") if diff
-                      else Result(mutant.id, "equivalent", "", mark="verified"))
+        with _mutant_copy(root, mutant, timeout) as book:
+            original = _original(root)
+            out: dict = {}
+            stage, detail = _stages(book, 0, max_decisions, out)
+            if stage != "survived":
+                result = Result(mutant.id, stage, f"wrong mark: the mutant is killed ({detail})", mark="wrong")
+            else:
+                diff = side_by_side(original, out["rulebook"], games, max_decisions)
+                result = (Result(mutant.id, "survived", f"wrong mark: {diff}", mark="wrong") if diff
+                          else Result(mutant.id, "equivalent", "", mark="verified"))
     except _OutOfTime:
         result = Result(mutant.id, "survived", f"wrong mark: verifying took more than {timeout}s", mark="wrong")
-    finally:
-        if old is not None:
-            signal.alarm(0)
-            signal.signal(signal.SIGALRM, old)
-        shutil.rmtree(tmp, ignore_errors=True)
     result.seconds = round(time.perf_counter() - started, 2)
     return result
 
