@@ -196,10 +196,11 @@ function familyEl(fam, choosable) {
 
 function boardEl(b, fams, choosable) {
   // a board's picture with zones laid on it (display: boards:): a family at one point, or each of
-  // its spaces at its own; the points are per cent of the picture, so it scales with the page
+  // its spaces at its own; the points are per cent of the picture, so it scales with the page (never
+  // wider than its size)
   const box = el("div", {class: "family boardpic", "data-board": b.name});
   box.append(el("h4", {}, b.title));
-  const pic = el("div", {class: "bpic", style: `aspect-ratio:${b.size[0]} / ${b.size[1]}`, role: "group", "aria-label": b.title});
+  const pic = el("div", {class: "bpic", style: `aspect-ratio:${b.size[0]} / ${b.size[1]};max-width:${b.size[0]}px`, role: "group", "aria-label": b.title});
   if (b.image) pic.append(el("img", {class: "bg", src: b.image, alt: "", draggable: "false"}));
   const off = [];
   const at = (pos, kid) => el("div", {class: "onboard", style: `left:${pos[0]}%;top:${pos[1]}%`}, kid);
