@@ -134,7 +134,7 @@ def test_the_schema_checks_the_new_fields(book, capsys):
 def test_the_view_lays_zones_on_boards_and_marks_scores_on_the_track():
     rb = Rulebook.load(GARDEN)
     st = rb.new_game(2, 1)
-    for a in ["step(n=2)", "step(n=1)", "step(n=2)"]:
+    for a in ["step(k=2)", "step(k=1)", "step(k=4)"]:
         st.apply_action(a)
     view = build_view(st, 1)
     # score: seat 0 on beds 2 and 4 (2 + 4), seat 1 on bed 1
@@ -169,7 +169,7 @@ def test_the_view_lays_zones_on_boards_and_marks_scores_on_the_track():
 def test_a_score_past_the_last_space_goes_round_again(book):
     _display(book, "length: 20", "length: 5, start: 1")
     st = Rulebook.load(book).new_game(2, 1)
-    for a in ["step(n=2)", "step(n=1)", "step(n=2)"]:
+    for a in ["step(k=2)", "step(k=1)", "step(k=4)"]:
         st.apply_action(a)
     (track,) = build_view(st, 0)["score_tracks"]
     # spaces 1..5: 6 is space 1 of the second round, 1 is space 1 of the first
@@ -183,7 +183,7 @@ def test_a_track_of_a_hidden_variable_shows_only_what_the_seat_sees(book):
     game.write_text(game.read_text().replace("score: {index: {p: players}, init: 0}",
                                              'score: {index: {p: players}, init: 0, visible: "viewer == p"}'))
     st = Rulebook.load(book).new_game(2, 1)
-    st.apply_action("step(n=2)")
+    st.apply_action("step(k=2)")
     (track,) = build_view(st, 1)["score_tracks"]
     assert [(m["seat"], m["value"]) for m in track["markers"]] == [(1, 0)]
     assert [(m["seat"], m["value"]) for m in build_view(st, 0)["score_tracks"][0]["markers"]] == [(0, 2)]

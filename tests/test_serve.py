@@ -471,6 +471,8 @@ def test_only_declared_pictures_are_served(serve, tmp_path):
     shutil.copytree(Path(__file__).parent / "rulebooks" / "garden_path", book)
     (tmp_path / "secret.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>")
     (book / "images" / "unnamed.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
+    d = book / "display.yaml"
+    d.write_text(d.read_text().replace("image: images/pawn.svg", "image: ./images//pawn.svg"))  # named loosely
     s = serve((book,))
     host = {"Host": f"127.0.0.1:{s.port}"}
     st = Rulebook.load(book).new_game(2, 1)
@@ -478,10 +480,14 @@ def test_only_declared_pictures_are_served(serve, tmp_path):
     base = url.rsplit("/images/", 1)[0]             # /images/<folder>
     with urllib.request.urlopen(s.base + url, timeout=30) as r:
         assert r.status == 200 and r.headers["Content-Type"] == "image/svg+xml"
-        assert "default-src 'none'" in r.headers["Content-Security-Policy"] and "sandbox" in r.headers["Content-Security-Policy"]
+        policy = r.headers["Content-Security-Policy"]
+        assert "default-src 'none'" in policy and "sandbox" in policy
         assert r.headers["X-Content-Type-Options"] == "nosniff"
         assert r.read() == (book / "images" / "garden.svg").read_bytes()
     assert s.raw("GET", f"{base}/images/seed-red.svg", host)[0] == 200
+    pawn = next(c["image"] for f in build_view(st, 0)["shared"] if f["name"] == "bed" for z in f["zones"]
+                for c in z["components"])
+    assert pawn == f"{base}/images/pawn.svg" and s.raw("GET", pawn, host)[0] == 200
     for path in [f"{base}/images/unnamed.svg", f"{base}/game.yaml", f"{base}/display.yaml",   # in the folder, not named
                  f"{base}/../secret.svg", f"{base}/images/..%2f..%2fsecret.svg", f"{base}/%2e%2e/secret.svg",
                  "/images/0000000000000000/images/garden.svg", "/images/", f"{base}/"]:

@@ -16,6 +16,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Iterator
+from urllib.parse import quote
 
 from dsl.diagnostics import Diagnostic, ERROR, Pos
 from dsl.loader import inside_folder
@@ -277,11 +278,16 @@ def image_folder(root) -> str:
     return hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:16]
 
 
+def image_name(rel: str) -> str:
+    """A picture's path as its address names it: ``./images//a.svg`` is ``images/a.svg``."""
+    return PurePosixPath(rel).as_posix()
+
+
 def image_url(game, rel: str) -> str | None:
     """Where the page finds the picture ``rel`` of ``game`` (None: not one it may show)."""
     if rel not in game.images:
         return None
-    return f"/images/{image_folder(game.root)}/{rel}"
+    return f"/images/{image_folder(game.root)}/{quote(image_name(rel))}"
 
 
 _FIELD = re.compile(r"\{(\w+)\}")

@@ -136,11 +136,17 @@ class ViewMaker:
             where[cell] = {"name": f"{zone.name} {text}", "at": [format_value(cell[0]), format_value(cell[1])],
                            "capacity": 1, "options": [], "hidden": False, "count": 0 if held is None else 1,
                            "components": [] if held is None else [self._covering(state, held[0], held[1])]}
-        return {"name": fam.name, "title": self.hints.titles.get(fam.name) or words(fam.name),
-                "index": ["row", "column"], "type": fam.ztype, "shape": "grid", "flip_rows": False,
-                "rows": [format_value(r) for r in rows], "columns": [format_value(c) for c in cols],
-                "row_index": "row", "column_index": "column",
-                "cells": [[where.get((r, c)) for c in cols] for r in rows]}
+        out = {"name": fam.name, "title": self.hints.titles.get(fam.name) or words(fam.name),
+               "index": ["row", "column"], "type": fam.ztype, "shape": "grid", "flip_rows": False,
+               "rows": [format_value(r) for r in rows], "columns": [format_value(c) for c in cols],
+               "row_index": "row", "column_index": "column",
+               "cells": [[where.get((r, c)) for c in cols] for r in rows]}
+        board, place = self.on_board.get(fam.name, (None, None))
+        if board is not None:
+            out["board"] = board          # a grid of cells lies on a board at one point
+            if isinstance(place, tuple):
+                out["pos"] = self._percent(board, place)
+        return out
 
     def _fact_functions(self) -> list:
         """[(name, title, f(state, [seat]))] for `display: facts:`, compiled once (a function that
@@ -533,8 +539,9 @@ class ViewMaker:
         return [round(100 * point[0] / w, 2), round(100 * point[1] / h, 2)]
 
     def _boards(self) -> list:
-        return [{"name": b.name, "title": b.title or words(b.name), "image": image_url(self.game, b.image) if b.image else None,
-                 "size": list(b.size), "seat": b.seat} for b in self.hints.boards.values()]
+        return [{"name": b.name, "title": b.title or words(b.name),
+                 "image": image_url(self.game, b.image) if b.image else None, "size": list(b.size), "seat": b.seat}
+                for b in self.hints.boards.values()]
 
     def _track_functions(self) -> list:
         """[(ScoreTrack, f(state, [seat]) or None, nslots)] for `display: score_track:`: a variable is

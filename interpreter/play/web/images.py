@@ -16,19 +16,20 @@ from pathlib import Path, PurePosixPath
 
 import bottle
 
-from ...game import IMAGE_BYTES, IMAGE_TYPES, image_folder, image_problem
+from ...game import IMAGE_BYTES, IMAGE_TYPES, image_folder, image_name, image_problem
 
 #: sent with every picture: no script, no request of its own, a sandbox when opened alone
 IMAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
 
 
 def declared_images(rulebooks) -> dict:
-    """folder part -> {path as written -> (rulebook folder, file)} for every picture the rulebooks
+    """folder part -> {path in the address -> (rulebook folder, path as written, file)} for every picture the rulebooks
     may show (those their compiled `display:` kept: engine/display.py check_images)."""
     out: dict = {}
     for rb in rulebooks:
         root = Path(rb.game.root)
-        out.setdefault(image_folder(root), {}).update({rel: (root, path) for rel, path in rb.game.images.items()})
+        out.setdefault(image_folder(root), {}).update({image_name(rel): (root, rel, path)
+                                                       for rel, path in rb.game.images.items()})
     return out
 
 
@@ -41,8 +42,8 @@ def image_routes(app: bottle.Bottle, rulebooks) -> None:
         entry = known.get(folder, {}).get(rel)
         if entry is None:
             raise bottle.HTTPError(404)
-        root, path = entry
-        if image_problem(root, rel) is not None:    # the check of loading again: changed since? not served
+        root, written, path = entry
+        if image_problem(root, written) is not None:    # the check of loading again: changed since? not served
             raise bottle.HTTPError(404)
         try:
             with open(path, "rb") as f:

@@ -69,7 +69,7 @@ function compEl(c, choosable, compact, zone) {
     : el("span", {class: "comp" + (c.color ? "" : " plain") + (c.shape ? ` shape-${c.shape}` : "") + (ids.length ? " clickable" : ""),
                   style: compStyle(c), title: `${name} (${words(c.kind)})`, "data-label": c.label},
          c.colors && c.colors.length > 1 ? el("b", {class: "face"}, short) : short);
-  if (c.image) e.setAttribute("aria-label", name);
+  if (c.image) { e.setAttribute("role", "img"); e.setAttribute("aria-label", name); }   // a button, if it chooses (below)
   if (short !== c.label) e.setAttribute("aria-label", `${short} (${name})`);   // the face, then what it is
   if (ids.length) { e.dataset.ids = ids.join(" "); clickable(e, () => choose(ids, e)); }
   return e;
