@@ -351,11 +351,11 @@ function drawBoard(view) {
   if (view.phase) head.push(words(view.phase));
   $("title").textContent = head.join(" · ");
   if (view.variables.length) board.append(varsEl(view.variables));
-  for (const t of tracksEl(view)) board.append(t);
   const boards = view.boards || [];
   const shared = el("div", {class: "shared"});
   shared.append(...familiesEl(view.shared, boards, false, choosable));
   board.append(shared);
+  for (const t of tracksEl(view)) board.append(t);         // under the board, as round its edge (the board first)
   const players = el("div", {class: "players"});
   for (const p of view.players) {
     const color = (view.seat_colors || [])[p.seat];
