@@ -187,3 +187,14 @@ def test_a_track_of_a_hidden_variable_shows_only_what_the_seat_sees(book):
     (track,) = build_view(st, 1)["score_tracks"]
     assert [(m["seat"], m["value"]) for m in track["markers"]] == [(1, 0)]
     assert [(m["seat"], m["value"]) for m in build_view(st, 0)["score_tracks"][0]["markers"]] == [(0, 2)]
+
+
+def test_a_picture_removed_after_a_clean_validate_is_still_found(book, tmp_path, monkeypatch, capsys):
+    # the semantic checks' findings are remembered per rulebook text; the pictures are checked on every
+    # load, so a file that went away (the text unchanged) is reported the next time
+    monkeypatch.setenv("REGELWERK_CACHE", "1")
+    monkeypatch.setenv("REGELWERK_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["validate", str(book)]) == 0
+    (book / "images" / "pawn.svg").unlink()
+    assert main(["validate", str(book)]) == 1
+    assert "picture 'images/pawn.svg' does not exist [RW257]" in capsys.readouterr().out
