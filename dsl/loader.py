@@ -66,13 +66,17 @@ def find_entry(path: Path) -> Path:
     return path / ENTRY_FILE if path.is_dir() else path
 
 
-def _inside(root: Path, candidate: Path) -> bool:
-    """Is ``candidate``, links followed, inside ``root``?  (A link loop is not.)"""
+def inside_folder(root: Path, candidate: Path) -> bool:
+    """Is ``candidate``, links followed, inside ``root``?  (A link loop is not.)  Also the check of
+    every other file a rulebook names (its pictures: interpreter/engine/display.py)."""
     try:
         candidate.resolve().relative_to(root.resolve())
         return True
     except (ValueError, RuntimeError, OSError):   # RuntimeError: a link loop (before Python 3.13)
         return False
+
+
+_inside = inside_folder
 
 
 def load_rulebook(path, report: Report) -> RulebookSource:

@@ -39,6 +39,8 @@ from .engine.leaks import hidden_from_all, hidden_from_others, legal_leak, log_l
 
 # --- the rulebook's display: section (drawing a state is the play wing's) --------------------------
 from .engine.display import DisplayHints, check_display, fact_problem, read_hints, space_readers
+# issue 30: pictures, boards and score tracks of `display:` (the view and the web server read them)
+from .engine.display import IMAGE_BYTES, IMAGE_TYPES, image_folder, image_name, image_problem, image_url, track_problem
 from .engine.say import Phrases, check_say, parse_template, words
 # --- issue 30: the display language's component looks and picks ---------------------------------------
 from .engine.display import SHAPES, Pick, fill_template, template_fields
@@ -70,6 +72,7 @@ __all__ = [
     "DisplayHints", "check_display", "read_hints", "space_readers", "fact_problem", "Phrases", "check_say",
     "parse_template", "words", "SHAPES", "Pick", "fill_template", "template_fields",
     "part_problem",
+    "IMAGE_BYTES", "IMAGE_TYPES", "image_folder", "image_name", "image_problem", "image_url", "track_problem",
     "LIMITS", "configure_limits",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",
     "StepCompiler",

@@ -462,3 +462,40 @@ def test_the_hot_seat_game_is_kept_too_and_opens_again_after_a_restart(serve, tm
     s3 = serve(db=db)
     assert s3.gs.table.id != first and s3.ok("GET", "/api/state")["game"]["players"] == 3
     assert first not in s3.hall.tables
+
+
+def test_only_declared_pictures_are_served(serve, tmp_path):
+    # tests/rulebooks/garden_path names five pictures in display:; only those are served, with their
+    # content type and a policy under which a script in an SVG file cannot run
+    book = tmp_path / "garden_path"
+    shutil.copytree(Path(__file__).parent / "rulebooks" / "garden_path", book)
+    (tmp_path / "secret.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>")
+    (book / "images" / "unnamed.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
+    d = book / "display.yaml"
+    d.write_text(d.read_text().replace("image: images/pawn.svg", "image: ./images//pawn.svg"))  # named loosely
+    s = serve((book,))
+    host = {"Host": f"127.0.0.1:{s.port}"}
+    st = Rulebook.load(book).new_game(2, 1)
+    url = next(b["image"] for b in build_view(st, 0)["boards"] if b["name"] == "garden")
+    base = url.rsplit("/images/", 1)[0]             # /images/<folder>
+    with urllib.request.urlopen(s.base + url, timeout=30) as r:
+        assert r.status == 200 and r.headers["Content-Type"] == "image/svg+xml"
+        policy = r.headers["Content-Security-Policy"]
+        assert "default-src 'none'" in policy and "sandbox" in policy
+        assert r.headers["X-Content-Type-Options"] == "nosniff"
+        assert r.read() == (book / "images" / "garden.svg").read_bytes()
+    assert s.raw("GET", f"{base}/images/seed-red.svg", host)[0] == 200
+    pawn = next(c["image"] for f in build_view(st, 0)["shared"] if f["name"] == "bed" for z in f["zones"]
+                for c in z["components"])
+    assert pawn == f"{base}/images/pawn.svg" and s.raw("GET", pawn, host)[0] == 200
+    for path in [f"{base}/images/unnamed.svg", f"{base}/game.yaml", f"{base}/display.yaml",   # in the folder, not named
+                 f"{base}/../secret.svg", f"{base}/images/..%2f..%2fsecret.svg", f"{base}/%2e%2e/secret.svg",
+                 "/images/0000000000000000/images/garden.svg", "/images/", f"{base}/"]:
+        code, _, text = s.raw("GET", path, host)
+        assert code in (403, 404), (path, code)
+        assert "<svg" not in text and "alert" not in text and "regelwerk" not in text
+    # a named picture that became a link out of the folder after the rulebook loaded is no longer served
+    (book / "images" / "pawn.svg").unlink()
+    (book / "images" / "pawn.svg").symlink_to(tmp_path / "secret.svg")
+    code, _, text = s.raw("GET", f"{base}/images/pawn.svg", host)
+    assert code == 404 and "alert" not in text

@@ -18,6 +18,8 @@ RW207   error     a table lookup can produce a key the table does not cover
 RW208   error     triggers that can fire forever without changing anything
 RW209   warning   a decision may have no legal option and says nothing for that case
 RW250   error     a ``display:`` hint names something the rulebook does not define
+RW258   error     a ``display: boards:`` entry names no family or space, or a point off its picture
+RW259   error     a ``display: score_track:`` names nothing a seat's number can be read from
 RW261   warning   an action parameter's ids can name a component or value its chooser cannot see
 ======  ========  ==========================================================
 """

@@ -22,6 +22,7 @@ from . import types as T
 from .exprs import (E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, gen_cond,
                     gen_text, guard, inlinable, suggest, yields_distinct)
 from .codegen import Gen, LazyExpr, id_is_value
+from .display import check_images
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
 from . import flowcode
@@ -222,6 +223,8 @@ class Compiler:
         self.check_deferrals()
         self.check_turn_ends()
         g.display = s.sections.get("display") if isinstance(s.sections.get("display"), dict) else {}
+        # the pictures it names: inside the folder, regular files, not too big (RW257); on every load
+        g.images = check_images(s.root, g.display, s.section_pos.get("display"), self.report)
         self.compile_redaction()
         self.check_secret_sets()
         if not self.report.has_errors:

@@ -9,11 +9,17 @@ name that does not exist (code RW250).
 """
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import stat
 from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Iterator
+from urllib.parse import quote
 
 from dsl.diagnostics import Diagnostic, ERROR, Pos
+from dsl.loader import inside_folder
 
 from . import types as T
 
@@ -39,6 +45,30 @@ class Pick:
     zone: str
     index: list | None
     match: dict
+
+
+@dataclass
+class Board:
+    """A picture of a board with zones laid on it (`display: boards:`): ``places`` maps a family to
+    one point (x, y) for the whole family or to {space key: (x, y)}, a space key being the family's
+    index values besides a player index, joined by commas ("3", "2,5"); coordinates count in the
+    picture's ``size`` (width, height).  ``seat``: a player board, one under each player."""
+    name: str
+    image: str | None
+    size: tuple
+    seat: bool
+    title: str | None
+    places: dict
+
+
+@dataclass
+class ScoreTrack:
+    """Each seat's value of ``of`` (a variable indexed by player, or a function of a player) as a
+    marker on a track of ``length`` numbered spaces from ``start`` (`display: score_track:`)."""
+    of: str
+    length: int
+    start: int = 0
+    title: str | None = None
 
 
 #: the shapes a component may be drawn in (`display: components: <kind>: shape:`)
@@ -73,6 +103,10 @@ class DisplayHints:
     #: component kind -> function f(piece, part): what a grid cell covered by that part shows
     #: (`display: parts:`, pieces with a shape)
     parts: dict = field(default_factory=dict)
+    #: board name -> Board (`display: boards:`)
+    boards: dict = field(default_factory=dict)
+    #: [ScoreTrack] (`display: score_track:`; one for now, a list so that more may come)
+    score_tracks: list = field(default_factory=list)
 
 
 def _names(value) -> list:
@@ -121,10 +155,139 @@ def read_hints(game) -> DisplayHints:
                 "color": [str(color)] if isinstance(color, str) else _names(color),
                 "text": str(spec["text"]) if isinstance(spec.get("text"), str) else None,
                 "name": str(spec["name"]) if isinstance(spec.get("name"), str) else None,
-                "shape": str(spec["shape"]) if isinstance(spec.get("shape"), str) else None}
+                "shape": str(spec["shape"]) if isinstance(spec.get("shape"), str) else None,
+                "image": _image_spec(spec.get("image"))}
     h.seat_colors = _names(d.get("seat_colors"))
     h.parts = {str(k): str(v) for k, v in (d.get("parts") or {}).items() if isinstance(v, str)}
+    for name, b in (d.get("boards") or {}).items():
+        if not isinstance(b, dict) or not _pair(b.get("size")):
+            continue
+        places = {}
+        for fam, at in (b.get("zones") or {}).items():
+            if _pair(at):
+                places[str(fam)] = tuple(at)
+            elif isinstance(at, dict):
+                places[str(fam)] = {_key(k): tuple(v) for k, v in at.items() if _pair(v)}
+        h.boards[str(name)] = Board(str(name), b["image"] if isinstance(b.get("image"), str) else None,
+                                    tuple(b["size"]), b.get("seat") is True,
+                                    b["title"] if isinstance(b.get("title"), str) else None, places)
+    t = d.get("score_track")
+    if isinstance(t, dict) and isinstance(t.get("of"), str) and isinstance(t.get("length"), int):
+        h.score_tracks.append(ScoreTrack(t["of"], t["length"], t["start"] if isinstance(t.get("start"), int) else 0,
+                                         t["title"] if isinstance(t.get("title"), str) else None))
     return h
+
+
+def _pair(value) -> bool:
+    return (isinstance(value, list) and len(value) == 2 and
+            all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value))
+
+
+def _key(value) -> str:
+    """A space key as the view writes a space's index values ("2,5"), whatever the YAML made of it."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return ",".join(part.strip() for part in str(value).split(","))
+
+
+def _image_spec(value):
+    """A kind's picture: a path (str), or (attribute, {value as written: path}) for one per value."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and len(value) == 1:
+        attr, by = next(iter(value.items()))
+        if isinstance(by, dict):
+            return (str(attr), {_key(k): v for k, v in by.items() if isinstance(v, str)})
+    return None
+
+
+# --- pictures ---------------------------------------------------------------------------------
+#: the pictures a rulebook may show, by their ending, and the content type each is served with
+IMAGE_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+               ".gif": "image/gif", ".webp": "image/webp"}
+#: the largest picture a rulebook may name (bytes)
+IMAGE_BYTES = 2_000_000
+
+
+def image_problem(root, rel) -> str | None:
+    """Why ``rel`` (a path written in `display:`) names no picture the rulebook may show (None: it
+    may).  As for an include (dsl/loader.py): a relative path inside the folder, links followed and
+    still inside, a regular file (no FIFO or device) of at most IMAGE_BYTES with a picture's ending."""
+    if not isinstance(rel, str) or not rel:
+        return "a picture's path must be a file name inside the rulebook folder"
+    pure = PurePosixPath(rel)
+    if pure.is_absolute() or PureWindowsPath(rel).is_absolute() or ".." in pure.parts or "\\" in rel:
+        return f"picture '{rel}' leaves the rulebook folder (write a path inside it, with /)"
+    if pure.suffix.lower() not in IMAGE_TYPES:
+        return f"'{rel}' is no picture: its name must end in {', '.join(IMAGE_TYPES)}"
+    root = Path(root)
+    target = root / rel
+    try:
+        if not target.exists() and not target.is_symlink():
+            return f"picture '{rel}' does not exist"
+        if not inside_folder(root, target):
+            return f"picture '{rel}' leaves the rulebook folder (a link out of it, or a link loop)"
+        info = os.stat(target)
+    except OSError as exc:
+        return f"picture '{rel[:80]}' cannot be read: {exc.strerror or exc}"
+    if not stat.S_ISREG(info.st_mode):
+        return f"picture '{rel}' is not a regular file"
+    if info.st_size > IMAGE_BYTES:
+        return f"picture '{rel}' has {info.st_size:,} bytes; at most {IMAGE_BYTES:,} are allowed"
+    return None
+
+
+def image_entries(d) -> Iterator[tuple]:
+    """(container, key, path) for every picture `display:` names (a kind's, per value, a board's)."""
+    comps = d.get("components") if isinstance(d, dict) else None
+    for spec in (comps.values() if isinstance(comps, dict) else ()):
+        img = spec.get("image") if isinstance(spec, dict) else None
+        if isinstance(img, str):
+            yield spec, "image", img
+        elif isinstance(img, dict):
+            for by in img.values():
+                for value, rel in (by.items() if isinstance(by, dict) else ()):
+                    if isinstance(rel, str):
+                        yield by, value, rel
+    boards = d.get("boards") if isinstance(d, dict) else None
+    for b in (boards.values() if isinstance(boards, dict) else ()):
+        if isinstance(b, dict) and isinstance(b.get("image"), str):
+            yield b, "image", b["image"]
+
+
+def check_images(root, d, fallback, report) -> dict:
+    """The pictures `display:` names that may be shown (path as written -> the file); every one that
+    may not is a located error (RW257) in ``report``.  Run on every load (the files may change
+    while the rulebook's text does not, so this is no cached check)."""
+    out = {}
+    for container, key, rel in image_entries(d):
+        why = image_problem(root, rel)
+        if why is None:
+            out[rel] = Path(root) / rel
+            continue
+        try:
+            pos = container.pos_of(key)
+        except (AttributeError, KeyError, IndexError, TypeError):
+            pos = fallback or Pos("?")
+        report.error(pos, f"display: {why}", "RW257")
+    return out
+
+
+def image_folder(root) -> str:
+    """The part of a picture's address that names its rulebook folder (/images/<this>/<path>)."""
+    return hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:16]
+
+
+def image_name(rel: str) -> str:
+    """A picture's path as its address names it: ``./images//a.svg`` is ``images/a.svg``."""
+    return PurePosixPath(rel).as_posix()
+
+
+def image_url(game, rel: str) -> str | None:
+    """Where the page finds the picture ``rel`` of ``game`` (None: not one it may show)."""
+    if rel not in game.images:
+        return None
+    return f"/images/{image_folder(game.root)}/{quote(image_name(rel))}"
 
 
 _FIELD = re.compile(r"\{(\w+)\}")
@@ -326,6 +489,8 @@ def check_display(source, game) -> Iterator[Diagnostic]:
                                                           f"{name} has {n}", ERROR, "RW254")
     yield from _check_pick(d.get("pick"), game, at)
     yield from _check_components(d.get("components"), game, at)
+    yield from _check_boards(d.get("boards"), game, at)
+    yield from _check_tracks(d.get("score_track"), game, at)
     clicks = d.get("click")
     if isinstance(clicks, dict):
         for action, c in clicks.items():
@@ -417,9 +582,94 @@ def _check_components(kinds, game, at) -> Iterator[Diagnostic]:
             elif not isinstance(decl.attributes[name], T.Sym) and decl.attributes[name] != T.PLAYER:
                 yield err(at(spec, "color"), f"display: the colour of {kind} comes from a symbol or a player; "
                                              f"{name} is neither")
+        img = spec.get("image")
+        for attr, by in (img.items() if isinstance(img, dict) else ()):
+            if attr not in attrs:
+                yield Diagnostic(at(img, attr), f"display: image of {kind}: '{attr}' is no attribute of {kind} "
+                                                f"(its attributes: {', '.join(sorted(attrs)) or 'none'})",
+                                 ERROR, "RW257")
+                continue
+            typ = decl.attributes[attr]
+            enum = game.enums.get(typ.enum) if isinstance(typ, T.Sym) else None
+            for value in (by if isinstance(by, dict) else ()):
+                if enum is not None and str(value) not in enum.symbols:
+                    yield Diagnostic(at(by, value), f"display: image of {kind}: '{value}' is no value of {attr} "
+                                                    f"(its values: {', '.join(enum.symbols)})", ERROR, "RW257")
         for key in ("text", "name"):
             if isinstance(spec.get(key), str):
                 for name in template_fields(spec[key]):
                     if name not in attrs and name not in ("kind", "label"):
                         yield err(at(spec, key), f"display: {key} of {kind} names '{name}', which is no attribute "
                                                  f"of {kind}")
+
+
+def _check_boards(boards, game, at) -> Iterator[Diagnostic]:
+    """`display: boards:` lays zone families on pictures: each names a family (once), a player board
+    only families with a player index and a shared board only families without, a space by as many
+    index values as the family has (besides the player), and every point lies on the picture (RW258)."""
+    if not isinstance(boards, dict):
+        return
+
+    def err(pos, message):
+        return Diagnostic(pos, message, ERROR, "RW258")
+    placed: dict = {}
+    for name, b in boards.items():
+        if not isinstance(b, dict):
+            continue
+        size = b.get("size")
+        w, h = (size if _pair(size) else (None, None))
+        zones = b.get("zones")
+        for fam_name, where in (zones.items() if isinstance(zones, dict) else ()):
+            fam = game.zones.get(fam_name)
+            if fam is None:
+                yield err(at(zones, fam_name), f"display: board {name} names '{fam_name}', which is no zone family")
+                continue
+            if fam_name in placed:
+                yield err(at(zones, fam_name), f"display: {fam_name} lies on board {placed[fam_name]} already")
+                continue
+            placed[fam_name] = name
+            mine = any(x.type == T.PLAYER for x in fam.index)
+            if b.get("seat") is True and not mine:
+                yield err(at(zones, fam_name), f"display: board {name} is a player board (seat: true), and "
+                                               f"{fam_name} has no player index")
+            elif b.get("seat") is not True and mine:
+                yield err(at(zones, fam_name), f"display: {fam_name} has a player index: lay it on a player "
+                                               f"board (seat: true)")
+            own = [x.name for x in fam.index if x.type != T.PLAYER]
+            points = [(where, zones, fam_name)] if _pair(where) else \
+                [(p, where, k) for k, p in where.items()] if isinstance(where, dict) else []
+            for point, box, key in points:
+                if point is not where:
+                    n = len(_key(key).split(","))
+                    if n != len(own):
+                        kpos = getattr(box, "key_pos", {}).get(key) or at(box, key)
+                        yield err(kpos, f"display: a space of {fam_name} is named by {len(own)} index "
+                                                f"value{'' if len(own) == 1 else 's'} ({', '.join(own) or 'none'}), "
+                                                f"not {n}: '{key}'")
+                if w is not None and _pair(point) and not (0 <= point[0] <= w and 0 <= point[1] <= h):
+                    yield err(at(box, key), f"display: ({point[0]}, {point[1]}) lies off board {name} "
+                                            f"(its size: {w} × {h})")
+
+
+def track_problem(game, of: str):
+    """Why ``of`` cannot be shown on a score track (None: it can): a variable indexed by one player
+    holding a number, or a function of one player that reads only what every seat sees."""
+    var = game.variables.get(of)
+    if var is not None:
+        if len(var.index) != 1 or var.index[0].type != T.PLAYER:
+            return f"{of} is not a variable of one player index (its indices: " \
+                   f"{', '.join(x.name for x in var.index) or 'none'})"
+        if var.type != T.INT:
+            return f"{of} holds no number"
+        return None
+    if of in game.functions:
+        return fact_problem(game, of)
+    return f"'{of}' is no variable or function"
+
+
+def _check_tracks(tracks, game, at) -> Iterator[Diagnostic]:
+    """`display: score_track:` shows a number per seat (RW259)."""
+    if isinstance(tracks, dict) and isinstance(tracks.get("of"), str):
+        why = track_problem(game, tracks["of"])
+        if why:
+            yield Diagnostic(at(tracks, "of"), f"display: score_track: {why}", ERROR, "RW259")

@@ -406,6 +406,9 @@ class GameDef:
     layout_ranges: list = field(default_factory=list)
     #: the rulebook's `display:` hints as written (read by interpreter/view; no rule depends on them)
     display: dict = field(default_factory=dict)
+    #: the pictures `display:` names that may be shown: path as written -> the file inside the
+    #: rulebook folder (checked when compiled: engine/display.py check_images)
+    images: dict = field(default_factory=dict)
     #: action name -> (parameter names, the secret ones): what another seat is not told of a decision
     #: (`secret:` on an action, its default, `display: secret`); see runtime.public_action_id
     redact: dict = field(default_factory=dict)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ...game import words
-from .terminal import trimmed_rows
+from .terminal import track_text, trimmed_rows
 
 #: a zone with more components than this is written as counts per glyph
 MANY = 6
@@ -167,6 +167,15 @@ def _variables(items) -> list:
             for v in items]
 
 
+def track_lines(view, width: int) -> list:
+    out = []
+    for t in view.get("score_tracks") or []:
+        line = track_text(t)
+        line.truncate(width, overflow="ellipsis")
+        out.append(line)
+    return out
+
+
 def header_line(view, width: int) -> Text:
     parts = [Text(view["game"], style="bold")]
     if view.get("round") is not None:
@@ -276,6 +285,7 @@ def compact_screen(view, width: int = 80, height: int = 24, recent=()) -> list:
             others += _fit(parts, width)[:2 if others_mode == "full" else 1]
         return {"header": [header_line(view, width)],
                 "vars": _fit(_variables(view["variables"]), width) if view["variables"] else [],
+                "tracks": track_lines(view, width),
                 "shared": shared, "piles": piles, "mine": mine, "others": others,
                 "legend": legend_line(view, width), "scores": scores, "story": story, "choices": choices}
 
@@ -309,7 +319,7 @@ def compact_screen(view, width: int = 80, height: int = 24, recent=()) -> list:
     for key in ("piles", "others", "vars", "legend", "story"):   # what fits again after folding
         if not blocks[key] and full[key] and sum(len(x) for x in blocks.values()) + len(full[key]) <= budget:
             blocks[key] = full[key]
-    order = ("header", "vars", "shared", "piles", "mine", "others", "legend", "scores", "story", "choices")
+    order = ("header", "vars", "tracks", "shared", "piles", "mine", "others", "legend", "scores", "story", "choices")
     return [line for key in order for line in blocks[key]]
 
 

@@ -21,6 +21,7 @@ from ...game import Component, Zone, format_value
 from ...game import DisplayHints, fact_problem, fill_template, read_hints, space_readers
 from ...game import Phrases, words
 from ...game import part_problem
+from ...game import image_url, track_problem
 
 #: colours for symbols that are colour words, and a palette for the others
 NAMED = {
@@ -71,6 +72,9 @@ class ViewMaker:
         self.space_fns = self._space_functions()
         self.fact_fns = self._fact_functions()
         self.part_fns = self._part_functions()
+        self.track_fns = self._track_functions()
+        #: family -> (board name, (x, y) or {space key: (x, y)}) for `display: boards:`
+        self.on_board = {fam: (b.name, where) for b in self.hints.boards.values() for fam, where in b.places.items()}
 
     def _part_functions(self) -> dict:
         """kind -> (f(state, [piece, part]), nslots) for `display: parts:`, compiled once (one that
@@ -132,11 +136,17 @@ class ViewMaker:
             where[cell] = {"name": f"{zone.name} {text}", "at": [format_value(cell[0]), format_value(cell[1])],
                            "capacity": 1, "options": [], "hidden": False, "count": 0 if held is None else 1,
                            "components": [] if held is None else [self._covering(state, held[0], held[1])]}
-        return {"name": fam.name, "title": self.hints.titles.get(fam.name) or words(fam.name),
-                "index": ["row", "column"], "type": fam.ztype, "shape": "grid", "flip_rows": False,
-                "rows": [format_value(r) for r in rows], "columns": [format_value(c) for c in cols],
-                "row_index": "row", "column_index": "column",
-                "cells": [[where.get((r, c)) for c in cols] for r in rows]}
+        out = {"name": fam.name, "title": self.hints.titles.get(fam.name) or words(fam.name),
+               "index": ["row", "column"], "type": fam.ztype, "shape": "grid", "flip_rows": False,
+               "rows": [format_value(r) for r in rows], "columns": [format_value(c) for c in cols],
+               "row_index": "row", "column_index": "column",
+               "cells": [[where.get((r, c)) for c in cols] for r in rows]}
+        board, place = self.on_board.get(fam.name, (None, None))
+        if board is not None:
+            out["board"] = board          # a grid of cells lies on a board at one point
+            if isinstance(place, tuple):
+                out["pos"] = self._percent(board, place)
+        return out
 
     def _fact_functions(self) -> list:
         """[(name, title, f(state, [seat]))] for `display: facts:`, compiled once (a function that
@@ -271,6 +281,14 @@ class ViewMaker:
             style["name"] = fill_template(look["name"], {**attrs, "kind": style["kind"], "label": style["label"]}, show)
         if look["shape"]:
             style["shape"] = look["shape"]
+        image = look.get("image")
+        if isinstance(image, tuple):     # a picture per value of one attribute
+            attr, by = image
+            value = attrs.get(attr)
+            image = by.get(format_value(value)) if value is not None else None
+        url = image_url(self.game, image) if isinstance(image, str) else None
+        if url is not None:
+            style["image"] = url
 
     def _short(self, label: str, style: dict) -> str:
         """The label with every enum symbol in it written as its glyph ("green4" -> "G4"), for small cells."""
@@ -348,6 +366,10 @@ class ViewMaker:
             "actions": self._actions(options, targets, to_move, pieces),
             "seat_colors": self.seat_colors,
         }
+        if self.hints.boards:
+            view["boards"] = self._boards()
+        if self.track_fns:
+            view["score_tracks"] = self._score_tracks(state, obs)
         if state.is_terminal():
             view["scores"] = state.scores()
             view["ranking"] = state.ranking()
@@ -452,6 +474,7 @@ class ViewMaker:
             for n in names:
                 clickable.setdefault(n, []).append(oid)
         cells = []
+        board, place = self.on_board.get(fam.name, (None, None))
         for z in zones:
             at = [z.index_values[i] for i in own]
             content = obs["zones"].get(z.name)
@@ -460,6 +483,10 @@ class ViewMaker:
             space = self._space(state, fam, z, pidx) if state is not None else None
             if space is not None:
                 cell["space"] = space
+            if isinstance(place, dict):
+                point = place.get(",".join(cell["at"]))
+                if point is not None:
+                    cell["pos"] = self._percent(board, point)
             if isinstance(content, dict):
                 cell["hidden"] = True
                 cell["count"] = content.get("count", 0)
@@ -475,6 +502,10 @@ class ViewMaker:
                "index_titles": {n: self.hints.titles.get(f"{fam.name}.{n}") or words(n) for n in index_names}}
         if fam.name in self.hints.layout:
             out["layout"] = self.hints.layout[fam.name]
+        if board is not None:
+            out["board"] = board          # drawn on that picture (`display: boards:`)
+            if isinstance(place, tuple):
+                out["pos"] = self._percent(board, place)
         if len(own) == 0:
             out["shape"] = "single"
             out["zone"] = cells[0][1] if cells else None
@@ -500,6 +531,66 @@ class ViewMaker:
         else:
             out["shape"] = "list"
             out["zones"] = [c for _, c in cells]
+        return out
+
+    def _percent(self, board: str, point) -> list:
+        """A point on a board's picture as per cent of its width and height (the page scales it)."""
+        w, h = self.hints.boards[board].size
+        return [round(100 * point[0] / w, 2), round(100 * point[1] / h, 2)]
+
+    def _boards(self) -> list:
+        return [{"name": b.name, "title": b.title or words(b.name),
+                 "image": image_url(self.game, b.image) if b.image else None, "size": list(b.size), "seat": b.seat}
+                for b in self.hints.boards.values()]
+
+    def _track_functions(self) -> list:
+        """[(ScoreTrack, f(state, [seat]) or None, nslots)] for `display: score_track:`: a variable is
+        read from the observation; a function is compiled once (one that may not be shown is left
+        out: RW259)."""
+        from dsl.parser import parse_expression
+        from dsl.diagnostics import Pos, Report
+        from ...game import Cx, Scope, compile_expr
+        out = []
+        for t in self.hints.score_tracks:
+            if track_problem(self.game, t.of) is not None:
+                continue
+            if t.of in self.game.variables:
+                out.append((t, None, 0))
+                continue
+            scope = Scope([("_p", T.PLAYER)])
+            report = Report()
+            try:
+                fn, _ = compile_expr(parse_expression(f"{t.of}(_p)", Pos("<display>")),
+                                     Cx(self.game, report, scope, False, {}, None))
+            except Exception:  # noqa: BLE001 - a hint that does not compile is left out
+                continue
+            if not report.has_errors:
+                out.append((t, fn, max(scope.nslots, 1)))
+        return out
+
+    def _score_tracks(self, state, obs) -> list:
+        """Each track with a marker per seat whose value the seat may see: the space it stands on
+        (a value past the last space goes round again: ``laps``)."""
+        out = []
+        names = self.lay.seat_names
+        for t, fn, nslots in self.track_fns:
+            markers = []
+            for s in self.lay.seats:
+                if fn is None:
+                    shown = obs["variables"].get(t.of)
+                    value = shown.get(str(s), shown.get(s)) if isinstance(shown, dict) else None
+                else:
+                    try:
+                        value = fn(state, [s] + [None] * (nslots - 1))
+                    except Exception:  # noqa: BLE001 - a hint never stops the drawing
+                        value = None
+                if isinstance(value, bool) or not isinstance(value, int):
+                    continue
+                laps, space = divmod(value - t.start, t.length)
+                markers.append({"seat": s, "name": names[s], "value": value, "space": t.start + space,
+                                "laps": laps, "color": self.seat_colors[s]})
+            out.append({"of": t.of, "title": t.title or self._title(t.of), "start": t.start, "length": t.length,
+                        "markers": markers})
         return out
 
     def _title(self, name: str) -> str:

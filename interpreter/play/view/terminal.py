@@ -136,12 +136,27 @@ def clean(value):
     return value
 
 
+def track_text(track) -> Text:
+    """A score track in one line: its title and span, then each seat's value (and the space its marker
+    stands on, when the value went round the track)."""
+    last = track["start"] + track["length"] - 1
+    out = Text(f"{track['title']} ({track['start']}–{last}):", style="cyan")
+    for i, m in enumerate(track["markers"]):
+        out.append(" · " if i else " ")
+        out.append(f"{m['name']} {m['value']}", style=m.get("color") or "")
+        if m["laps"]:
+            out.append(f" (space {m['space']}, round {m['laps'] + 1})", style="dim")
+    return out
+
+
 def view_renderable(view):
     """The whole view: header, shared variables and families, one panel per player."""
     view = clean(view)
     items = [header_text(view)]
     if view["variables"]:
         items.append(Text("  ".join(f"{v['name']}={v['value']}" for v in view["variables"]), style="cyan"))
+    for track in view.get("score_tracks") or []:
+        items.append(track_text(track))
     for fam in view["shared"]:
         items.append(family_renderable(fam))
     for p in view["players"]:

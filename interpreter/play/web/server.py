@@ -43,6 +43,7 @@ from ...game import LIMITS, GameSetupError
 from ...game import IllegalAction
 from ..session import HUMAN, Session, parse_seats
 from ..view import build_view
+from .images import image_routes
 from .guard import Refused, install, json_body, option_map, query_seat, reply, text, text_list, whole
 from .tableapi import table_routes
 from dsl.diagnostics import RuleRuntimeError
@@ -336,6 +337,7 @@ def build_app(hall, hotseat: GameServer | None, allowed_hosts: set) -> bottle.Bo
         return bottle.static_file(name, root=str(STATIC))
 
     table_routes(app, hall, STATIC)
+    image_routes(app, hall.rulebooks.values())
     install(app, allowed_hosts)
     return app
 

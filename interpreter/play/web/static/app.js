@@ -60,9 +60,16 @@ function compEl(c, choosable, compact, zone) {
   const ids = [...new Set([...(choosable.labels[c.label] || []), ...(choosable.pieces[`${zone}\t${c.label}`] || [])])];
   const short = c.face !== undefined ? c.face : compact || c.short === c.glyph ? c.short : c.label;
   const name = c.name || words(c.label);
-  const e = el("span", {class: "comp" + (c.color ? "" : " plain") + (c.shape ? ` shape-${c.shape}` : "") + (ids.length ? " clickable" : ""),
-                        style: compStyle(c), title: `${name} (${words(c.kind)})`, "data-label": c.label},
-                 c.colors && c.colors.length > 1 ? el("b", {class: "face"}, short) : short);
+  // a picture from the rulebook folder (display: components: image:) in place of the coloured shape,
+  // drawn as <img> (a script in an SVG file never runs), edged in its colour
+  const e = c.image
+    ? el("span", {class: "comp pic" + (ids.length ? " clickable" : ""), style: c.color ? `border-color:${c.color}` : "",
+                  title: `${name} (${words(c.kind)})`, "data-label": c.label},
+         el("img", {src: c.image, alt: "", draggable: "false"}))
+    : el("span", {class: "comp" + (c.color ? "" : " plain") + (c.shape ? ` shape-${c.shape}` : "") + (ids.length ? " clickable" : ""),
+                  style: compStyle(c), title: `${name} (${words(c.kind)})`, "data-label": c.label},
+         c.colors && c.colors.length > 1 ? el("b", {class: "face"}, short) : short);
+  if (c.image) { e.setAttribute("role", "img"); e.setAttribute("aria-label", name); }   // a button, if it chooses (below)
   if (short !== c.label) e.setAttribute("aria-label", `${short} (${name})`);   // the face, then what it is
   if (ids.length) { e.dataset.ids = ids.join(" "); clickable(e, () => choose(ids, e)); }
   return e;
@@ -187,6 +194,63 @@ function familyEl(fam, choosable) {
   return box;
 }
 
+function boardEl(b, fams, choosable) {
+  // a board's picture with zones laid on it (display: boards:): a family at one point, or each of
+  // its spaces at its own; the points are per cent of the picture, so it scales with the page (never
+  // wider than its size)
+  const box = el("div", {class: "family boardpic", "data-board": b.name});
+  box.append(el("h4", {}, b.title));
+  const pic = el("div", {class: "bpic", style: `aspect-ratio:${b.size[0]} / ${b.size[1]};max-width:${b.size[0]}px`, role: "group", "aria-label": b.title});
+  if (b.image) pic.append(el("img", {class: "bg", src: b.image, alt: "", draggable: "false"}));
+  const off = [];
+  const at = (pos, kid) => el("div", {class: "onboard", style: `left:${pos[0]}%;top:${pos[1]}%`}, kid);
+  for (const fam of fams) {
+    if (fam.pos) { pic.append(at(fam.pos, familyEl(fam, choosable))); continue; }
+    const cells = fam.shape === "single" ? [fam.zone] : fam.shape === "grid" ? fam.cells.flat() : fam.zones;
+    for (const c of cells) {
+      if (!c) continue;
+      if (c.pos) {
+        const z = zoneEl(c, choosable, true);
+        z.title = `${fam.title || words(fam.name)} ${c.at.join(", ")}` + (z.title ? ` · ${z.title}` : "");
+        pic.append(at(c.pos, z));
+      } else off.push(el("div", {class: "slot"}, el("div", {class: "at"}, `${fam.title || words(fam.name)} ${c.at.join(", ")}`), zoneEl(c, choosable, false)));
+    }
+  }
+  box.append(pic);
+  if (off.length) box.append(el("div", {class: "zrow"}, off));    // spaces the board gives no point
+  return box;
+}
+
+function familiesEl(fams, boards, seat, choosable) {
+  // the families in order, those on a board (of this kind: shared or a player's) drawn on its picture
+  const out = [];
+  const drawn = new Set();
+  for (const fam of fams) {
+    const b = fam.board !== undefined && boards.find((x) => x.name === fam.board && x.seat === seat);
+    if (!b) { out.push(familyEl(fam, choosable)); continue; }
+    if (drawn.has(b.name)) continue;
+    drawn.add(b.name);
+    out.push(boardEl(b, fams.filter((f) => f.board === b.name), choosable));
+  }
+  return out;
+}
+
+function tracksEl(view) {
+  // each score track: numbered spaces, each seat's marker on its space (its number too: colour is not the only sign)
+  return (view.score_tracks || []).map((t) => {
+    const ol = el("ol", {class: "strack", "aria-label": t.title});
+    for (let i = 0; i < t.length; i++) {
+      const n = t.start + i;
+      const here = t.markers.filter((m) => m.space === n);
+      ol.append(el("li", {class: "tspace" + (here.length ? " marked" : "")}, el("span", {class: "tnum"}, n),
+                   here.map((m) => el("span", {class: "marker", style: `background:${m.color};color:${textColor(m.color)}`,
+                                               title: `${m.name}: ${m.value}`, "data-seat": m.seat}, m.seat + 1))));
+    }
+    const said = t.markers.map((m) => `${m.name} ${m.value}`).join(" · ");
+    return el("div", {class: "family scoretrack"}, el("h4", {}, t.title, " ", el("span", {class: "tsum"}, said)), ol);
+  });
+}
+
 function trim(rows, flip) {
   // a long run of empty rows at the far end of a grid says nothing: fold it into one line
   const filled = (cells) => cells.some((c) => c && (c.count || (c.options && c.options.length)));
@@ -287,9 +351,11 @@ function drawBoard(view) {
   if (view.phase) head.push(words(view.phase));
   $("title").textContent = head.join(" · ");
   if (view.variables.length) board.append(varsEl(view.variables));
+  const boards = view.boards || [];
   const shared = el("div", {class: "shared"});
-  for (const fam of view.shared) shared.append(familyEl(fam, choosable));
+  shared.append(...familiesEl(view.shared, boards, false, choosable));
   board.append(shared);
+  for (const t of tracksEl(view)) board.append(t);         // under the board, as round its edge (the board first)
   const players = el("div", {class: "players"});
   for (const p of view.players) {
     const color = (view.seat_colors || [])[p.seat];
@@ -297,7 +363,7 @@ function drawBoard(view) {
                              style: color ? `--seat:${color}` : ""});
     panel.append(el("h3", {}, el("span", {class: "seatdot", "aria-hidden": "true"}), p.name, p.is_viewer ? " (you)" : "", p.to_move ? el("span", {class: "badge"}, "to decide") : ""));
     if (p.variables.length) panel.append(varsEl(p.variables));
-    for (const fam of p.families) panel.append(familyEl(fam, choosable));
+    panel.append(...familiesEl(p.families, boards, true, choosable));
     players.append(panel);
   }
   board.append(players);

@@ -1,0 +1,59 @@
+"""The pictures a served rulebook shows (`display:` images and boards), and nothing else.
+
+A picture is served only when its rulebook's `display:` names it and it passed the
+loader's checks (inside the rulebook folder, links followed; a regular file of at
+most IMAGE_BYTES; a picture's ending): the address is
+``/images/<folder>/<path as written>``, ``<folder>`` naming the rulebook's folder
+(:func:`image_folder`).  Each request checks the file again (it may have become a
+link out of the folder since) and reads at most IMAGE_BYTES.  An SVG file may hold
+a script: the page draws pictures with ``<img>`` (where no script runs), and every
+picture is sent with a Content-Security-Policy that allows none and sandboxes a
+picture opened on its own.
+"""
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+import bottle
+
+from ...game import IMAGE_BYTES, IMAGE_TYPES, image_folder, image_name, image_problem
+
+#: sent with every picture: no script, no request of its own, a sandbox when opened alone
+IMAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
+
+
+def declared_images(rulebooks) -> dict:
+    """folder part -> {path in the address -> (rulebook folder, path as written, file)} for every picture the rulebooks
+    may show (those their compiled `display:` kept: engine/display.py check_images)."""
+    out: dict = {}
+    for rb in rulebooks:
+        root = Path(rb.game.root)
+        out.setdefault(image_folder(root), {}).update({image_name(rel): (root, rel, path)
+                                                       for rel, path in rb.game.images.items()})
+    return out
+
+
+def image_routes(app: bottle.Bottle, rulebooks) -> None:
+    """GET /images/<folder>/<path>: a declared picture of a served rulebook, else 404."""
+    known = declared_images(rulebooks)
+
+    @app.get("/images/<folder>/<rel:path>")
+    def image(folder, rel):
+        entry = known.get(folder, {}).get(rel)
+        if entry is None:
+            raise bottle.HTTPError(404)
+        root, written, path = entry
+        if image_problem(root, written) is not None:    # the check of loading again: changed since? not served
+            raise bottle.HTTPError(404)
+        try:
+            with open(path, "rb") as f:
+                data = f.read(IMAGE_BYTES + 1)
+        except OSError:
+            raise bottle.HTTPError(404) from None
+        if len(data) > IMAGE_BYTES:
+            raise bottle.HTTPError(404)
+        r = bottle.response
+        r.content_type = IMAGE_TYPES[PurePosixPath(rel).suffix.lower()]
+        r.set_header("Content-Security-Policy", IMAGE_POLICY)
+        r.set_header("Cache-Control", "no-cache")
+        return data
