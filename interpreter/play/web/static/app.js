@@ -70,7 +70,10 @@ function compEl(c, choosable, compact, zone) {
                   style: compStyle(c), title: `${name} (${words(c.kind)})`, "data-label": c.label},
          c.colors && c.colors.length > 1 ? el("b", {class: "face"}, short) : short);
   if (c.image) { e.setAttribute("role", "img"); e.setAttribute("aria-label", name); }   // a button, if it chooses (below)
-  if (short !== c.label) e.setAttribute("aria-label", `${short} (${name})`);   // the face, then what it is
+  if (short !== c.label) {
+    e.setAttribute("aria-label", `${short} (${name})`);   // the face, then what it is
+    if (!ids.length) e.setAttribute("role", "img");       // a name on a plain span is not allowed (axe: aria-prohibited-attr)
+  }
   if (ids.length) { e.dataset.ids = ids.join(" "); clickable(e, () => choose(ids, e)); }
   return e;
 }
