@@ -103,6 +103,57 @@ def test_a_card_one_tucked_under_the_deck_stays_its_bottom_card_in_ones_resample
     assert len(theirs) > 1
 
 
+KNOWN_TOP = Path(__file__).parent / "rulebooks" / "known_top"
+
+
+def known_top(first, second="take"):
+    """Seed 1: seat 0 holds c2, seat 1 c6, the market shows c8 c3, the deck (bottom first)
+    c7 c5 c4 c1 (hand-checked: seat 0's peek shows it)."""
+    st = Rulebook.load(KNOWN_TOP).new_game(2, 1)
+    assert st.observation(0)["zones"]["market"] == ["c8", "c3"]
+    st.apply_action(first)
+    if first == "peek":
+        assert st.observation(0)["zones"]["deck"] == ["c7", "c5", "c4", "c1"]
+    st.apply_action(second)
+    assert st.current_player() == 0
+    return st
+
+
+def test_a_card_laid_on_top_of_the_deck_and_drawn_unseen_is_in_the_drawers_hand_in_every_resample():
+    # seat 0 lays c8 on top of the face-down deck, seat 1 draws the top card unseen: it is c8
+    st = known_top("lay(card=c8)")
+    assert zone_of(st, "c8") == "hand[1]"
+    samples = [st.resample(0, k) for k in range(30)]
+    assert {zone_of(r, "c8") for r in samples} == {"hand[1]"}
+    # the card seat 1 was dealt is unknown to seat 0: it varies with the deck's
+    assert len({frozenset(c.label for c in r.z[st.lay.zone_by_name("hand[1]").id]) for r in samples}) > 1
+    assert all(r.observation(0) == st.observation(0) for r in samples)
+    assert st.recall_notes(0) == []
+
+
+def test_the_top_card_of_a_peeked_deck_drawn_unseen_is_in_the_drawers_hand_in_every_resample():
+    # seat 0 saw the whole deck (c1 on top) before seat 1 drew its top card unseen
+    st = known_top("peek")
+    assert zone_of(st, "c1") == "hand[1]"
+    samples = [st.resample(0, k) for k in range(30)]
+    assert {zone_of(r, "c1") for r in samples} == {"hand[1]"}
+    # and the three it saw below stay in the deck, in their order
+    assert {tuple(c.label for c in r.z[st.lay.zone_by_name("deck").id]) for r in samples} == {("c7", "c5", "c4")}
+    # seat 1 never saw the deck: for it the drawn card's place among the others is open
+    assert len({zone_of(st.resample(1, k), "c5") for k in range(30)}) > 1
+
+
+def test_recall_says_where_it_follows_less_than_the_rules_tell():
+    # seat 1 digs the bottom card (c7, which seat 0 saw there) out of the deck: not a draw from
+    # the top, which is what recall follows; it says so, at the deck, after the 2nd decision
+    st = known_top("peek", "dig")
+    assert zone_of(st, "c7") == "hand[1]"
+    notes = st.recall_notes(0)
+    assert [(n, zone) for n, zone, _why in notes] == [(2, "deck")]
+    assert "not the top ones" in notes[0][2]
+    assert st.recall_notes(1) == []           # seat 1 knew no place in the deck
+
+
 # --- the property, checked independently of Recall --------------------------------------------
 
 def watched(stops, seat) -> dict:

@@ -86,6 +86,17 @@ def recalled(st, seat: int):
     return _trajectory(st, seat)[2]
 
 
+def recall_notes(st, seat: int) -> list:
+    """Where what ``seat`` remembers of the components (:class:`Recall`) is looser than
+    what it could tell from the rules, in the game of ``st``: ``[(decision, zone, why)]``
+    — after that many decisions (0: the start), at that zone; a resample may then put
+    there a component the seat could rule out (never one it saw elsewhere).  [] when
+    nothing was loose, or when the game has no decision yet."""
+    if not st._history or not needs_recall(st, seat):
+        return []
+    return list(_trajectory(st, seat)[2][2])
+
+
 def permuted(st, seat: int, seed: int, memory=None):
     """A copy of ``st`` with the components ``seat`` cannot see redistributed (honouring the
     facts it was told and, given ``memory`` (``Recall.memory()``), what it remembers: each
@@ -94,7 +105,7 @@ def permuted(st, seat: int, seed: int, memory=None):
     s = st.clone()
     s.logging = False
     hidden = [z for z in st.lay.zones if not sees_zone(st, z, seat)]
-    places, ordered = memory if memory is not None else (None, ())
+    places, ordered = memory[:2] if memory is not None else (None, ())
     keep = frozenset(c.id for z in hidden if z.type == "deck" for c in s.z[z.id] if c.id in ordered)
     owners = {name: [a for a, t in kind.attributes.items() if t == T.PLAYER]
               for name, kind in st.game.kinds.items()}

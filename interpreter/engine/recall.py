@@ -23,7 +23,7 @@ class Recall:
     go in (the deck as laid out before the setup, a card put under a deck from a hand), and
     the deck was not shuffled since (the order of what stayed in it changed)."""
 
-    __slots__ = ("seat", "where", "saw", "places", "decks", "ordered")
+    __slots__ = ("seat", "where", "saw", "places", "decks", "ordered", "stops", "loose")
 
     def __init__(self, lay, seat: int, origin=None):
         self.seat = seat
@@ -41,18 +41,22 @@ class Recall:
             self.places = [frozenset((z,)) if self.saw[z] else anywhere for z in self.where]
             self.decks = {z: tuple(c.id for c in origin.z[z]) for z in decks}
             self.ordered = frozenset()
+        self.stops = 0
+        self.loose: list = []
 
     def copy(self) -> "Recall":
         c = Recall.__new__(Recall)
         c.seat, c.where, c.saw, c.places = self.seat, list(self.where), self.saw, list(self.places)
         c.decks, c.ordered = self.decks, self.ordered
+        c.stops, c.loose = self.stops, list(self.loose)
         return c
 
     def memory(self) -> tuple:
-        """(``places``, ``ordered``): what :func:`permuted` honours."""
-        return self.places, self.ordered
+        """(``places``, ``ordered``, ``loose``): what :func:`permuted` honours, and where it
+        is looser than what the seat could tell."""
+        return self.places, self.ordered, tuple(self.loose)
 
-    def _step_decks(self, st, old, saw) -> None:
+    def _step_decks(self, st, old, saw, sees) -> None:
         if not self.decks:
             return
         ordered = set(self.ordered)
@@ -60,6 +64,9 @@ class Recall:
         for zid, prev in self.decks.items():
             ids = tuple(c.id for c in st.z[zid])
             decks[zid] = ids
+            if sees.get(zid):           # it sees the deck (a reveal): every place in it
+                ordered.update(ids)
+                continue
             if ids == prev:
                 continue
             here, there = set(ids), set(prev)
@@ -103,6 +110,7 @@ class Recall:
             if not sees[now[c]]:
                 edges.setdefault(old[c], set()).add(now[c])
         lost = {old[c] for c in moved}
+        told = self._taken_from_known(st, old, saw, edges) if self.decks and edges else {}
 
         def reach(zones):
             """``zones`` and every hidden zone a component could have gone to from them, at
@@ -124,7 +132,16 @@ class Recall:
             if seen:
                 places[c] = frozenset((z,))
                 continue
-            if saw[was]:                # it saw the component there at the last stop
+            if was in told and told[was] is not None and c in told[was][0]:
+                mine = reach(edges[was])     # it knew this card was taken from the deck
+                if len(mine) > 1:
+                    self._note(st, was, "it knew cards drawn from it but not which of the hidden zones they "
+                                        "went to took which")
+            elif was in told and told[was] is None and z != was and (saw[was] or c in self.ordered):
+                mine = reach((was,))
+                self._note(st, was, "components it knew left it from places it cannot tell (not the top "
+                                    "ones, or with components going in unseen)")
+            elif saw[was]:                # it saw the component there at the last stop
                 if was not in lost:
                     mine = frozenset((was,))
                 elif z != was and sees.get(was, sees_now(was)):     # it sees that it left
@@ -138,9 +155,44 @@ class Recall:
             if z not in mine:           # cannot happen; never exclude the truth
                 mine = mine | {z}
             places[c] = mine
-        self._step_decks(st, old, saw)
+        self._step_decks(st, old, saw, sees)
         self.where = list(now)
         self.saw = sees
+        self.stops += 1
+
+    def _taken_from_known(self, st, old, saw, edges) -> dict:
+        """For each deck hidden from the seat at the last stop that lost components to zones
+        it cannot see: (the components it knew were taken from it, ) when the components
+        that left it were its top ones and every one that went in came from where the seat
+        saw it (so it can tell how many were taken: a draw takes the top ones), else None.
+        A component it knew the place of (``ordered``, or all of a deck it saw) is one it
+        knew was taken when its place was among the top ones."""
+        out = {}
+        now = st.where
+        for zid, prev in self.decks.items():
+            if zid not in edges:
+                continue
+            n = len(prev)
+            left = [i for i in prev if now[i] != zid]
+            k = len(left)
+            ids = [c.id for c in st.z[zid]]
+            entered = [i for i in ids if old[i] != zid]
+            stayed = frozenset(prev) - frozenset(left)
+            if [i for i in ids if i in stayed] != [i for i in prev if i in stayed]:
+                out[zid] = (frozenset(),)       # shuffled: it knows no place in it any more
+            elif set(left) == set(prev[n - k:]) and ids[:n - k] == list(prev[:n - k]) and \
+                    all(saw[old[i]] for i in entered):
+                known = saw[zid]
+                out[zid] = (frozenset(i for i in left if known or i in self.ordered),)
+            else:
+                out[zid] = None
+        return out
+
+    def _note(self, st, zid: int, why: str) -> None:
+        """Recall of this seat is looser than what it could tell at zone ``zid`` (kept, in
+        ``loose``, as (stop, zone name, why): :func:`interpreter.engine.infosets.recall_notes`)."""
+        if len(self.loose) < 16:
+            self.loose.append((self.stops, st.lay.zones[zid].name, why))
 
 
 class Recalls:

@@ -811,6 +811,12 @@ class State:
         from .infosets import resample
         return resample(self, seat, seed)
 
+    def recall_notes(self, seat: int) -> list:
+        """Where ``resample(seat, …)`` remembers less than ``seat`` could tell from the rules:
+        ``[(decisions so far, zone name, why)]`` (see interpreter/infosets.py, recall_notes)."""
+        from .infosets import recall_notes
+        return recall_notes(self, seat)
+
     def observation_tensor(self, viewer: int) -> dict:
         """Named fixed-shape numpy arrays of what ``viewer`` may see (see interpreter/tensors.py)."""
         from .tensors import observation_tensor
