@@ -226,3 +226,28 @@ def test_the_recall_property_on_the_shipped_games(game, players):
     from conftest import RULES
     problems, _checked = recall_problems(RULES / game, games=2, samples=4, every=9, players=players)
     assert problems == []
+
+
+def test_a_saved_scenario_state_keeps_its_start_and_resamples_after_loading():
+    # a scenario's edited start: c8 goes from the market under the deck, the deck's top card
+    # takes its place; then seat 0 gives c1 into seat 1's hand (it watches it go there)
+    import json
+    from dsl.diagnostics import Pos
+    rb = Rulebook.load(PASSED)
+
+    def start(st):
+        deck, market = st.lay.zone_by_name("deck"), st.lay.zone_by_name("market")
+        c8 = next(c for c in st.z[market.id] if c.label == "c8")
+        st.move((c8,), deck, True, Pos("test"))
+        st.move((st.z[deck.id][-1],), market, False, Pos("test"))
+        return None, {}
+    st = rb.new_game(2, 1, start=start)
+    assert st.legal_actions()[0] == "give(card=c1)" and "give(card=c8)" not in st.legal_actions()
+    st.apply_action("give(card=c1)")
+    st.apply_action(next(a for a in st.legal_actions() if a.startswith("give")))
+    back = rb.state_from_json(json.loads(json.dumps(st.to_json())))
+    assert back.to_json() == st.to_json()
+    # before: the loaded state lost its start, and resample failed (RW922)
+    samples = [back.resample(0, k) for k in range(20)]
+    assert {zone_of(r, "c1") for r in samples} == {"hand[1]"}
+    assert all(r.observation(0) == st.observation(0) for r in samples)

@@ -876,6 +876,8 @@ class State:
             **({"drawn": [[slot, key] for slot, key in sorted(self.drawn.items())]} if self.drawn else {}),
             **({"facts": [[seat, cid, attr, encode(value), equal, holds]
                           for seat, cid, attr, value, equal, holds in self.facts]} if self.facts else {}),
+            # absent unless the game began at an edited start (a scenario's): what resample replays from
+            **({"origin": self.origin.to_json()} if self.origin is not None else {}),
         }
 
     @classmethod
@@ -925,7 +927,8 @@ class State:
                         for seat, cid, attr, value, equal, holds in data.get("facts", ()))
         s.chance = None
         s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
-        s.origin = None
+        origin = data.get("origin")
+        s.origin = None if origin is None else cls.from_json(game, origin, layout)
         return s
 
 
