@@ -241,3 +241,55 @@ def test_a_secret_choice_kept_in_a_hidden_variable_is_rw262(rulebook):
     # a public parameter is no secret: everyone is told the stake, resample keeps it rightly
     report, _ = check_rulebook(rulebook(SECRET_BET.replace("    secret: [n]\n", "")))
     assert report.items == []
+
+
+HAND_TOTAL = """\
+regelwerk: 1
+game: {name: Hand total, players: {min: 2, max: 2}}
+components:
+  card:
+    attributes: {value: int}
+    items: [{for_each: {value: "1..6"}, count: 1}]
+    label: "c{value}"
+    home: deck
+zones:
+  deck: {type: deck, holds: card, visible: false}
+  hand: {index: {p: players}, holds: card, visible: "viewer == p"}
+variables:
+  total: {index: {p: players}, init: 0, visible: "viewer == p"}
+setup:
+  - shuffle: deck
+  - for: "p in players"
+    do:
+      - draw: 2
+        from: deck
+        to: "hand[p]"
+      - set: "total[p] = sum(hand[p], c -> c.value)"
+flow:
+  - turns: 0
+    once: true
+    do: [{decide: [pass], otherwise: [{fail: "passing is always possible"}]}]
+actions:
+  pass: {do: []}
+end: {score: "total[p]"}
+"""
+
+
+def test_a_hidden_value_computed_from_hidden_components_is_rw263(rulebook):
+    # total[1] (hidden from seat 0) is stored from hand[1] (hidden from seat 0): resample deals
+    # seat 0 other cards for hand[1] but keeps total[1], a world that contradicts itself
+    report, _ = check_rulebook(rulebook(HAND_TOTAL))
+    assert [(d.code, d.severity, d.pos.line) for d in report.items] == [("RW263", "warning", 21)]
+    assert "'total'" in report.items[0].message and "zone 'hand'" in report.items[0].message
+    # through a function too
+    held = 'functions:\n  held:\n    params: {p: player}\n    value: "sum(hand[p], c -> c.value)"\nsetup:'
+    report, _ = check_rulebook(rulebook(HAND_TOTAL.replace('"total[p] = sum(hand[p], c -> c.value)"',
+                                                           '"total[p] = held(p)"').replace("setup:", held)))
+    assert [d.code for d in report.items] == ["RW263"]
+    # how many cards a hand holds every seat sees: no contents read
+    report, _ = check_rulebook(rulebook(HAND_TOTAL.replace('sum(hand[p], c -> c.value)"\nflow',
+                                                           'count(hand[p])"\nflow')))
+    assert report.items == []
+    # a total everyone sees is no hidden value (it tells what it tells, and resample keeps it seen)
+    report, _ = check_rulebook(rulebook(HAND_TOTAL.replace(', visible: "viewer == p"}\nsetup', '}\nsetup')))
+    assert report.items == []

@@ -78,6 +78,9 @@ class Compiler:
         #: (variable, position, action, parameter names) of every `set` in an action of a variable
         #: that may be hidden, with the parameters its value depends on (RW262: check_secret_sets)
         self.param_sets: list = []
+        #: (variable, position, value) of every `set` of a variable that may be hidden (RW263:
+        #: check_content_sets)
+        self.content_sets: list = []
         self.emitted: set = set()
         self.scope_names: set = set(BUILTIN_SCOPES)
         self.deferrals: list = []  # (until, pos)
@@ -227,6 +230,7 @@ class Compiler:
         g.images = check_images(s.root, g.display, s.section_pos.get("display"), self.report)
         self.compile_redaction()
         self.check_secret_sets()
+        self.check_content_sets()
         if not self.report.has_errors:
             self.mark_distinct_options()
         g.all_procs = dict(self.all_procs())
@@ -267,6 +271,23 @@ class Compiler:
                                          f"would know the choice; keep the choice in a component moved into a "
                                          f"hidden zone (resample redistributes those), or make the parameter "
                                          f"public", "RW262")
+
+    def check_content_sets(self):
+        """RW263: a `set` stores in a variable that may be hidden from a seat a value computed
+        from what a zone that may be hidden holds (not only how many: ``sum(hand[p], c ->
+        c.value)``, through the functions it calls too): resample redistributes the components
+        but keeps the stored value, so the sample would contradict it (or a search would read
+        the hidden contents off it)."""
+        g = self.game
+        for name, pos, value in self.content_sets:
+            zone = next(_content_reads(value, g, set()), None)
+            if zone is not None:
+                self.report.warning(pos, f"'{name}' may be hidden from a seat, and this sets it from what zone "
+                                         f"'{zone}' holds, which a seat may not see: resample redistributes "
+                                         f"those components but keeps the stored value, so a resampled world "
+                                         f"would contradict it (and a search could read the hidden contents "
+                                         f"off it); compute it where it is read, with a function "
+                                         f"(functions: {{{name}: {{value: …}}}})", "RW263")
 
     def check_turn_ends(self):
         """RW153: an action that ends the turn (`end_turn`) offered by a decision not taken
@@ -1216,3 +1237,34 @@ def compile_source(source: RulebookSource, report: Report, coverage=None) -> Gam
 
 
 __all__ = ["compile_source", "Compiler", "ast", "E_STATIC"]
+
+
+#: calls that read only how many components a zone holds (which every seat sees), or whether
+#: a seat knows it, not what it holds
+_SIZE_ONLY = frozenset(("count", "len", "empty", "known"))
+
+
+def _content_reads(node, g, seen: set):
+    """The names of the zone families that may be hidden from a seat whose contents ``node``
+    reads (directly or in the functions it calls), not only their sizes (RW263)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        fname = node.func.id
+        if fname in _SIZE_ONLY and (fname == "known" or len(node.args) == 1):
+            return
+        f = g.functions.get(fname)
+        if f is not None and fname not in seen:
+            seen.add(fname)
+            if getattr(f, "tree", None) is not None:
+                yield from _content_reads(f.tree, g, seen)
+    if isinstance(node, ast.Name):
+        fam = g.zones.get(node.id)
+        if fam is not None and fam.visible_const is not True:
+            yield node.id
+        return
+    for value in vars(node).values():
+        if isinstance(value, ast.Node):
+            yield from _content_reads(value, g, seen)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, ast.Node):
+                    yield from _content_reads(item, g, seen)

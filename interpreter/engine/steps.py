@@ -319,6 +319,7 @@ class StepCompiler:
         unchanged stays chance (``State.drew``); any other value is not (``State.undrew``).
         A value computed from a drawn one cannot be drawn anew by resample: RW260."""
         value = node.value
+        self.c.content_sets.append((var.name, node.pos, value))     # RW263: Compiler.check_content_sets
         if self.params:
             used = self._param_names(value)
             if used:
