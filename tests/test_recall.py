@@ -154,6 +154,19 @@ def test_recall_says_where_it_follows_less_than_the_rules_tell():
     assert st.recall_notes(1) == []           # seat 1 knew no place in the deck
 
 
+def test_a_shuffle_that_leaves_the_order_as_it_was_still_makes_the_order_unknown():
+    # seed 62: seat 0 peeks at the deck (c2 c4 c5 c3, bottom first), seat 1 shuffles it, and
+    # the shuffle happens to leave that order: seat 0 cannot know it, so its samples vary it
+    st = Rulebook.load(KNOWN_TOP).new_game(2, 62)
+    st.apply_action("peek")
+    assert st.observation(0)["zones"]["deck"] == ["c2", "c4", "c5", "c3"]
+    st.apply_action("mix")
+    deck = st.lay.zone_by_name("deck").id
+    assert [c.label for c in st.z[deck]] == ["c2", "c4", "c5", "c3"]
+    orders = {tuple(c.label for c in st.resample(0, k).z[deck]) for k in range(30)}
+    assert len(orders) > 1
+
+
 # --- the property, checked independently of Recall --------------------------------------------
 
 def watched(stops, seat) -> dict:

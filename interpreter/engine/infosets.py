@@ -343,6 +343,8 @@ def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base
             seen = list(base[1]) if observe else None
             memory = base[2].copy() if base[2] is not None else None
             done = base[3]
+            if memory is not None:
+                r.shuffles = []         # which decks were shuffled: what the recall follows
         else:
             if st.origin is not None:           # an edited start (a scenario's): the game from there
                 if keys:
@@ -350,12 +352,14 @@ def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base
                 r = st.origin.clone()
                 r.logging = False
             else:
-                r = start(st.lay, st.seed, False, lambda new: _Redraw(new, keys, fresh))
+                r = start(st.lay, st.seed, False, lambda new: _Redraw(_followed(new, recall), keys, fresh))
             seen = [observation(r, seat)] if observe else None
             if expect is not None and seen[0] != expect[0]:
                 return None
             memory = (recall(st.lay, seat, r if st.origin is not None else None)) if recall else None
             if memory is not None:
+                if r.shuffles is None:
+                    r.shuffles = []
                 memory.step(r)
             done = 0
         for i in range(done + 1, len(st._history) + 1):
@@ -375,6 +379,13 @@ def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base
         return None
     r.chance = None
     return r, seen, memory, len(st._history)
+
+
+def _followed(st, recall):
+    """``st``, logging the decks shuffled (``State.shuffles``) when a ``recall`` follows it."""
+    if recall:
+        st.shuffles = []
+    return st
 
 
 def _same(a, b) -> bool:

@@ -23,7 +23,7 @@ class Recall:
     go in (the deck as laid out before the setup, a card put under a deck from a hand), and
     the deck was not shuffled since (the order of what stayed in it changed)."""
 
-    __slots__ = ("seat", "where", "saw", "places", "decks", "ordered", "stops", "loose")
+    __slots__ = ("seat", "where", "saw", "places", "decks", "ordered", "stops", "loose", "shuffled")
 
     def __init__(self, lay, seat: int, origin=None):
         self.seat = seat
@@ -43,12 +43,13 @@ class Recall:
             self.ordered = frozenset()
         self.stops = 0
         self.loose: list = []
+        self.shuffled = None
 
     def copy(self) -> "Recall":
         c = Recall.__new__(Recall)
         c.seat, c.where, c.saw, c.places = self.seat, list(self.where), self.saw, list(self.places)
         c.decks, c.ordered = self.decks, self.ordered
-        c.stops, c.loose = self.stops, list(self.loose)
+        c.stops, c.loose, c.shuffled = self.stops, list(self.loose), self.shuffled
         return c
 
     def memory(self) -> tuple:
@@ -67,10 +68,10 @@ class Recall:
             if sees.get(zid):           # it sees the deck (a reveal): every place in it
                 ordered.update(ids)
                 continue
-            if ids == prev:
+            if ids == prev and not (self.shuffled and zid in self.shuffled):
                 continue
             here, there = set(ids), set(prev)
-            if [i for i in ids if i in there] != [i for i in prev if i in here]:
+            if self._was_shuffled(zid, prev, ids, here, there):
                 ordered -= here         # shuffled: no place in it is known any more
             entered = [i for i in ids if old[i] != zid]
             if entered:
@@ -82,9 +83,15 @@ class Recall:
         self.decks = decks
         self.ordered = frozenset(ordered)
 
-    def step(self, st, shared=None) -> None:
+    def step(self, st, shared=None, shuffled=None) -> None:
         """Take in the state at the next stop (``shared``: a dict for the visibility of zones
-        that is the same for every seat, filled by the first seat that asks)."""
+        that is the same for every seat, filled by the first seat that asks; ``shuffled``: the
+        zones shuffled since the last stop, else read (and emptied) from ``State.shuffles``,
+        else, when the state does not log them, told by the order of what stayed in a deck)."""
+        if shuffled is None and st.shuffles is not None:
+            shuffled = frozenset(st.shuffles)
+            st.shuffles.clear()
+        self.shuffled = shuffled
         seat, old, saw, places = self.seat, self.where, self.saw, self.places
         now = st.where
         zones = st.lay.zones
@@ -177,8 +184,7 @@ class Recall:
             k = len(left)
             ids = [c.id for c in st.z[zid]]
             entered = [i for i in ids if old[i] != zid]
-            stayed = frozenset(prev) - frozenset(left)
-            if [i for i in ids if i in stayed] != [i for i in prev if i in stayed]:
+            if self._was_shuffled(zid, prev, ids, set(ids), set(prev)):
                 out[zid] = (frozenset(),)       # shuffled: it knows no place in it any more
             elif set(left) == set(prev[n - k:]) and ids[:n - k] == list(prev[:n - k]) and \
                     all(saw[old[i]] for i in entered):
@@ -187,6 +193,14 @@ class Recall:
             else:
                 out[zid] = None
         return out
+
+    def _was_shuffled(self, zid, prev, ids, here, there) -> bool:
+        """Whether the deck ``zid`` was shuffled since the last stop (``prev``, ``there``: its
+        components then, in order and as a set; ``ids``, ``here``: now): logged by the replay,
+        else told by the order of the components that stayed (a shuffle may leave it)."""
+        if self.shuffled is not None:
+            return zid in self.shuffled
+        return [i for i in ids if i in there] != [i for i in prev if i in here]
 
     def _note(self, st, zid: int, why: str) -> None:
         """Recall of this seat is looser than what it could tell at zone ``zid`` (kept, in
@@ -210,5 +224,9 @@ class Recalls:
 
     def step(self, st) -> None:
         shared: dict = {}
+        shuffled = None
+        if st.shuffles is not None:
+            shuffled = frozenset(st.shuffles)
+            st.shuffles.clear()
         for m in self.of:
-            m.step(st, shared)
+            m.step(st, shared, shuffled)

@@ -63,7 +63,7 @@ class State:
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "log_marks", "logging", "steps", "error", "seed", "memo",
                  "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "vk", "broken",
-                 "origin", "moved")
+                 "origin", "moved", "shuffles")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -97,6 +97,7 @@ class State:
         s.zf, s.zi, s.vk = self.zf, self.zi, self.vk
         s.origin = self.origin              # an edited start (never changed), or None
         s.moved = None                      # a copy is tracked only when asked (track_moves)
+        s.shuffles = None                   # likewise (a replay's: recall.Recall)
         return s
 
     # --- queries -----------------------------------------------------------
@@ -126,6 +127,8 @@ class State:
         return value
 
     def shuffle(self, zone) -> None:
+        if self.shuffles is not None:       # a replay that a seat's recall follows (recall.Recall)
+            self.shuffles.append(zone.id)
         self.forget_results((zone.id,))
         if self.known:
             self.known.pop(zone.id, None)
@@ -888,6 +891,7 @@ class State:
         comps = layout.components
         s.z = [[comps[i] for i in zone] for zone in data["zones"]]
         s.moved = None
+        s.shuffles = None
         s.where = [0] * len(comps)
         for zid, zone in enumerate(s.z):
             for c in zone:
