@@ -28,15 +28,19 @@ real one:
    — a card the seat watched go into another's hidden hand stays there, or,
    once that player put a card away unseen, there or where that card went —
    and one whose place in a hidden deck the seat knows (it saw it put under the
-   deck, and the deck was not shuffled since) stays at that place.  Facts a
-   `tell` step told the seat hold at their places.
+   deck, or the whole deck revealed, and the deck was not shuffled since) stays
+   at that place; one it knew at the top of a deck that another seat then drew
+   from unseen is where the draw took it.  Where this follows less than the
+   rules tell, :func:`recall_notes` says so.  Facts a `tell` step told the
+   seat hold at their places.
 3. The random generator is reseeded, so the future differs too.
 
 Search bots (ISMCTS) plan on such samples instead of on the real state, so
 they never read hidden information.
 
 Limits: another seat's secret choice kept in a hidden variable is kept as it
-is (validation warns: RW262); the pending decision is kept as it is, so
+is (validation warns: RW262), so is a hidden value computed from hidden
+components (RW263); the pending decision is kept as it is, so
 resample at the seat's own decisions.  A state with decisions whose seed and
 decisions do not give it back (edited, not by a scenario's start) cannot be
 replayed: RW922.

@@ -20,8 +20,13 @@ class Recall:
 
     The order inside a hidden deck (drawn from the top) is remembered too, in ``ordered``: the
     components whose place in their deck the seat knows — it saw each that went in meanwhile
-    go in (the deck as laid out before the setup, a card put under a deck from a hand), and
-    the deck was not shuffled since (the order of what stayed in it changed)."""
+    go in (the deck as laid out before the setup, a card put under a deck from a hand) or saw
+    the deck (a reveal), and the deck was not shuffled since (logged by a replay in
+    ``State.shuffles``; else: the order of what stayed in it changed).  When the components
+    that left a hidden deck were its top ones, one whose place the seat knew is among the
+    hidden zones they went to (a draw takes the top).  Where this is looser than what the
+    seat could tell (known components leaving from elsewhere, or for several hidden zones),
+    ``loose`` says so."""
 
     __slots__ = ("seat", "where", "saw", "places", "decks", "ordered", "stops", "loose", "shuffled")
 
