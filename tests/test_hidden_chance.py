@@ -228,19 +228,41 @@ end: {score: "bet[p] + (1 if high[p] else 0)"}
 """
 
 
-def test_a_secret_choice_kept_in_a_hidden_variable_is_rw262(rulebook):
-    # others are told stake(n=…); bet[1] is hidden from seat 0, and resample redraws only chance
-    report, _ = check_rulebook(rulebook(SECRET_BET))
-    assert [(d.code, d.severity, d.pos.line) for d in report.items] == [("RW262", "warning", 10)]
-    assert "'n', a secret parameter of 'stake'" in report.items[0].message
-    # through a local, and through a condition
-    for do in ('[{let: "twice = n * 2"}, {set: "bet[player] = twice"}]',
-               '[{if: "n > 2", then: [{set: "high[player] = true"}]}]'):
-        report, _ = check_rulebook(rulebook(SECRET_BET.replace('[{set: "bet[player] = n"}]', do)))
-        assert [d.code for d in report.items] == ["RW262"], do
+def _stakes(samples, seat_slot):
+    return {s.v[seat_slot] for s in samples}
+
+
+def test_a_secret_choice_kept_in_a_hidden_variable_is_chosen_anew_by_resample(rulebook):
+    # seat 0 stakes 3 in secret (seat 1 is told stake(…)); bet[0] is hidden from seat 1:
+    # resample(1, k) chooses the stake anew among 1..3, resample(0, k) keeps seat 0's own
+    folder = rulebook(SECRET_BET)
+    report, _ = check_rulebook(folder)
+    assert report.items == []               # no longer RW262: resample does not keep it
+    rb = Rulebook.load(folder)
+    st = rb.new_game(2, 1)
+    st.apply_action("stake(n=3)")
+    assert st.history_for(1) == [(0, "stake(…)")] and st.v[0] == 3
+    samples = [st.resample(1, k) for k in range(30)]
+    assert _stakes(samples, 0) == {1, 2, 3}
+    assert all(s.observation(1) == st.observation(1) for s in samples)
+    assert all(s.information_state_string(1) == st.information_state_string(1) for s in samples)
+    assert _stakes((st.resample(0, k) for k in range(10)), 0) == {3}
+    # through a local, and through a condition: the replay follows the new choice
+    for do, slot, values in (('[{let: "twice = n * 2"}, {set: "bet[player] = twice"}]', 0, {2, 4, 6}),
+                             ('[{if: "n > 2", then: [{set: "high[player] = true"}]}]', 2, {False, True})):
+        rb = Rulebook.load(rulebook(SECRET_BET.replace('[{set: "bet[player] = n"}]', do)))
+        st = rb.new_game(2, 1)
+        st.apply_action("stake(n=3)")
+        assert _stakes((st.resample(1, k) for k in range(30)), slot) == values, do
+    # the same in a chance game (OpenSpiel's view)
+    cs = Rulebook.load(rulebook(SECRET_BET)).new_chance_game(2)
+    cs.apply_action("stake(n=3)")
+    assert {cs.resample(1, k).state.v[0] for k in range(30)} == {1, 2, 3}
     # a public parameter is no secret: everyone is told the stake, resample keeps it rightly
-    report, _ = check_rulebook(rulebook(SECRET_BET.replace("    secret: [n]\n", "")))
-    assert report.items == []
+    rb = Rulebook.load(rulebook(SECRET_BET.replace("    secret: [n]\n", "")))
+    st = rb.new_game(2, 1)
+    st.apply_action("stake(n=3)")
+    assert _stakes((st.resample(1, k) for k in range(10)), 0) == {3}
 
 
 HAND_TOTAL = """\

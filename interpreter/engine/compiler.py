@@ -76,7 +76,7 @@ class Compiler:
         self.drawn_into: set = set()
         self.compound_sets: list = []
         #: (variable, position, action, parameter names) of every `set` in an action of a variable
-        #: that may be hidden, with the parameters its value depends on (RW262: check_secret_sets)
+        #: that may be hidden, with the parameters its value depends on (check_secret_sets)
         self.param_sets: list = []
         #: (variable, position, value) of every `set` of a variable that may be hidden (RW263:
         #: check_content_sets)
@@ -258,19 +258,15 @@ class Compiler:
                                     "RW260")
 
     def check_secret_sets(self):
-        """RW262: an action sets a variable that may be hidden from a seat from a parameter the
-        other seats are not told (GameDef.redact): resample keeps such a secret choice as it
-        is (it redraws only chance, infosets.py), so a search that resamples would know it."""
+        """GameDef.secret_kept: an action sets a variable that may be hidden from a seat from a
+        parameter the other seats are not told (GameDef.redact): ``resample`` chooses such a
+        secret choice anew for a seat that was not told it (infosets.py), among the options
+        legal then, so that a search that resamples does not know it."""
         for name, pos, action, params in self.param_sets:
             info = self.game.redact.get(action)
-            secret = sorted(params & info[1]) if info is not None else []
+            secret = params & info[1] if info is not None else frozenset()
             if secret:
-                self.report.warning(pos, f"'{name}' may be hidden from a seat, and this sets it from "
-                                         f"'{secret[0]}', a secret parameter of '{action}' (others are told "
-                                         f"'…'): resample keeps its true value, so a search that resamples "
-                                         f"would know the choice; keep the choice in a component moved into a "
-                                         f"hidden zone (resample redistributes those), or make the parameter "
-                                         f"public", "RW262")
+                self.game.secret_kept[action] = self.game.secret_kept.get(action, frozenset()) | secret
 
     def check_content_sets(self):
         """RW263: a `set` stores in a variable that may be hidden from a seat a value computed
@@ -903,7 +899,7 @@ class Compiler:
         self._compile_bounds(action, spec, scope)
         self._compile_secret(action, spec)
         sc = StepCompiler(self, proc, scope)
-        sc.action_name = action.name        # what its steps keep of its parameters (RW262)
+        sc.action_name = action.name        # what its steps keep of its parameters (GameDef.secret_kept)
         sc.params = {p.slot: p.name for p in action.params}
         sc.emit(flowcode.STMT, [sc.scope_start("action", action.name)], proc.pos, ("action_start",))
         sc.steps(spec.get("do"), spec.pos_of("do"))

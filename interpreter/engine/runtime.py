@@ -710,6 +710,10 @@ class State:
         return [(who, action_id if who == seat else public_action_id(game, action_id))
                 for who, action_id in self.history]
 
+    def told_id(self, action_id: str) -> str:
+        """``action_id`` as the seats other than its chooser are told it (:func:`public_action_id`)."""
+        return public_action_id(self.game, action_id)
+
     def simultaneous(self) -> str | None:
         """The ``simultaneous:`` group of the pending decision (its decide step
         says the seats choose at the same time, one after the other here), or None."""

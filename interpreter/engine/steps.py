@@ -61,7 +61,7 @@ class StepCompiler:
         self.chance_conds: list = []
         #: in an action's steps: its parameters' local slots -> names (set by the compiler), the
         #: locals computed from them -> the parameter names, and the parameter names the
-        #: conditions around depend on (a hidden variable set from a secret one is RW262)
+        #: conditions around depend on (a hidden variable set from a secret one: GameDef.secret_kept)
         self.action_name = None
         self.params: dict = {}
         self.param_locals: dict = {}
