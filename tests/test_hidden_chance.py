@@ -315,3 +315,16 @@ def test_a_hidden_value_computed_from_hidden_components_is_rw263(rulebook):
     # a total everyone sees is no hidden value (it tells what it tells, and resample keeps it seen)
     report, _ = check_rulebook(rulebook(HAND_TOTAL.replace(', visible: "viewer == p"}\nsetup', '}\nsetup')))
     assert report.items == []
+
+
+def test_rw263_follows_locals_and_loops(rulebook):
+    for steps in ('{let: "s = sum(hand[p], c -> c.value)"}\n      - set: "total[p] = s + 1"',
+                  '{for: "c in hand[p]", do: [{set: "total[p] += c.value"}]}'):
+        text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"', steps)
+        report, _ = check_rulebook(rulebook(text))
+        assert [d.code for d in report.items] == ["RW263"], steps
+    # a local that holds only how many cards: no contents
+    text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"',
+                              '{let: "n = count(hand[p])"}\n      - set: "total[p] = n"')
+    report, _ = check_rulebook(rulebook(text))
+    assert report.items == []

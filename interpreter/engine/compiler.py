@@ -32,7 +32,7 @@ from .choices import choose_sets, parse_size
 INVARIANT_SCOPES = ("turn_end", "round_end", "phase_end")
 from .flowcode import lazy_entries, lazy_instructions
 from .limits import LIMITS
-from .steps import StepCompiler
+from .steps import StepCompiler, content_reads
 from .stdlib import BUILTINS
 
 #: the expression language's own words (dsl/grammar.lark): no name can be spelled like them
@@ -78,8 +78,8 @@ class Compiler:
         #: (variable, position, action, parameter names) of every `set` in an action of a variable
         #: that may be hidden, with the parameters its value depends on (check_secret_sets)
         self.param_sets: list = []
-        #: (variable, position, value) of every `set` of a variable that may be hidden (RW263:
-        #: check_content_sets)
+        #: (variable, position, value, zone family read through a local or None) of every `set`
+        #: of a variable that may be hidden (RW263: check_content_sets)
         self.content_sets: list = []
         self.emitted: set = set()
         self.scope_names: set = set(BUILTIN_SCOPES)
@@ -275,8 +275,8 @@ class Compiler:
         but keeps the stored value, so the sample would contradict it (or a search would read
         the hidden contents off it)."""
         g = self.game
-        for name, pos, value in self.content_sets:
-            zone = next(_content_reads(value, g, set()), None)
+        for name, pos, value, via in self.content_sets:
+            zone = via or next(content_reads(value, g, set()), None)
             if zone is not None:
                 self.report.warning(pos, f"'{name}' may be hidden from a seat, and this sets it from what zone "
                                          f"'{zone}' holds, which a seat may not see: resample redistributes "
@@ -1234,33 +1234,3 @@ def compile_source(source: RulebookSource, report: Report, coverage=None) -> Gam
 
 __all__ = ["compile_source", "Compiler", "ast", "E_STATIC"]
 
-
-#: calls that read only how many components a zone holds (which every seat sees), or whether
-#: a seat knows it, not what it holds
-_SIZE_ONLY = frozenset(("count", "len", "empty", "known"))
-
-
-def _content_reads(node, g, seen: set):
-    """The names of the zone families that may be hidden from a seat whose contents ``node``
-    reads (directly or in the functions it calls), not only their sizes (RW263)."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        fname = node.func.id
-        if fname in _SIZE_ONLY and (fname == "known" or len(node.args) == 1):
-            return
-        f = g.functions.get(fname)
-        if f is not None and fname not in seen:
-            seen.add(fname)
-            if getattr(f, "tree", None) is not None:
-                yield from _content_reads(f.tree, g, seen)
-    if isinstance(node, ast.Name):
-        fam = g.zones.get(node.id)
-        if fam is not None and fam.visible_const is not True:
-            yield node.id
-        return
-    for value in vars(node).values():
-        if isinstance(value, ast.Node):
-            yield from _content_reads(value, g, seen)
-        elif isinstance(value, list):
-            for item in value:
-                if isinstance(item, ast.Node):
-                    yield from _content_reads(item, g, seen)

@@ -66,6 +66,8 @@ class StepCompiler:
         self.params: dict = {}
         self.param_locals: dict = {}
         self.param_conds: list = []
+        #: local slots computed from what a zone that may be hidden holds -> that zone family (RW263)
+        self.content_locals: dict = {}
 
     # --- helpers ---------------------------------------------------------------
     def emit(self, kind: str, lines, pos: Pos, pushes=(), call=None, leaf: bool = True) -> F.Ins:
@@ -228,6 +230,7 @@ class StepCompiler:
             if node.name in self.g.variables:
                 self.report.error(node.pos, f"'{node.name}' is a game variable; use set:, or another name", E_NAME)
             slot = self.scope.declare(node.name, vt)
+            self._note_content(slot, node.value)
             if self._chance_names(node.value) or self.chance_conds:
                 self.tainted.add(slot)
             if self.params:
@@ -243,6 +246,7 @@ class StepCompiler:
             self._check_op(op, typ, node)
             value = self._combined(op, f"{_l(int(slot))}", vs, node.pos, name)
             self.chance_locals.pop(slot, None)      # no longer the drawn value
+            self._note_content(slot, node.value)
             if self._chance_names(node.value) or self.chance_conds:
                 self.tainted.add(slot)
             if self.params:
@@ -314,12 +318,29 @@ class StepCompiler:
                         found |= self.param_locals.get(local[0], frozenset())
         return frozenset(found)
 
+    def _content_local(self, node):
+        """The zone family whose contents a local in ``node`` was computed from (RW263), or None."""
+        if not self.content_locals:
+            return None
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name):
+                local = self.scope.lookup(n.id)
+                if local is not None and local[0] in self.content_locals:
+                    return self.content_locals[local[0]]
+        return None
+
+    def _note_content(self, slot, value) -> None:
+        """Local ``slot`` was set to ``value``: remember whether that reads hidden contents."""
+        zone = next(content_reads(value, self.g, set()), None) or self._content_local(value)
+        if zone is not None:
+            self.content_locals[slot] = zone
+
     def _chance_lines(self, var, node, at: str) -> list:
         """After a `set` of a variable that may be hidden: a local drawn by `random` and copied
         unchanged stays chance (``State.drew``); any other value is not (``State.undrew``).
         A value computed from a drawn one cannot be drawn anew by resample: RW260."""
         value = node.value
-        self.c.content_sets.append((var.name, node.pos, value))     # RW263: Compiler.check_content_sets
+        self.c.content_sets.append((var.name, node.pos, value, self._content_local(value)))   # RW263
         if self.params:
             used = self._param_names(value)
             if used:
@@ -555,6 +576,8 @@ class StepCompiler:
         head_ins = self.emit(F.LOOP_HEAD, lines, pos, pushes, leaf=False)
         head_ins.each = (its, bind)
         used = self._chance_names(head.iter)        # a loop over what chance drew: its body depends on it
+        for slot in slots:                          # a loop over a hidden hand: its cards are contents
+            self._note_content(slot, head.iter)
         if used:
             self.tainted.update(slots)
             self.chance_conds.append(used[0])
@@ -1267,3 +1290,34 @@ _STEPS = {
 
 #: the keys that make a YAML mapping a step (for tools that read rulebooks: coverage, mutation)
 STEP_KINDS = tuple(_STEPS)
+
+
+#: calls that read only how many components a zone holds (which every seat sees), or whether
+#: a seat knows it, not what it holds
+_SIZE_ONLY = frozenset(("count", "len", "empty", "known"))
+
+
+def content_reads(node, g, seen: set):
+    """The names of the zone families that may be hidden from a seat whose contents ``node``
+    reads (directly or in the functions it calls), not only their sizes (RW263)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        fname = node.func.id
+        if fname in _SIZE_ONLY and (fname == "known" or len(node.args) == 1):
+            return
+        f = g.functions.get(fname)
+        if f is not None and fname not in seen:
+            seen.add(fname)
+            if getattr(f, "tree", None) is not None:
+                yield from content_reads(f.tree, g, seen)
+    if isinstance(node, ast.Name):
+        fam = g.zones.get(node.id)
+        if fam is not None and fam.visible_const is not True:
+            yield node.id
+        return
+    for value in vars(node).values():
+        if isinstance(value, ast.Node):
+            yield from content_reads(value, g, seen)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, ast.Node):
+                    yield from content_reads(item, g, seen)
