@@ -152,6 +152,10 @@ def test_recall_says_where_it_follows_less_than_the_rules_tell():
     assert [(n, zone) for n, zone, _why in notes] == [(2, "deck")]
     assert "not the top ones" in notes[0][2]
     assert st.recall_notes(1) == []           # seat 1 knew no place in the deck
+    # and validation says so at the step (line 33: the dig's move)
+    from interpreter.game import check_rulebook
+    report, _ = check_rulebook(KNOWN_TOP)
+    assert [(d.code, d.severity, d.pos.line) for d in report.items] == [("RW264", "warning", 33)]
 
 
 def test_a_shuffle_that_leaves_the_order_as_it_was_still_makes_the_order_unknown():

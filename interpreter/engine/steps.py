@@ -401,6 +401,8 @@ class StepCompiler:
                                                  f"(cells: …)", "RW272")
         bottom = bool(step.get("bottom", False))
         where = self.bind(pos, "pos")
+        if not isinstance(wt, T.ZoneT):
+            self._check_deck_take(step["move"], step.pos_of("move"))
         if isinstance(wt, T.ZoneT):
             lines = [f"st.move_zone({ws}, {ds}, {bottom}, {where})"]
         elif isinstance(wt, T.Comp):
@@ -413,6 +415,25 @@ class StepCompiler:
             lines = [f"st.move({self.bind(_components, 'f')}(st, {ws}, {self.bind(step.pos_of('move'), 'pos')}), "
                      f"{ds}, {bottom}, {where})"]
         self.emit(F.STMT, lines, pos, ("moved", F.CHANGED))
+
+    def _check_deck_take(self, value, pos: Pos) -> None:
+        """RW264: a `move` of components picked from inside a deck that may be hidden (not its
+        `top`): what a seat knew of the places in the deck is not followed through it
+        (recall.Recall follows draws from the top; ``State.recall_notes`` says where)."""
+        node = self.c.parse(value, pos) if isinstance(value, str) else None
+        if node is None or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and
+                            node.func.id == "top"):
+            return
+        for name in [*content_reads(node, self.g, set()), self._content_local(node)]:
+            fam = self.g.zones.get(name) if name else None
+            if fam is not None and fam.ztype == "deck":
+                self.report.warning(pos, f"this moves a component picked from inside deck '{name}', which a "
+                                         f"seat may not see: resample does not follow which one left (it "
+                                         f"follows draws from the top), so a seat that knew the places in "
+                                         f"the deck may see that component anywhere it could have gone "
+                                         f"(state.recall_notes says when); draw from the top, or move top({name})",
+                                    "RW264")
+                return
 
     def _move_onto_grid(self, step: LDict, pos: Pos, ws: str, wt, ds: str):
         """``move: t, to: GRID, cells: CELLS``: one component onto a grid zone, covering the
