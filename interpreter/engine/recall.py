@@ -122,7 +122,7 @@ class Recall:
             if not sees[now[c]]:
                 edges.setdefault(old[c], set()).add(now[c])
         lost = {old[c] for c in moved}
-        told = self._taken_from_known(st, old, saw, edges) if self.decks and edges else {}
+        told = self._taken_from_known(st, old, saw, edges, sees) if self.decks and edges else {}
 
         def reach(zones):
             """``zones`` and every hidden zone a component could have gone to from them, at
@@ -172,9 +172,9 @@ class Recall:
         self.saw = sees
         self.stops += 1
 
-    def _taken_from_known(self, st, old, saw, edges) -> dict:
-        """For each deck hidden from the seat at the last stop that lost components to zones
-        it cannot see: (the components it knew were taken from it, ) when the components
+    def _taken_from_known(self, st, old, saw, edges, sees) -> dict:
+        """For each deck the seat does not see now that lost components to zones it cannot
+        see: (the components it knew were taken from it, ) when the components
         that left it were its top ones and every one that went in came from where the seat
         saw it (so it can tell how many were taken: a draw takes the top ones), else None.
         A component it knew the place of (``ordered``, or all of a deck it saw) is one it
@@ -182,7 +182,7 @@ class Recall:
         out = {}
         now = st.where
         for zid, prev in self.decks.items():
-            if zid not in edges:
+            if zid not in edges or sees.get(zid):
                 continue
             n = len(prev)
             left = [i for i in prev if now[i] != zid]
