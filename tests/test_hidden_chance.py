@@ -328,3 +328,14 @@ def test_rw263_follows_locals_and_loops(rulebook):
                               '{let: "n = count(hand[p])"}\n      - set: "total[p] = n"')
     report, _ = check_rulebook(rulebook(text))
     assert report.items == []
+
+
+def test_rw263_follows_conditions_on_hidden_contents(rulebook):
+    text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"',
+                              '{if: "sum(hand[p], c -> c.value) > 6", then: [{set: "total[p] = 1"}]}')
+    report, _ = check_rulebook(rulebook(text))
+    assert [d.code for d in report.items] == ["RW263"]
+    text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"',
+                              '{if: "count(hand[p]) > 1", then: [{set: "total[p] = 1"}]}')
+    report, _ = check_rulebook(rulebook(text))
+    assert report.items == []

@@ -278,8 +278,8 @@ class Compiler:
         for name, pos, value, via in self.content_sets:
             zone = via or next(content_reads(value, g, set()), None)
             if zone is not None:
-                self.report.warning(pos, f"'{name}' may be hidden from a seat, and this sets it from what zone "
-                                         f"'{zone}' holds, which a seat may not see: resample redistributes "
+                self.report.warning(pos, f"'{name}' may be hidden from a seat, and this sets it from (or under a "
+                                         f"condition on) what zone '{zone}' holds, which a seat may not see: resample redistributes "
                                          f"those components but keeps the stored value, so a resampled world "
                                          f"would contradict it (and a search could read the hidden contents "
                                          f"off it); compute it where it is read, with a function "

@@ -66,8 +66,10 @@ class StepCompiler:
         self.params: dict = {}
         self.param_locals: dict = {}
         self.param_conds: list = []
-        #: local slots computed from what a zone that may be hidden holds -> that zone family (RW263)
+        #: local slots computed from what a zone that may be hidden holds -> that zone family, and
+        #: such zone families the conditions around read (RW263)
         self.content_locals: dict = {}
+        self.content_conds: list = []
 
     # --- helpers ---------------------------------------------------------------
     def emit(self, kind: str, lines, pos: Pos, pushes=(), call=None, leaf: bool = True) -> F.Ins:
@@ -340,7 +342,9 @@ class StepCompiler:
         unchanged stays chance (``State.drew``); any other value is not (``State.undrew``).
         A value computed from a drawn one cannot be drawn anew by resample: RW260."""
         value = node.value
-        self.c.content_sets.append((var.name, node.pos, value, self._content_local(value)))   # RW263
+        self.c.content_sets.append((var.name, node.pos, value,       # RW263
+                                    self._content_local(value) or (self.content_conds[-1] if self.content_conds
+                                                                   else None)))
         if self.params:
             used = self._param_names(value)
             if used:
@@ -524,13 +528,20 @@ class StepCompiler:
             self.param_conds.append(params)
         if used:
             self.chance_conds.append(used[0])
-        return (1 if used else 0) + (2 if params else 0)
+        zone = None
+        if node is not None:
+            zone = next(content_reads(node, self.g, set()), None) or self._content_local(node)
+        if zone is not None:
+            self.content_conds.append(zone)
+        return (1 if used else 0) + (2 if params else 0) + (4 if zone is not None else 0)
 
     def _pop_cond(self, n: int) -> None:
         if n & 1:
             self.chance_conds.pop()
         if n & 2:
             self.param_conds.pop()
+        if n & 4:
+            self.content_conds.pop()
 
     def step_if(self, step: LDict, pos: Pos):
         cs = self.cond_text(step["if"], step.pos_of("if"))
