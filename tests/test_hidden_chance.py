@@ -228,16 +228,114 @@ end: {score: "bet[p] + (1 if high[p] else 0)"}
 """
 
 
-def test_a_secret_choice_kept_in_a_hidden_variable_is_rw262(rulebook):
-    # others are told stake(n=…); bet[1] is hidden from seat 0, and resample redraws only chance
-    report, _ = check_rulebook(rulebook(SECRET_BET))
-    assert [(d.code, d.severity, d.pos.line) for d in report.items] == [("RW262", "warning", 10)]
-    assert "'n', a secret parameter of 'stake'" in report.items[0].message
-    # through a local, and through a condition
-    for do in ('[{let: "twice = n * 2"}, {set: "bet[player] = twice"}]',
-               '[{if: "n > 2", then: [{set: "high[player] = true"}]}]'):
-        report, _ = check_rulebook(rulebook(SECRET_BET.replace('[{set: "bet[player] = n"}]', do)))
-        assert [d.code for d in report.items] == ["RW262"], do
+def _stakes(samples, seat_slot):
+    return {s.v[seat_slot] for s in samples}
+
+
+def test_a_secret_choice_kept_in_a_hidden_variable_is_chosen_anew_by_resample(rulebook):
+    # seat 0 stakes 3 in secret (seat 1 is told stake(…)); bet[0] is hidden from seat 1:
+    # resample(1, k) chooses the stake anew among 1..3, resample(0, k) keeps seat 0's own
+    folder = rulebook(SECRET_BET)
+    report, _ = check_rulebook(folder)
+    assert report.items == []               # no longer RW262: resample does not keep it
+    rb = Rulebook.load(folder)
+    st = rb.new_game(2, 1)
+    st.apply_action("stake(n=3)")
+    assert st.history_for(1) == [(0, "stake(…)")] and st.v[0] == 3
+    samples = [st.resample(1, k) for k in range(30)]
+    assert _stakes(samples, 0) == {1, 2, 3}
+    assert all(s.observation(1) == st.observation(1) for s in samples)
+    assert all(s.information_state_string(1) == st.information_state_string(1) for s in samples)
+    assert _stakes((st.resample(0, k) for k in range(10)), 0) == {3}
+    # through a local, and through a condition: the replay follows the new choice
+    for do, slot, values in (('[{let: "twice = n * 2"}, {set: "bet[player] = twice"}]', 0, {2, 4, 6}),
+                             ('[{if: "n > 2", then: [{set: "high[player] = true"}]}]', 2, {False, True})):
+        rb = Rulebook.load(rulebook(SECRET_BET.replace('[{set: "bet[player] = n"}]', do)))
+        st = rb.new_game(2, 1)
+        st.apply_action("stake(n=3)")
+        assert _stakes((st.resample(1, k) for k in range(30)), slot) == values, do
+    # the same in a chance game (OpenSpiel's view)
+    cs = Rulebook.load(rulebook(SECRET_BET)).new_chance_game(2)
+    cs.apply_action("stake(n=3)")
+    assert {cs.resample(1, k).state.v[0] for k in range(30)} == {1, 2, 3}
     # a public parameter is no secret: everyone is told the stake, resample keeps it rightly
-    report, _ = check_rulebook(rulebook(SECRET_BET.replace("    secret: [n]\n", "")))
+    rb = Rulebook.load(rulebook(SECRET_BET.replace("    secret: [n]\n", "")))
+    st = rb.new_game(2, 1)
+    st.apply_action("stake(n=3)")
+    assert _stakes((st.resample(1, k) for k in range(10)), 0) == {3}
+
+
+HAND_TOTAL = """\
+regelwerk: 1
+game: {name: Hand total, players: {min: 2, max: 2}}
+components:
+  card:
+    attributes: {value: int}
+    items: [{for_each: {value: "1..6"}, count: 1}]
+    label: "c{value}"
+    home: deck
+zones:
+  deck: {type: deck, holds: card, visible: false}
+  hand: {index: {p: players}, holds: card, visible: "viewer == p"}
+variables:
+  total: {index: {p: players}, init: 0, visible: "viewer == p"}
+setup:
+  - shuffle: deck
+  - for: "p in players"
+    do:
+      - draw: 2
+        from: deck
+        to: "hand[p]"
+      - set: "total[p] = sum(hand[p], c -> c.value)"
+flow:
+  - turns: 0
+    once: true
+    do: [{decide: [pass], otherwise: [{fail: "passing is always possible"}]}]
+actions:
+  pass: {do: []}
+end: {score: "total[p]"}
+"""
+
+
+def test_a_hidden_value_computed_from_hidden_components_is_rw263(rulebook):
+    # total[1] (hidden from seat 0) is stored from hand[1] (hidden from seat 0): resample deals
+    # seat 0 other cards for hand[1] but keeps total[1], a world that contradicts itself
+    report, _ = check_rulebook(rulebook(HAND_TOTAL))
+    assert [(d.code, d.severity, d.pos.line) for d in report.items] == [("RW263", "warning", 21)]
+    assert "'total'" in report.items[0].message and "zone 'hand'" in report.items[0].message
+    # through a function too
+    held = 'functions:\n  held:\n    params: {p: player}\n    value: "sum(hand[p], c -> c.value)"\nsetup:'
+    report, _ = check_rulebook(rulebook(HAND_TOTAL.replace('"total[p] = sum(hand[p], c -> c.value)"',
+                                                           '"total[p] = held(p)"').replace("setup:", held)))
+    assert [d.code for d in report.items] == ["RW263"]
+    # how many cards a hand holds every seat sees: no contents read
+    report, _ = check_rulebook(rulebook(HAND_TOTAL.replace('sum(hand[p], c -> c.value)"\nflow',
+                                                           'count(hand[p])"\nflow')))
+    assert report.items == []
+    # a total everyone sees is no hidden value (it tells what it tells, and resample keeps it seen)
+    report, _ = check_rulebook(rulebook(HAND_TOTAL.replace(', visible: "viewer == p"}\nsetup', '}\nsetup')))
+    assert report.items == []
+
+
+def test_rw263_follows_locals_and_loops(rulebook):
+    for steps in ('{let: "s = sum(hand[p], c -> c.value)"}\n      - set: "total[p] = s + 1"',
+                  '{for: "c in hand[p]", do: [{set: "total[p] += c.value"}]}'):
+        text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"', steps)
+        report, _ = check_rulebook(rulebook(text))
+        assert [d.code for d in report.items] == ["RW263"], steps
+    # a local that holds only how many cards: no contents
+    text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"',
+                              '{let: "n = count(hand[p])"}\n      - set: "total[p] = n"')
+    report, _ = check_rulebook(rulebook(text))
+    assert report.items == []
+
+
+def test_rw263_follows_conditions_on_hidden_contents(rulebook):
+    text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"',
+                              '{if: "sum(hand[p], c -> c.value) > 6", then: [{set: "total[p] = 1"}]}')
+    report, _ = check_rulebook(rulebook(text))
+    assert [d.code for d in report.items] == ["RW263"]
+    text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"',
+                              '{if: "count(hand[p]) > 1", then: [{set: "total[p] = 1"}]}')
+    report, _ = check_rulebook(rulebook(text))
     assert report.items == []

@@ -103,6 +103,74 @@ def test_a_card_one_tucked_under_the_deck_stays_its_bottom_card_in_ones_resample
     assert len(theirs) > 1
 
 
+KNOWN_TOP = Path(__file__).parent / "rulebooks" / "known_top"
+
+
+def known_top(first, second="take"):
+    """Seed 1: seat 0 holds c2, seat 1 c6, the market shows c8 c3, the deck (bottom first)
+    c7 c5 c4 c1 (hand-checked: seat 0's peek shows it)."""
+    st = Rulebook.load(KNOWN_TOP).new_game(2, 1)
+    assert st.observation(0)["zones"]["market"] == ["c8", "c3"]
+    st.apply_action(first)
+    if first == "peek":
+        assert st.observation(0)["zones"]["deck"] == ["c7", "c5", "c4", "c1"]
+    st.apply_action(second)
+    assert st.current_player() == 0
+    return st
+
+
+def test_a_card_laid_on_top_of_the_deck_and_drawn_unseen_is_in_the_drawers_hand_in_every_resample():
+    # seat 0 lays c8 on top of the face-down deck, seat 1 draws the top card unseen: it is c8
+    st = known_top("lay(card=c8)")
+    assert zone_of(st, "c8") == "hand[1]"
+    samples = [st.resample(0, k) for k in range(30)]
+    assert {zone_of(r, "c8") for r in samples} == {"hand[1]"}
+    # the card seat 1 was dealt is unknown to seat 0: it varies with the deck's
+    assert len({frozenset(c.label for c in r.z[st.lay.zone_by_name("hand[1]").id]) for r in samples}) > 1
+    assert all(r.observation(0) == st.observation(0) for r in samples)
+    assert st.recall_notes(0) == []
+
+
+def test_the_top_card_of_a_peeked_deck_drawn_unseen_is_in_the_drawers_hand_in_every_resample():
+    # seat 0 saw the whole deck (c1 on top) before seat 1 drew its top card unseen
+    st = known_top("peek")
+    assert zone_of(st, "c1") == "hand[1]"
+    samples = [st.resample(0, k) for k in range(30)]
+    assert {zone_of(r, "c1") for r in samples} == {"hand[1]"}
+    # and the three it saw below stay in the deck, in their order
+    assert {tuple(c.label for c in r.z[st.lay.zone_by_name("deck").id]) for r in samples} == {("c7", "c5", "c4")}
+    # seat 1 never saw the deck: for it the drawn card's place among the others is open
+    assert len({zone_of(st.resample(1, k), "c5") for k in range(30)}) > 1
+
+
+def test_recall_says_where_it_follows_less_than_the_rules_tell():
+    # seat 1 digs the bottom card (c7, which seat 0 saw there) out of the deck: not a draw from
+    # the top, which is what recall follows; it says so, at the deck, after the 2nd decision
+    st = known_top("peek", "dig")
+    assert zone_of(st, "c7") == "hand[1]"
+    notes = st.recall_notes(0)
+    assert [(n, zone) for n, zone, _why in notes] == [(2, "deck")]
+    assert "not the top ones" in notes[0][2]
+    assert st.recall_notes(1) == []           # seat 1 knew no place in the deck
+    # and validation says so at the step (line 33: the dig's move)
+    from interpreter.game import check_rulebook
+    report, _ = check_rulebook(KNOWN_TOP)
+    assert [(d.code, d.severity, d.pos.line) for d in report.items] == [("RW264", "warning", 33)]
+
+
+def test_a_shuffle_that_leaves_the_order_as_it_was_still_makes_the_order_unknown():
+    # seed 62: seat 0 peeks at the deck (c2 c4 c5 c3, bottom first), seat 1 shuffles it, and
+    # the shuffle happens to leave that order: seat 0 cannot know it, so its samples vary it
+    st = Rulebook.load(KNOWN_TOP).new_game(2, 62)
+    st.apply_action("peek")
+    assert st.observation(0)["zones"]["deck"] == ["c2", "c4", "c5", "c3"]
+    st.apply_action("mix")
+    deck = st.lay.zone_by_name("deck").id
+    assert [c.label for c in st.z[deck]] == ["c2", "c4", "c5", "c3"]
+    orders = {tuple(c.label for c in st.resample(0, k).z[deck]) for k in range(30)}
+    assert len(orders) > 1
+
+
 # --- the property, checked independently of Recall --------------------------------------------
 
 def watched(stops, seat) -> dict:
@@ -175,3 +243,28 @@ def test_the_recall_property_on_the_shipped_games(game, players):
     from conftest import RULES
     problems, _checked = recall_problems(RULES / game, games=2, samples=4, every=9, players=players)
     assert problems == []
+
+
+def test_a_saved_scenario_state_keeps_its_start_and_resamples_after_loading():
+    # a scenario's edited start: c8 goes from the market under the deck, the deck's top card
+    # takes its place; then seat 0 gives c1 into seat 1's hand (it watches it go there)
+    import json
+    from dsl.diagnostics import Pos
+    rb = Rulebook.load(PASSED)
+
+    def start(st):
+        deck, market = st.lay.zone_by_name("deck"), st.lay.zone_by_name("market")
+        c8 = next(c for c in st.z[market.id] if c.label == "c8")
+        st.move((c8,), deck, True, Pos("test"))
+        st.move((st.z[deck.id][-1],), market, False, Pos("test"))
+        return None, {}
+    st = rb.new_game(2, 1, start=start)
+    assert st.legal_actions()[0] == "give(card=c1)" and "give(card=c8)" not in st.legal_actions()
+    st.apply_action("give(card=c1)")
+    st.apply_action(next(a for a in st.legal_actions() if a.startswith("give")))
+    back = rb.state_from_json(json.loads(json.dumps(st.to_json())))
+    assert back.to_json() == st.to_json()
+    # before: the loaded state lost its start, and resample failed (RW922)
+    samples = [back.resample(0, k) for k in range(20)]
+    assert {zone_of(r, "c1") for r in samples} == {"hand[1]"}
+    assert all(r.observation(0) == st.observation(0) for r in samples)

@@ -223,20 +223,23 @@ class ChanceState:
         see among the components redistributed.  Its history is this game's with the new
         outcomes; after a redistribution it is no longer a path of outcomes."""
         from dsl.diagnostics import RuleRuntimeError
-        from .infosets import hidden_draws, needs_recall, permuted
+        from .infosets import hidden_draws, needs_recall, permuted, secret_choices
         from .limits import LIMITS
         from .rng import Rng
         st = self.state
         if st is None:
             raise ValueError("resample at a decision, not at a chance node")
         redraw = {-1 - key for key in hidden_draws(st, seat) if key < 0}
+        # another seat's secret choices kept in hidden variables: their places among the steps
+        decisions = [i for i, step in enumerate(self.history) if step[0] != "chance"]
+        secrets = {decisions[i] for i in secret_choices(st, seat) if i < len(decisions)}
         recall = needs_recall(st, seat)
         got = None
-        if redraw:
+        if redraw or secrets:
             expect = self._replayed(seat, set(), None, None)[1]
             fresh = Rng(seed, 6000)
             for _ in range(LIMITS.resample_tries):
-                got = self._replayed(seat, redraw, fresh, expect, recall)
+                got = self._replayed(seat, redraw, fresh, expect, recall, secrets)
                 if got is not None:
                     break
             else:
@@ -266,11 +269,13 @@ class ChanceState:
             _RECALLS[key] = places
         return places
 
-    def _replayed(self, seat, redraw, fresh, expect, recall: bool = False):
+    def _replayed(self, seat, redraw, fresh, expect, recall: bool = False, secrets=frozenset()):
         """This game's steps again, the chance outcomes numbered in ``redraw`` drawn by
         ``fresh``: (game, [seat's observation at each decision], ``Recall.memory()`` of the seat
         when ``recall``, else None); None as soon as an observation differs from ``expect``
-        or a step is impossible."""
+        or a step is impossible; the other seats' decisions at the places ``secrets`` (in the
+        history) are chosen anew (infosets.chosen_anew)."""
+        from .infosets import chosen_anew
         from .recall import Recall
         from .observe import observation
         from .runtime import IllegalAction
@@ -281,7 +286,7 @@ class ChanceState:
         seen = []
         n = 0
         try:
-            for step in self.history:
+            for at, step in enumerate(self.history):
                 if step[0] == "chance":
                     if cs.state is not None:
                         return None
@@ -296,7 +301,7 @@ class ChanceState:
                     return None
                 if memory is not None:
                     memory.step(cs.state)
-                cs.apply_action(step[1])
+                cs.apply_action(chosen_anew(cs.state, step[1], fresh) if at in secrets else step[1])
         except (ValueError, IllegalAction):
             return None
         if cs.state is None:

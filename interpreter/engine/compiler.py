@@ -32,7 +32,7 @@ from .choices import choose_sets, parse_size
 INVARIANT_SCOPES = ("turn_end", "round_end", "phase_end")
 from .flowcode import lazy_entries, lazy_instructions
 from .limits import LIMITS
-from .steps import StepCompiler
+from .steps import StepCompiler, content_reads
 from .stdlib import BUILTINS
 
 #: the expression language's own words (dsl/grammar.lark): no name can be spelled like them
@@ -76,8 +76,11 @@ class Compiler:
         self.drawn_into: set = set()
         self.compound_sets: list = []
         #: (variable, position, action, parameter names) of every `set` in an action of a variable
-        #: that may be hidden, with the parameters its value depends on (RW262: check_secret_sets)
+        #: that may be hidden, with the parameters its value depends on (check_secret_sets)
         self.param_sets: list = []
+        #: (variable, position, value, zone family read through a local or None) of every `set`
+        #: of a variable that may be hidden (RW263: check_content_sets)
+        self.content_sets: list = []
         self.emitted: set = set()
         self.scope_names: set = set(BUILTIN_SCOPES)
         self.deferrals: list = []  # (until, pos)
@@ -227,6 +230,7 @@ class Compiler:
         g.images = check_images(s.root, g.display, s.section_pos.get("display"), self.report)
         self.compile_redaction()
         self.check_secret_sets()
+        self.check_content_sets()
         if not self.report.has_errors:
             self.mark_distinct_options()
         g.all_procs = dict(self.all_procs())
@@ -254,19 +258,32 @@ class Compiler:
                                     "RW260")
 
     def check_secret_sets(self):
-        """RW262: an action sets a variable that may be hidden from a seat from a parameter the
-        other seats are not told (GameDef.redact): resample keeps such a secret choice as it
-        is (it redraws only chance, infosets.py), so a search that resamples would know it."""
+        """GameDef.secret_kept: an action sets a variable that may be hidden from a seat from a
+        parameter the other seats are not told (GameDef.redact): ``resample`` chooses such a
+        secret choice anew for a seat that was not told it (infosets.py), among the options
+        legal then, so that a search that resamples does not know it."""
         for name, pos, action, params in self.param_sets:
             info = self.game.redact.get(action)
-            secret = sorted(params & info[1]) if info is not None else []
+            secret = params & info[1] if info is not None else frozenset()
             if secret:
-                self.report.warning(pos, f"'{name}' may be hidden from a seat, and this sets it from "
-                                         f"'{secret[0]}', a secret parameter of '{action}' (others are told "
-                                         f"'…'): resample keeps its true value, so a search that resamples "
-                                         f"would know the choice; keep the choice in a component moved into a "
-                                         f"hidden zone (resample redistributes those), or make the parameter "
-                                         f"public", "RW262")
+                self.game.secret_kept[action] = self.game.secret_kept.get(action, frozenset()) | secret
+
+    def check_content_sets(self):
+        """RW263: a `set` stores in a variable that may be hidden from a seat a value computed
+        from what a zone that may be hidden holds (not only how many: ``sum(hand[p], c ->
+        c.value)``, through the functions it calls too): resample redistributes the components
+        but keeps the stored value, so the sample would contradict it (or a search would read
+        the hidden contents off it)."""
+        g = self.game
+        for name, pos, value, via in self.content_sets:
+            zone = via or next(content_reads(value, g, set()), None)
+            if zone is not None:
+                self.report.warning(pos, f"'{name}' may be hidden from a seat, and this sets it from (or under a "
+                                         f"condition on) what zone '{zone}' holds, which a seat may not see: resample redistributes "
+                                         f"those components but keeps the stored value, so a resampled world "
+                                         f"would contradict it (and a search could read the hidden contents "
+                                         f"off it); compute it where it is read, with a function "
+                                         f"(functions: {{{name}: {{value: …}}}})", "RW263")
 
     def check_turn_ends(self):
         """RW153: an action that ends the turn (`end_turn`) offered by a decision not taken
@@ -882,7 +899,7 @@ class Compiler:
         self._compile_bounds(action, spec, scope)
         self._compile_secret(action, spec)
         sc = StepCompiler(self, proc, scope)
-        sc.action_name = action.name        # what its steps keep of its parameters (RW262)
+        sc.action_name = action.name        # what its steps keep of its parameters (GameDef.secret_kept)
         sc.params = {p.slot: p.name for p in action.params}
         sc.emit(flowcode.STMT, [sc.scope_start("action", action.name)], proc.pos, ("action_start",))
         sc.steps(spec.get("do"), spec.pos_of("do"))
@@ -1216,3 +1233,4 @@ def compile_source(source: RulebookSource, report: Report, coverage=None) -> Gam
 
 
 __all__ = ["compile_source", "Compiler", "ast", "E_STATIC"]
+

@@ -28,15 +28,22 @@ real one:
    — a card the seat watched go into another's hidden hand stays there, or,
    once that player put a card away unseen, there or where that card went —
    and one whose place in a hidden deck the seat knows (it saw it put under the
-   deck, and the deck was not shuffled since) stays at that place.  Facts a
-   `tell` step told the seat hold at their places.
+   deck, or the whole deck revealed, and the deck was not shuffled since) stays
+   at that place; one it knew at the top of a deck that another seat then drew
+   from unseen is where the draw took it.  Where this follows less than the
+   rules tell, :func:`recall_notes` says so.  Facts a `tell` step told the
+   seat hold at their places.
 3. The random generator is reseeded, so the future differs too.
 
 Search bots (ISMCTS) plan on such samples instead of on the real state, so
 they never read hidden information.
 
-Limits: another seat's secret choice kept in a hidden variable is kept as it
-is (validation warns: RW262); the pending decision is kept as it is, so
+Another seat's secret choice kept in a hidden variable (``GameDef.secret_kept``)
+is chosen anew in the replay of step 1: uniformly among the options legal then
+that the seat is told the same of.
+
+Limits: a hidden value computed from hidden components is kept as it is
+(validation warns: RW263); the pending decision is kept as it is, so
 resample at the seat's own decisions.  A state with decisions whose seed and
 decisions do not give it back (edited, not by a scenario's start) cannot be
 replayed: RW922.
@@ -54,10 +61,22 @@ from .recall import Recall, Recalls
 
 def resample(st, seat: int, seed: int):
     keys = hidden_draws(st, seat)
-    if keys:
-        r, memory = redrawn(st, seat, seed, keys)
+    secrets = secret_choices(st, seat)
+    if keys or secrets:
+        r, memory = redrawn(st, seat, seed, keys, secrets)
         return permuted(r, seat, seed, memory)
     return permuted(st, seat, seed, recalled(st, seat) if needs_recall(st, seat) else None)
+
+
+def secret_choices(st, seat: int) -> frozenset:
+    """The places in the history (0 = the first decision) of the decisions of other seats
+    whose secret parameters ``seat`` was not told and an action keeps in a variable that may
+    be hidden (``GameDef.secret_kept``): ``resample`` chooses them anew."""
+    kept = st.game.secret_kept
+    if not kept:
+        return frozenset()
+    return frozenset(i for i, (who, opt) in enumerate(st._history)
+                     if who != seat and who is not None and opt.id.partition("(")[0] in kept)
 
 
 def needs_recall(st, seat: int) -> bool:
@@ -86,6 +105,17 @@ def recalled(st, seat: int):
     return _trajectory(st, seat)[2]
 
 
+def recall_notes(st, seat: int) -> list:
+    """Where what ``seat`` remembers of the components (:class:`Recall`) is looser than
+    what it could tell from the rules, in the game of ``st``: ``[(decision, zone, why)]``
+    — after that many decisions (0: the start), at that zone; a resample may then put
+    there a component the seat could rule out (never one it saw elsewhere).  [] when
+    nothing was loose, or when the game has no decision yet."""
+    if not st._history or not needs_recall(st, seat):
+        return []
+    return list(_trajectory(st, seat)[2][2])
+
+
 def permuted(st, seat: int, seed: int, memory=None):
     """A copy of ``st`` with the components ``seat`` cannot see redistributed (honouring the
     facts it was told and, given ``memory`` (``Recall.memory()``), what it remembers: each
@@ -94,7 +124,7 @@ def permuted(st, seat: int, seed: int, memory=None):
     s = st.clone()
     s.logging = False
     hidden = [z for z in st.lay.zones if not sees_zone(st, z, seat)]
-    places, ordered = memory if memory is not None else (None, ())
+    places, ordered = memory[:2] if memory is not None else (None, ())
     keep = frozenset(c.id for z in hidden if z.type == "deck" for c in s.z[z.id] if c.id in ordered)
     owners = {name: [a for a, t in kind.attributes.items() if t == T.PLAYER]
               for name, kind in st.game.kinds.items()}
@@ -288,6 +318,14 @@ def hidden_draws(st, seat: int) -> frozenset:
                      if seat not in st.value_revealed_to(slot) and not var_visible(st, *owner[slot], seat))
 
 
+def chosen_anew(r, action_id: str, fresh) -> str:
+    """Another seat's decision ``action_id`` chosen anew in the replayed state ``r``:
+    uniformly among the options legal there that the other seats are told the same of."""
+    told = r.told_id(action_id)
+    same = [o.id for o in r.pending.options if r.told_id(o.id) == told]
+    return same[fresh.below(len(same))] if same else action_id
+
+
 class _Redraw:
     """``State.chance`` of a replay: the numbers the game's generator gives, except for the
     draws in ``keys`` (where the generator stood), which ``fresh`` answers."""
@@ -306,16 +344,16 @@ class _Redraw:
         return value
 
 
-def _replay(st, seat: int, keys, fresh, expect, recall: bool = False):
+def _replay(st, seat: int, keys, fresh, expect, recall: bool = False, secrets=frozenset()):
     """The game of ``st`` played again from its seed with its decisions, the draws in ``keys``
     answered by ``fresh``; returns (state, [seat's observation at the start and after each
     decision], ``Recall.memory()`` of the seat at the end when ``recall``, else None), or None
     as soon as it differs from ``expect`` or a decision is not legal."""
-    got = _replay_from(st, seat, keys, fresh, expect, Recall if recall else None, True, None)
+    got = _replay_from(st, seat, keys, fresh, expect, Recall if recall else None, True, None, secrets)
     return None if got is None else (got[0], got[1], got[2].memory() if got[2] is not None else None)
 
 
-def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base):
+def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base, secrets=frozenset()):
     """:func:`_replay` (the observations only when ``observe`` or ``expect``; its ``Recall``
     itself, given the class as ``recall``), going on from ``base`` — (a replayed state, its
     observations or None, its Recall, how many decisions it took) of a prefix of the history
@@ -332,6 +370,8 @@ def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base
             seen = list(base[1]) if observe else None
             memory = base[2].copy() if base[2] is not None else None
             done = base[3]
+            if memory is not None:
+                r.shuffles = []         # which decks were shuffled: what the recall follows
         else:
             if st.origin is not None:           # an edited start (a scenario's): the game from there
                 if keys:
@@ -339,17 +379,30 @@ def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base
                 r = st.origin.clone()
                 r.logging = False
             else:
-                r = start(st.lay, st.seed, False, lambda new: _Redraw(new, keys, fresh))
+                r = start(st.lay, st.seed, False, lambda new: _Redraw(_followed(new, recall), keys, fresh))
             seen = [observation(r, seat)] if observe else None
             if expect is not None and seen[0] != expect[0]:
                 return None
             memory = (recall(st.lay, seat, r if st.origin is not None else None)) if recall else None
             if memory is not None:
+                if r.shuffles is None:
+                    r.shuffles = []
                 memory.step(r)
             done = 0
         for i in range(done + 1, len(st._history) + 1):
             opt = st._history[i - 1][1]
-            if r.pending is None or opt.id not in r.pending.by_id:
+            if r.pending is None:
+                return None
+            if i - 1 in secrets:            # another seat's secret choice: chosen anew
+                r.apply(chosen_anew(r, opt.id, fresh))
+                if observe:
+                    seen.append(observation(r, seat))
+                    if expect is not None and seen[i] != expect[i]:
+                        return None
+                if memory is not None:
+                    memory.step(r)
+                continue
+            if opt.id not in r.pending.by_id:
                 return None
             r.apply(opt.id)
             if observe:
@@ -364,6 +417,13 @@ def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base
         return None
     r.chance = None
     return r, seen, memory, len(st._history)
+
+
+def _followed(st, recall):
+    """``st``, logging the decks shuffled (``State.shuffles``) when a ``recall`` follows it."""
+    if recall:
+        st.shuffles = []
+    return st
 
 
 def _same(a, b) -> bool:
@@ -417,20 +477,20 @@ def _trajectory(st, seat: int, observe: bool = False):
     return real
 
 
-def redrawn(st, seat: int, seed: int, keys):
+def redrawn(st, seat: int, seed: int, keys, secrets=frozenset()):
     """A replay of ``st``'s game in which the drawn values in ``keys`` are drawn anew and
     ``seat`` sees what it saw at every decision (see the module docstring), and what the
     seat remembers of the components in it (``Recall.memory()``, or None when nothing of it
     can matter)."""
     where = st.pending.pos if st.pending is not None else None
-    if st.origin is not None:
+    if st.origin is not None and keys:
         raise RuleRuntimeError(f"resample: this state began at an edited start (a scenario's), so the values "
                                f"hidden from seat {seat} that chance drew cannot be drawn anew", where, "RW922")
     real = _trajectory(st, seat, True)
     fresh = rngmod.Rng(seed, 6000)
     recall = needs_recall(st, seat)
     for _ in range(LIMITS.resample_tries):
-        got = _replay(st, seat, keys, fresh, real[1], recall)
+        got = _replay(st, seat, keys, fresh, real[1], recall, secrets)
         if got is not None:
             r = got[0]
             r.log = list(st.log)

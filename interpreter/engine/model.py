@@ -412,6 +412,9 @@ class GameDef:
     #: action name -> (parameter names, the secret ones): what another seat is not told of a decision
     #: (`secret:` on an action, its default, `display: secret`); see runtime.public_action_id
     redact: dict = field(default_factory=dict)
+    #: action name -> its secret parameters (``redact``) whose values an action keeps in a
+    #: variable some seat may not see: ``resample`` chooses them anew (infosets.secret_choices)
+    secret_kept: dict = field(default_factory=dict)
     #: a coverage recorder (interpreter/coverage.py) when the rulebook was loaded to measure its
     #: scenarios, else None: only then are instructions and lookups compiled to record what runs
     coverage: object = None

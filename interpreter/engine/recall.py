@@ -20,10 +20,15 @@ class Recall:
 
     The order inside a hidden deck (drawn from the top) is remembered too, in ``ordered``: the
     components whose place in their deck the seat knows — it saw each that went in meanwhile
-    go in (the deck as laid out before the setup, a card put under a deck from a hand), and
-    the deck was not shuffled since (the order of what stayed in it changed)."""
+    go in (the deck as laid out before the setup, a card put under a deck from a hand) or saw
+    the deck (a reveal), and the deck was not shuffled since (logged by a replay in
+    ``State.shuffles``; else: the order of what stayed in it changed).  When the components
+    that left a hidden deck were its top ones, one whose place the seat knew is among the
+    hidden zones they went to (a draw takes the top).  Where this is looser than what the
+    seat could tell (known components leaving from elsewhere, or for several hidden zones),
+    ``loose`` says so."""
 
-    __slots__ = ("seat", "where", "saw", "places", "decks", "ordered")
+    __slots__ = ("seat", "where", "saw", "places", "decks", "ordered", "stops", "loose", "shuffled")
 
     def __init__(self, lay, seat: int, origin=None):
         self.seat = seat
@@ -41,18 +46,23 @@ class Recall:
             self.places = [frozenset((z,)) if self.saw[z] else anywhere for z in self.where]
             self.decks = {z: tuple(c.id for c in origin.z[z]) for z in decks}
             self.ordered = frozenset()
+        self.stops = 0
+        self.loose: list = []
+        self.shuffled = None
 
     def copy(self) -> "Recall":
         c = Recall.__new__(Recall)
         c.seat, c.where, c.saw, c.places = self.seat, list(self.where), self.saw, list(self.places)
         c.decks, c.ordered = self.decks, self.ordered
+        c.stops, c.loose, c.shuffled = self.stops, list(self.loose), self.shuffled
         return c
 
     def memory(self) -> tuple:
-        """(``places``, ``ordered``): what :func:`permuted` honours."""
-        return self.places, self.ordered
+        """(``places``, ``ordered``, ``loose``): what :func:`permuted` honours, and where it
+        is looser than what the seat could tell."""
+        return self.places, self.ordered, tuple(self.loose)
 
-    def _step_decks(self, st, old, saw) -> None:
+    def _step_decks(self, st, old, saw, sees) -> None:
         if not self.decks:
             return
         ordered = set(self.ordered)
@@ -60,10 +70,13 @@ class Recall:
         for zid, prev in self.decks.items():
             ids = tuple(c.id for c in st.z[zid])
             decks[zid] = ids
-            if ids == prev:
+            if sees.get(zid):           # it sees the deck (a reveal): every place in it
+                ordered.update(ids)
+                continue
+            if ids == prev and not (self.shuffled and zid in self.shuffled):
                 continue
             here, there = set(ids), set(prev)
-            if [i for i in ids if i in there] != [i for i in prev if i in here]:
+            if self._was_shuffled(zid, prev, ids, here, there):
                 ordered -= here         # shuffled: no place in it is known any more
             entered = [i for i in ids if old[i] != zid]
             if entered:
@@ -75,9 +88,15 @@ class Recall:
         self.decks = decks
         self.ordered = frozenset(ordered)
 
-    def step(self, st, shared=None) -> None:
+    def step(self, st, shared=None, shuffled=None) -> None:
         """Take in the state at the next stop (``shared``: a dict for the visibility of zones
-        that is the same for every seat, filled by the first seat that asks)."""
+        that is the same for every seat, filled by the first seat that asks; ``shuffled``: the
+        zones shuffled since the last stop, else read (and emptied) from ``State.shuffles``,
+        else, when the state does not log them, told by the order of what stayed in a deck)."""
+        if shuffled is None and st.shuffles is not None:
+            shuffled = frozenset(st.shuffles)
+            st.shuffles.clear()
+        self.shuffled = shuffled
         seat, old, saw, places = self.seat, self.where, self.saw, self.places
         now = st.where
         zones = st.lay.zones
@@ -103,6 +122,7 @@ class Recall:
             if not sees[now[c]]:
                 edges.setdefault(old[c], set()).add(now[c])
         lost = {old[c] for c in moved}
+        told = self._taken_from_known(st, old, saw, edges, sees) if self.decks and edges else {}
 
         def reach(zones):
             """``zones`` and every hidden zone a component could have gone to from them, at
@@ -124,7 +144,16 @@ class Recall:
             if seen:
                 places[c] = frozenset((z,))
                 continue
-            if saw[was]:                # it saw the component there at the last stop
+            if was in told and told[was] is not None and c in told[was][0]:
+                mine = reach(edges[was])     # it knew this card was taken from the deck
+                if len(mine) > 1:
+                    self._note(st, was, "it knew cards drawn from it but not which of the hidden zones they "
+                                        "went to took which")
+            elif was in told and told[was] is None and z != was and (saw[was] or c in self.ordered):
+                mine = reach((was,))
+                self._note(st, was, "components it knew left it from places it cannot tell (not the top "
+                                    "ones, or with components going in unseen)")
+            elif saw[was]:                # it saw the component there at the last stop
                 if was not in lost:
                     mine = frozenset((was,))
                 elif z != was and sees.get(was, sees_now(was)):     # it sees that it left
@@ -138,9 +167,51 @@ class Recall:
             if z not in mine:           # cannot happen; never exclude the truth
                 mine = mine | {z}
             places[c] = mine
-        self._step_decks(st, old, saw)
+        self._step_decks(st, old, saw, sees)
         self.where = list(now)
         self.saw = sees
+        self.stops += 1
+
+    def _taken_from_known(self, st, old, saw, edges, sees) -> dict:
+        """For each deck the seat does not see now that lost components to zones it cannot
+        see: (the components it knew were taken from it, ) when the components
+        that left it were its top ones and every one that went in came from where the seat
+        saw it (so it can tell how many were taken: a draw takes the top ones), else None.
+        A component it knew the place of (``ordered``, or all of a deck it saw) is one it
+        knew was taken when its place was among the top ones."""
+        out = {}
+        now = st.where
+        for zid, prev in self.decks.items():
+            if zid not in edges or sees.get(zid):
+                continue
+            n = len(prev)
+            left = [i for i in prev if now[i] != zid]
+            k = len(left)
+            ids = [c.id for c in st.z[zid]]
+            entered = [i for i in ids if old[i] != zid]
+            if self._was_shuffled(zid, prev, ids, set(ids), set(prev)):
+                out[zid] = (frozenset(),)       # shuffled: it knows no place in it any more
+            elif set(left) == set(prev[n - k:]) and ids[:n - k] == list(prev[:n - k]) and \
+                    all(saw[old[i]] for i in entered):
+                known = saw[zid]
+                out[zid] = (frozenset(i for i in left if known or i in self.ordered),)
+            else:
+                out[zid] = None
+        return out
+
+    def _was_shuffled(self, zid, prev, ids, here, there) -> bool:
+        """Whether the deck ``zid`` was shuffled since the last stop (``prev``, ``there``: its
+        components then, in order and as a set; ``ids``, ``here``: now): logged by the replay,
+        else told by the order of the components that stayed (a shuffle may leave it)."""
+        if self.shuffled is not None:
+            return zid in self.shuffled
+        return [i for i in ids if i in there] != [i for i in prev if i in here]
+
+    def _note(self, st, zid: int, why: str) -> None:
+        """Recall of this seat is looser than what it could tell at zone ``zid`` (kept, in
+        ``loose``, as (stop, zone name, why): :func:`interpreter.engine.infosets.recall_notes`)."""
+        if len(self.loose) < 16:
+            self.loose.append((self.stops, st.lay.zones[zid].name, why))
 
 
 class Recalls:
@@ -158,5 +229,9 @@ class Recalls:
 
     def step(self, st) -> None:
         shared: dict = {}
+        shuffled = None
+        if st.shuffles is not None:
+            shuffled = frozenset(st.shuffles)
+            st.shuffles.clear()
         for m in self.of:
-            m.step(st, shared)
+            m.step(st, shared, shuffled)

@@ -63,7 +63,7 @@ class State:
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "log_marks", "logging", "steps", "error", "seed", "memo",
                  "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "vk", "broken",
-                 "origin", "moved")
+                 "origin", "moved", "shuffles")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -97,6 +97,7 @@ class State:
         s.zf, s.zi, s.vk = self.zf, self.zi, self.vk
         s.origin = self.origin              # an edited start (never changed), or None
         s.moved = None                      # a copy is tracked only when asked (track_moves)
+        s.shuffles = None                   # likewise (a replay's: recall.Recall)
         return s
 
     # --- queries -----------------------------------------------------------
@@ -126,6 +127,8 @@ class State:
         return value
 
     def shuffle(self, zone) -> None:
+        if self.shuffles is not None:       # a replay that a seat's recall follows (recall.Recall)
+            self.shuffles.append(zone.id)
         self.forget_results((zone.id,))
         if self.known:
             self.known.pop(zone.id, None)
@@ -707,6 +710,10 @@ class State:
         return [(who, action_id if who == seat else public_action_id(game, action_id))
                 for who, action_id in self.history]
 
+    def told_id(self, action_id: str) -> str:
+        """``action_id`` as the seats other than its chooser are told it (:func:`public_action_id`)."""
+        return public_action_id(self.game, action_id)
+
     def simultaneous(self) -> str | None:
         """The ``simultaneous:`` group of the pending decision (its decide step
         says the seats choose at the same time, one after the other here), or None."""
@@ -811,6 +818,12 @@ class State:
         from .infosets import resample
         return resample(self, seat, seed)
 
+    def recall_notes(self, seat: int) -> list:
+        """Where ``resample(seat, …)`` remembers less than ``seat`` could tell from the rules:
+        ``[(decisions so far, zone name, why)]`` (see interpreter/infosets.py, recall_notes)."""
+        from .infosets import recall_notes
+        return recall_notes(self, seat)
+
     def observation_tensor(self, viewer: int) -> dict:
         """Named fixed-shape numpy arrays of what ``viewer`` may see (see interpreter/tensors.py)."""
         from .tensors import observation_tensor
@@ -870,6 +883,8 @@ class State:
             **({"drawn": [[slot, key] for slot, key in sorted(self.drawn.items())]} if self.drawn else {}),
             **({"facts": [[seat, cid, attr, encode(value), equal, holds]
                           for seat, cid, attr, value, equal, holds in self.facts]} if self.facts else {}),
+            # absent unless the game began at an edited start (a scenario's): what resample replays from
+            **({"origin": self.origin.to_json()} if self.origin is not None else {}),
         }
 
     @classmethod
@@ -880,6 +895,7 @@ class State:
         comps = layout.components
         s.z = [[comps[i] for i in zone] for zone in data["zones"]]
         s.moved = None
+        s.shuffles = None
         s.where = [0] * len(comps)
         for zid, zone in enumerate(s.z):
             for c in zone:
@@ -919,7 +935,8 @@ class State:
                         for seat, cid, attr, value, equal, holds in data.get("facts", ()))
         s.chance = None
         s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
-        s.origin = None
+        origin = data.get("origin")
+        s.origin = None if origin is None else cls.from_json(game, origin, layout)
         return s
 
 
