@@ -200,6 +200,34 @@ def test_tensors_show_the_variables_the_observation_shows_and_the_writer_follows
     assert revealed >= 4
 
 
+def test_the_moves_journal_stays_bounded_and_the_writer_exact_across_trims(monkeypatch):
+    """A tracked state's journal of moves (``State.moved``) is trimmed by the decisions once it
+    holds more than ``2 * KEEP`` ids: over a whole game it never holds more than that plus what
+    one decision moved.  The writer stays exact across the trims: a view that read every
+    decision goes on from its place; one that fell behind the ids dropped is written whole."""
+    from interpreter.engine.runtime import MoveJournal
+    monkeypatch.setattr(MoveJournal, "KEEP", 6)
+    rb = Rulebook.load(RULES / "moonlight_market")
+    lay = rb.layout(2)
+    for every in (1, 9):                    # the writer reads at every decision, or at every 9th
+        writer = ObservationWriter(rb.game, lay)
+        st = rb.new_game(2, 5, logging=False)
+        rng = random.Random(5)
+        writer.vector(st, 0)
+        longest = most = turn = 0
+        while not st.is_terminal():
+            if turn % every == 0:
+                assert np.array_equal(writer.vector(st, 0), observation_vector(st, 0)), (every, turn)
+            end = st.moved.end()
+            st.apply_action(rng.choice(st.legal_actions()))
+            most = max(most, st.moved.end() - end)
+            longest = max(longest, len(st.moved))
+            turn += 1
+        assert np.array_equal(writer.vector(st, 0), observation_vector(st, 0))
+        assert st.moved.base > 20 * MoveJournal.KEEP and turn > 40
+        assert longest <= 2 * MoveJournal.KEEP + most
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_written_over_equals_written_whole_in_many_games(game):

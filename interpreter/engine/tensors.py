@@ -440,7 +440,8 @@ class ObservationWriter:
     def vector(self, st, viewer, normalise: bool = False):
         """``observation_vector(st, viewer, normalise)``."""
         view = self.views.get(viewer)
-        if view is None or view.state is not st or view.moved is None or view.moved is not st.moved:
+        if (view is None or view.state is not st or view.moved is None or view.moved is not st.moved
+                or view.at < view.moved.base):         # (moves it has not read were trimmed off the journal)
             view = self.views[viewer] = self._whole(st, viewer)
         else:
             self._update(view, st, viewer)
@@ -457,7 +458,7 @@ class ObservationWriter:
         view = _View()
         view.state = st
         view.moved = st.track_moves()
-        view.at = len(view.moved)
+        view.at = view.moved.end()                          # (a place in the journal: MoveJournal)
         view.out = np.zeros(enc.size + 1, np.float32)        # one cell past the end: what no row counts
         view.out[:enc.size] = enc.encode(st, viewer)
         view.cells = memoryview(view.out)
@@ -535,9 +536,10 @@ class ObservationWriter:
         m = view.cells
         # components that changed zone, weighed by the visibility written last
         moved = view.moved
-        if len(moved) > view.at:                # (one at a time: numpy at once is slower even for 50)
-            new = moved[view.at:]
-            view.at = len(moved)
+        end = moved.base + len(moved)
+        if end > view.at:                       # (one at a time: numpy at once is slower even for 50)
+            new = moved[view.at - moved.base:]
+            view.at = end
             before, where, vis = view.where, st.where, view.vis
             count, label, nc = enc.count_list, enc.label_flat, enc.nc
             for cid in new:                 # (a component moved twice is done at its first entry)
