@@ -1,39 +1,42 @@
 """What a step costs through the AI environments, beside the raw state API.
 
-    python benchmarks/env_step_cost.py                     # the four games, 2 players, medians of 3
-    python benchmarks/env_step_cost.py --games 20 --repeat 5 --game yak
+    python benchmarks/env_step_cost.py                     # the four games, 2 players, 20 games, medians of 3
+    python benchmarks/env_step_cost.py --games 40 --repeat 5 --game yak
 
-Per game the same random games (the choices of ``random.Random(k)``) are played
-three ways, and the time per decision is printed side by side:
+Per game the random games are drawn first (untimed: the choices of
+``random.Random(k)``), then replayed the following ways; every way steps
+through the same choices, so no way pays for drawing them:
 
 ``pettingzoo``   the AEC environment, ``reset(seed=k)``: per decision ``env.last()``
                  (the acting agent's observation vector and action mask) and
-                 ``env.step(index)``, the index drawn from the mask;
+                 ``env.step(index)`` (the index the draw took from the mask);
 ``raw``          the same games on the plain ``State``: per decision
-                 ``legal_actions()`` + ``apply_action(id)`` (the ids the
-                 PettingZoo run took);
+                 ``legal_actions()`` + ``apply_action(id)`` (the same actions' ids);
 ``chance``       OpenSpiel with explicit chance nodes and no observations:
-                 ``legal_actions()`` + ``apply_action`` per decision, and per chance
-                 node ``chance_outcomes()`` + ``apply_action(outcome)`` (outcomes
-                 drawn uniformly, so the games differ from raw ones in their draws
-                 but not in length);
+                 per decision ``legal_actions()`` + ``apply_action(action)``, per
+                 chance node ``chance_outcomes()`` + ``apply_action(outcome)``
+                 (outcomes drawn uniformly, so these games differ from the raw
+                 ones in their draws);
 ``chance_raw``   the same games of explicit chance as ``State`` games: each chance
                  node answered by the outcome the chance run chose (the raw cost of
-                 exactly the games ``chance`` played).
-
+                 exactly the games ``chance`` played);
 ``ChanceState``  the same games on the engine's chance API without OpenSpiel
                  (``Rulebook.new_chance_game``: ``chance_outcomes`` + ``apply_outcome``,
                  ``legal_actions`` + ``apply_action``).
 
+Every way asks ``is_terminal()`` before each step, as a playing loop does.
 Ratios: ``pettingzoo / raw``, ``chance / chance_raw`` and ``ChanceState / chance_raw``.
 Times are CPU time of this process (``time.process_time``): on a shared machine
-they vary less than the wall time.  Each figure is the
-median of ``--repeat`` runs of ``--games`` games; runs of the ways alternate so that
-a slower moment of a shared machine hits all of them alike.
+they vary less than the wall time.  A round replays every game once each way,
+game after game, the ways of one game one after the other (their order turning
+from game to game), so that a slower moment of a shared machine hits all ways
+alike; each figure is the median over ``--repeat`` rounds of the time per
+decision.  The load average before and after is printed (the machine may be shared).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -48,146 +51,177 @@ from interpreter.game import Rulebook  # noqa: E402
 from interpreter.engine.runtime import run  # noqa: E402
 
 GAMES = ["azul_summer_pavilion", "iquazu", "moonlight_market", "yak"]
+WAYS = ("pettingzoo", "raw", "chance", "chance_raw", "chance_state")
 
 
-def raw_games(rb, players, seeds, scripts):
-    """The games the PettingZoo run played (``scripts``: the action ids per game), on the
-    plain State: per decision ``legal_actions()`` and ``apply_action(id)``."""
-    decisions = 0
-    t = time.process_time()
-    for seed, script in zip(seeds, scripts):
-        st = rb.new_game(players, seed, logging=False)
-        for a in script:
-            st.legal_actions()
-            st.apply_action(a)
-            decisions += 1
-        assert st.is_terminal()
-    return time.process_time() - t, decisions
-
-
-def pettingzoo_games(env, seeds):
-    """Games through the AEC environment, random legal actions; the time, the decisions and
-    per game the action ids taken."""
+# --- drawing the games (untimed) ------------------------------------------------
+def draw_pettingzoo(env, k):
+    """Game ``k`` through the AEC environment, random legal actions from the mask: the
+    indices taken, in order."""
     import numpy as np
-    ids = env.space.ids
-    decisions = 0
-    scripts = []
+    pick = random.Random(k)
+    env.reset(seed=k)
+    script = []
+    for _agent in env.agent_iter():
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        a = int(legal[pick.randrange(len(legal))])
+        env.step(a)
+        script.append(a)
+    return script
+
+
+def draw_chance(game, k):
+    """Game ``k`` through OpenSpiel with explicit chance, uniform random outcomes and
+    actions: the steps, a chance outcome as an int and a decision as ``("a", action)``."""
+    pick = random.Random(k)
+    state = game.new_initial_state()
+    script = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            o = pick.randrange(len(state.chance_outcomes()))
+            state.apply_action(o)
+            script.append(o)
+        else:
+            legal = state.legal_actions()
+            a = legal[pick.randrange(len(legal))]
+            state.apply_action(a)
+            script.append(("a", a))
+    return script
+
+
+# --- the timed ways: one game each; the time and the decisions ---------------------
+def pettingzoo_game(env, k, script):
+    """Game ``k`` through the AEC environment: per decision ``env.last()`` + ``env.step``."""
+    it = iter(script)
     t = time.process_time()
-    for k in seeds:
-        pick = random.Random(k)
-        env.reset(seed=k)
-        script = []
-        for _agent in env.agent_iter():
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            a = int(legal[pick.randrange(len(legal))])
-            env.step(a)
-            script.append(ids[a])
+    env.reset(seed=k)
+    for _agent in env.agent_iter():
+        _obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(next(it))
+    return time.process_time() - t, len(script)
+
+
+def raw_game(rb, players, k, ids):
+    """The same game on the plain State: per decision ``legal_actions()`` + ``apply_action(id)``."""
+    it = iter(ids)
+    t = time.process_time()
+    st = rb.new_game(players, k, logging=False)
+    while not st.is_terminal():
+        st.legal_actions()
+        st.apply_action(next(it))
+    t = time.process_time() - t
+    assert next(it, None) is None, "the raw game ended before the PettingZoo game"
+    return t, len(ids)
+
+
+def chance_game(game, script):
+    """Explicit chance through OpenSpiel: per chance node ``chance_outcomes()`` +
+    ``apply_action(outcome)``, per decision ``legal_actions()`` + ``apply_action(action)``."""
+    it = iter(script)
+    decisions = 0
+    t = time.process_time()
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        step = next(it)
+        if state.is_chance_node():
+            state.chance_outcomes()
+            state.apply_action(step)
+        else:
+            state.legal_actions()
+            state.apply_action(step[1])
             decisions += 1
-        scripts.append(script)
-    return time.process_time() - t, decisions, scripts
-
-
-def chance_games(game, games):
-    """Explicit chance through OpenSpiel; returns the time, the decisions, and per game
-    the list of (chance outcomes, decision index) to replay raw."""
-    decisions = 0
-    scripts = []
-    t = time.process_time()
-    for k in range(games):
-        pick = random.Random(k)
-        state = game.new_initial_state()
-        script = []
-        while not state.is_terminal():
-            if state.is_chance_node():
-                n = len(state.chance_outcomes())
-                o = pick.randrange(n)
-                state.apply_action(o)
-                script.append(o)
-            else:
-                legal = state.legal_actions()
-                a = legal[pick.randrange(len(legal))]
-                state.apply_action(a)
-                script.append(("a", a))
-                decisions += 1
-        scripts.append(script)
-    return time.process_time() - t, decisions, scripts
-
-
-def chance_raw_games(rb, players, scripts):
-    """The games of ``chance_games`` on the plain State: chance answered from the script."""
-    space = rb.action_space(players)
-    decisions = 0
-    t = time.process_time()
-    for script in scripts:
-        outcomes = iter([o for o in script if not isinstance(o, tuple)])
-        actions = [space.action_id(a) for tag, a in (o for o in script if isinstance(o, tuple))]
-        st = _start(rb, players, None, ())
-        st.chance = lambda n, it=outcomes: next(it) if n > 1 else 0
-        run(st)
-        for a in actions:
-            st.legal_actions()
-            st.apply_action(a)
-            decisions += 1
-        assert st.is_terminal()
     return time.process_time() - t, decisions
 
 
-def chance_state_games(rb, players, scripts):
-    """The games of ``chance_games`` on the engine's own chance API (``ChanceState``), without
+def chance_raw_game(rb, players, outcomes, ids):
+    """The game of ``chance_game`` on the plain State, chance answered from its outcomes."""
+    t = time.process_time()
+    left = iter(outcomes)
+    st = _start(rb, players, None, ())
+    st.chance = lambda n, it=left: next(it) if n > 1 else 0
+    run(st)
+    it = iter(ids)
+    while not st.is_terminal():
+        st.legal_actions()
+        st.apply_action(next(it))
+    return time.process_time() - t, len(ids)
+
+
+def chance_state_game(rb, players, script, ids):
+    """The game of ``chance_game`` on the engine's own chance API (``ChanceState``), without
     OpenSpiel: the cost of explicit chance itself."""
-    space = rb.action_space(players)
-    decisions = 0
+    it = iter(script)
+    names = iter(ids)
     t = time.process_time()
-    for script in scripts:
-        cs = rb.new_chance_game(players)
-        for o in script:
-            if isinstance(o, tuple):
-                cs.legal_actions()
-                cs.apply_action(space.action_id(o[1]))
-                decisions += 1
-            else:
-                cs.chance_outcomes()
-                cs.apply_outcome(o)
-        assert cs.is_terminal()
-    return time.process_time() - t, decisions
+    cs = rb.new_chance_game(players)
+    while not cs.is_terminal():
+        step = next(it)
+        if cs.is_chance_node():
+            cs.chance_outcomes()
+            cs.apply_outcome(step)
+        else:
+            cs.legal_actions()
+            cs.apply_action(next(names))
+    return time.process_time() - t, len(ids)
+
+
+def measure(name, games: int, repeat: int, players: int) -> dict:
+    """The median time per decision of each way for ``games`` games of ``name``."""
+    from interpreter.ai.adapters.openspiel import load
+    from interpreter.ai.adapters.pettingzoo import RulebookEnv
+    path = ROOT / "rules" / name
+    rb = Rulebook.load(path)
+    env = RulebookEnv(rb, players)
+    game = load(path, players=players)
+    space = env.space
+    pz_scripts = [draw_pettingzoo(env, k) for k in range(games)]
+    pz_ids = [[space.ids[a] for a in s] for s in pz_scripts]
+    ch_scripts = [draw_chance(game, k) for k in range(games)]
+    ch_outcomes = [[o for o in s if type(o) is int] for s in ch_scripts]
+    ch_ids = [[space.ids[o[1]] for o in s if type(o) is tuple] for s in ch_scripts]
+    ways = {
+        "pettingzoo": lambda k: pettingzoo_game(env, k, pz_scripts[k]),
+        "raw": lambda k: raw_game(rb, players, k, pz_ids[k]),
+        "chance": lambda k: chance_game(game, ch_scripts[k]),
+        "chance_raw": lambda k: chance_raw_game(rb, players, ch_outcomes[k], ch_ids[k]),
+        "chance_state": lambda k: chance_state_game(rb, players, ch_scripts[k], ch_ids[k]),
+    }
+    for way in WAYS:                        # warm: layouts, spaces, encoders
+        ways[way](0)
+    per = {way: [] for way in WAYS}
+    for _ in range(repeat):
+        spent = dict.fromkeys(WAYS, 0.0)
+        decided = dict.fromkeys(WAYS, 0)
+        for k in range(games):
+            turn = k % len(WAYS)
+            for way in WAYS[turn:] + WAYS[:turn]:
+                t, n = ways[way](k)
+                spent[way] += t
+                decided[way] += n
+        for way in WAYS:
+            per[way].append(spent[way] / decided[way])
+    return {way: statistics.median(v) for way, v in per.items()}
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=10, help="games per run (default 10)")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per way; the median is shown (default 3)")
+    ap.add_argument("--games", type=int, default=20, help="games per round (default 20)")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds; the median is shown (default 3)")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--game", action="append", help="a game of rules/ (repeatable; default: all four)")
     args = ap.parse_args(argv)
     rows = []
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+          f"({args.games} games, medians of {args.repeat} rounds, {args.players} players)", flush=True)
     for name in args.game or GAMES:
-        path = ROOT / "rules" / name
-        rb = Rulebook.load(path)
-        from interpreter.ai.adapters.openspiel import load
-        from interpreter.ai.adapters.pettingzoo import RulebookEnv
-        env = RulebookEnv(rb, args.players)
-        game = load(path, players=args.players)
-        seeds = list(range(args.games))
-        _t, _n, scripts = pettingzoo_games(env, seeds[:1])          # warm: layouts, spaces, encoders
-        raw_games(rb, args.players, seeds[:1], scripts)
-        chance_games(game, 1)
-        per = {"raw": [], "pettingzoo": [], "chance": [], "chance_raw": [], "chance_state": []}
-        for _ in range(args.repeat):
-            t, n, scripts = pettingzoo_games(env, seeds)
-            per["pettingzoo"].append(t / n)
-            t, n = raw_games(rb, args.players, seeds, scripts)
-            per["raw"].append(t / n)
-            t, n, scripts = chance_games(game, args.games)
-            per["chance"].append(t / n)
-            t, n = chance_raw_games(rb, args.players, scripts)
-            per["chance_raw"].append(t / n)
-            t, n = chance_state_games(rb, args.players, scripts)
-            per["chance_state"].append(t / n)
-        med = {k: statistics.median(v) for k, v in per.items()}
+        med = measure(name, args.games, args.repeat, args.players)
         rows.append((name, med))
         print(f"{name:22} raw {med['raw'] * 1e6:7.0f} µs  pettingzoo {med['pettingzoo'] * 1e6:7.0f} µs "
               f"({med['pettingzoo'] / med['raw']:.2f}×)   chance_raw {med['chance_raw'] * 1e6:7.0f} µs  "
@@ -199,6 +233,7 @@ def main(argv=None) -> int:
     cs = statistics.median(m["chance_state"] / m["chance_raw"] for _, m in rows)
     print(f"median over the games: pettingzoo/raw {pz:.2f}×, chance/chance_raw {ch:.2f}×, "
           f"ChanceState/chance_raw {cs:.2f}×")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 

@@ -113,6 +113,121 @@ def test_a_revealed_variable_makes_no_zone_visible():
     assert np.array_equal(ObservationWriter(rb.game, st.lay).vector(st, 1), before)
 
 
+CUPS = Path(__file__).parent / "rulebooks" / "cups"
+
+
+def _cups_for_three_rounds(rulebook):
+    """Cups (tests/rulebooks/cups) played for three challenges: at each, every die is shown to
+    every seat (`reveal`), then, but for the last, the challenger rolls its first die again (a
+    value no longer known to the others) and bidding starts over."""
+    text = (CUPS / "game.yaml").read_text()
+    text = text.replace("  over: {init: false}", "  over: {init: false}\n  rounds: {init: 0}")
+    text = text.replace('      - set: "over = true"', '''      - set: "rounds += 1"
+      - set: "bid_n = 0"
+      - set: "bid_f = 0"
+      - if: "rounds >= 3"
+        then: [{set: "over = true"}]
+        else: [{random: "die[player, 1] in 1..6"}]''')
+    return Rulebook.load(rulebook(text))
+
+
+def _shown_variables(spec, vec):
+    """{(variable, key)} of the rows whose ``visible`` is 1 in an observation vector, keys written
+    as observe.observation writes them."""
+    from interpreter.engine.values import format_value
+    out = set()
+    for name, array in spec.unflatten(vec).items():
+        if name.startswith("var:"):
+            for key, row in zip(spec.rows(name), array):
+                if row[0] == 1:
+                    out.add((name[4:], None if key is None else format_value(key)))
+    return out
+
+
+def _observed_variables(st, viewer):
+    out = set()
+    for name, value in st.observation(viewer)["variables"].items():
+        if isinstance(value, dict):
+            out |= {(name, key) for key in value}
+        else:
+            out.add((name, None))
+    return out
+
+
+def test_a_value_revealed_to_a_seat_is_in_its_tensors_until_it_changes(rulebook):
+    """A value a `reveal` step showed a seat is in its observation (observe.observation) and so in
+    its observation and information-state tensors, with ``visible`` 1, until it changes; the
+    writer that writes over the last vector follows (it was 0 for a value only revealed)."""
+    rb = _cups_for_three_rounds(rulebook)
+    st = rb.new_game(2, 3, logging=False)
+    spec = rb.observation_spec(2)
+    rows = spec.rows("var:die")
+    writer = ObservationWriter(rb.game, st.lay)
+    st.apply_action("bid(n=1,f=2)")
+    assert not spec.unflatten(writer.vector(st, 0))["var:die"][[rows.index((1, i)) for i in (1, 2, 3)]].any()
+    st.apply_action("challenge")                # seat 1 challenges: every die shown, then it rolls die[1, 1]
+    dice = {key: st.v[at] for key, at in st.lay.vkeys[rb.game.variables["die"].family_id].items()}
+    shown = st.observation(0)["variables"]["die"]
+    assert "(1,1)" not in shown and shown["(1,2)"] == dice[(1, 2)] and shown["(1,3)"] == dice[(1, 3)]
+    for vec in (observation_vector(st, 0), writer.vector(st, 0),
+                spec.flatten({k: v for k, v in st.information_state_tensor(0).items() if k in spec.shapes})):
+        die = spec.unflatten(vec)["var:die"]
+        assert die[rows.index((1, 1))].tolist() == [0.0, 0.0]
+        assert die[rows.index((1, 2))].tolist() == [1.0, dice[(1, 2)]]
+        assert die[rows.index((1, 3))].tolist() == [1.0, dice[(1, 3)]]
+    assert _shown_variables(spec, observation_vector(st, 0)) == _observed_variables(st, 0)
+    assert not spec.unflatten(observation_vector(st, None))["var:die"].any()      # an onlooker was shown nothing
+
+
+def test_tensors_show_the_variables_the_observation_shows_and_the_writer_follows(rulebook):
+    """At every decision of random games of cups over three rounds (values revealed, then changed),
+    the rows a seat's tensor shows are the variables its observation shows, and the writer's
+    vectors equal the ones written whole."""
+    rb = _cups_for_three_rounds(rulebook)
+    spec = rb.observation_spec(2)
+    revealed = 0
+    for seed in range(4):
+        _play_and_compare(rb, 2, seed, viewers_per_step=2)
+        st = rb.new_game(2, seed, logging=False)
+        rng = random.Random(seed)
+        while True:
+            for seat in (0, 1):
+                assert _shown_variables(spec, observation_vector(st, seat)) == _observed_variables(st, seat)
+            revealed += bool(st.known)
+            if st.is_terminal():
+                break
+            st.apply_action(rng.choice(st.legal_actions()))
+    assert revealed >= 4
+
+
+def test_the_moves_journal_stays_bounded_and_the_writer_exact_across_trims(monkeypatch):
+    """A tracked state's journal of moves (``State.moved``) is trimmed by the decisions once it
+    holds more than ``2 * KEEP`` ids: over a whole game it never holds more than that plus what
+    one decision moved.  The writer stays exact across the trims: a view that read every
+    decision goes on from its place; one that fell behind the ids dropped is written whole."""
+    from interpreter.engine.runtime import MoveJournal
+    monkeypatch.setattr(MoveJournal, "KEEP", 6)
+    rb = Rulebook.load(RULES / "moonlight_market")
+    lay = rb.layout(2)
+    for every in (1, 9):                    # the writer reads at every decision, or at every 9th
+        writer = ObservationWriter(rb.game, lay)
+        st = rb.new_game(2, 5, logging=False)
+        rng = random.Random(5)
+        writer.vector(st, 0)
+        longest = most = turn = 0
+        while not st.is_terminal():
+            if turn % every == 0:
+                assert np.array_equal(writer.vector(st, 0), observation_vector(st, 0)), (every, turn)
+            end = st.moved.end()
+            st.apply_action(rng.choice(st.legal_actions()))
+            most = max(most, st.moved.end() - end)
+            longest = max(longest, len(st.moved))
+            turn += 1
+        assert np.array_equal(writer.vector(st, 0), observation_vector(st, 0))
+        assert st.moved.base > 20 * MoveJournal.KEEP and turn > 40
+        assert longest <= 2 * MoveJournal.KEEP + most
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_written_over_equals_written_whole_in_many_games(game):

@@ -103,7 +103,9 @@ class ChanceState:
         self.since = 0            # decisions since the checkpoint
         self.state = None         # the State at a decision or the end (None at a chance node)
         self.need = 0             # outcomes of the pending chance node
-        self.history: list = []   # ("chance", k) or (seat, action id), in order
+        # ("chance", k) or (seat, the Option taken, or its id), in order: an option's id is
+        # written only when asked for (``history``, a replay, a pickle), not on every decision
+        self.steps: list = []
         self.chances = 0          # how many of them are chance outcomes
         self._worker = None       # the greenlet that runs this game's segments (never copied)
         self._paused = False      # it is paused in a segment, at the pending chance node
@@ -137,7 +139,7 @@ class ChanceState:
     def apply_outcome(self, k: int) -> None:
         if self.state is not None or not 0 <= k < self.need:
             raise ValueError(f"chance outcome {k} is not possible here")
-        self.history.append(("chance", k))
+        self.steps.append(("chance", k))
         self.chances += 1
         if self._paused:                  # resume the segment where it stopped
             try:
@@ -157,13 +159,14 @@ class ChanceState:
             raise ValueError("a chance node: apply a chance outcome")
         st = self.state
         dec = st.pending
-        if dec is None or action_id not in dec.by_id:
+        opt = None if dec is None else dec.by_id.get(action_id)
+        if opt is None:
             raise IllegalAction(f"'{action_id}' is not a legal action now")
-        self._decide(st, dec, action_id, action_id)
+        self._decide(st, dec, opt, action_id)
 
     def apply_index(self, i: int) -> None:
-        """Take the decision ``legal_actions()[i]``, writing no action id but its own (for the
-        history): as ``State.apply_index``."""
+        """Take the decision ``legal_actions()[i]``, writing no action id (the steps keep the
+        option; ``history`` writes its id when asked): as ``State.apply_index``."""
         if self.state is None:
             raise ValueError("a chance node: apply a chance outcome")
         st = self.state
@@ -171,16 +174,16 @@ class ChanceState:
         if dec is None or type(i) is not int or not 0 <= i < len(dec.raw):
             raise IllegalAction(f"{i!r} is not the index of a legal action now")
         opts = dec._options
-        self._decide(st, dec, (opts[i] if opts is not None else Option(*dec.raw[i])).id, i)
+        self._decide(st, dec, opts[i] if opts is not None else Option(*dec.raw[i]), i)
 
-    def _decide(self, st, dec, action_id: str, action) -> None:
+    def _decide(self, st, dec, option, action) -> None:
         """Go on from decision ``dec`` of ``st`` with ``action`` (its id, or its position among
-        the legal options), recorded in the history as ``action_id``."""
+        the legal options), recorded in the steps as ``option`` (its id unwritten)."""
         if self._eager or self.since >= self.CHECKPOINT_EVERY:
             self.base = st.clone()
-            self.base_at = len(self.history)
+            self.base_at = len(self.steps)
             self.since = 0
-        self.history.append((dec.who, action_id))
+        self.steps.append((dec.who, option))
         self.since += 1
         if _greenlet is None:
             self._replay()
@@ -189,6 +192,11 @@ class ChanceState:
 
     def is_terminal(self) -> bool:
         return self.state is not None and self.state.is_terminal()
+
+    @property
+    def history(self) -> list:
+        """The steps so far: ``("chance", k)`` or ``(seat, action id)``, in order."""
+        return [(kind, x.id if type(x) is Option else x) for kind, x in self.steps]
 
     def returns(self, kind: str = "win") -> list:
         if self.state is None:
@@ -206,7 +214,7 @@ class ChanceState:
         c.since = self.since
         c.state = None if self.state is None else self.state.clone()
         c.need = self.need
-        c.history = list(self.history)
+        c.steps = list(self.steps)            # (Options are never changed: shared)
         c.chances = self.chances
         c._worker = c._script = None  # a clone replays its segment on its first outcome
         c._paused = False
@@ -251,7 +259,7 @@ class ChanceState:
         cs = got[0] if got is not None else self.clone()
         cs.state = permuted(cs.state, seat, seed, got[2] if got is not None else None)
         # the checkpoint is the sample itself: the history before it is no longer a path to it
-        cs.base, cs.base_at, cs.since, cs.need = cs.state.clone(), len(cs.history), 0, 0
+        cs.base, cs.base_at, cs.since, cs.need = cs.state.clone(), len(cs.steps), 0, 0
         cs._worker = cs._script = None
         cs._paused = False
         return cs
@@ -327,7 +335,7 @@ class ChanceState:
     def _replay(self) -> None:
         """Replay the steps since the checkpoint on a copy of it, up to the next chance
         node, decision or end."""
-        span = self.history[self.base_at:]
+        span = self.steps[self.base_at:]
         outcomes = [x for kind, x in span if kind == "chance"]
         actions = tuple(x for kind, x in span if kind != "chance")
         if self.base is None:
@@ -415,9 +423,12 @@ def _segment(st, fresh: bool, actions, script):
     try:
         if fresh:
             run(st)
-        for action in actions:          # ids (a replay), or a position among the legal options
-            if type(action) is int:
+        for action in actions:          # Options or ids (a replay), or a position among the legal options
+            t = type(action)
+            if t is int:
                 st.apply_index(action)
+            elif t is Option:
+                st.apply(action.id)
             else:
                 st.apply(action)
     finally:
@@ -441,9 +452,9 @@ def _rebuild(rulebook_class, path, players, options, variants, base, base_at, hi
     cs.rulebook, cs.players, cs.options, cs.variants = rb, players, dict(options), tuple(variants)
     cs.base = None if base is None else rb.state_from_json(base)
     cs.base_at = base_at
-    cs.history = [tuple(h) for h in history]
-    cs.chances = sum(1 for kind, _x in cs.history if kind == "chance")
-    cs.since = sum(1 for kind, _x in cs.history[base_at:] if kind != "chance")
+    cs.steps = [tuple(h) for h in history]
+    cs.chances = sum(1 for kind, _x in cs.steps if kind == "chance")
+    cs.since = sum(1 for kind, _x in cs.steps[base_at:] if kind != "chance")
     cs.state = None
     cs.need = 0
     cs._worker = cs._script = None

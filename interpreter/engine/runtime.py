@@ -25,6 +25,34 @@ from .values import Component, Record, encode, decode, format_value
 
 
 
+class MoveJournal(list):
+    """The ids of the components that changed zone, in order (``State.track_moves``): a list the
+    engine appends to, kept bounded — once it holds more than ``2 * KEEP`` entries, the next
+    decision drops all but the last ``KEEP`` (``trim``).  ``base`` counts the entries dropped
+    so far, so a reader keeps its place as ``base + index`` (``end()`` after the last entry);
+    finding its place before ``base``, it has lost entries and reads the state whole instead."""
+
+    __slots__ = ("base",)
+
+    #: the entries kept at a trim (a reader more than this many moves behind reads the state whole)
+    KEEP = 2048
+
+    def __init__(self):
+        super().__init__()
+        self.base = 0
+
+    def end(self) -> int:
+        """The place after the last entry (the entries dropped included)."""
+        return self.base + len(self)
+
+    def trim(self, keep: int) -> None:
+        """Drop all but the last ``keep`` entries."""
+        drop = len(self) - keep
+        if drop > 0:
+            del self[:drop]
+            self.base += drop
+
+
 class IllegalAction(Exception):
     """A decision that is not among the legal actions; the state is unchanged."""
 
@@ -108,13 +136,14 @@ class State:
     def contents(self, zone):
         return self.z[zone.id]
 
-    def track_moves(self) -> list:
-        """From now on every component that changes zone is appended (its id) to the list
+    def track_moves(self) -> "MoveJournal":
+        """From now on every component that changes zone is appended (its id) to the journal
         returned (``State.moved``), kept until the state is cloned (a copy is not tracked).
         Observers read it from where they last were to see which components moved
-        (tensors.ObservationWriter); the order within a zone is not tracked."""
+        (tensors.ObservationWriter); the order within a zone is not tracked.  It stays
+        bounded: a decision trims it when it grew past twice ``MoveJournal.KEEP`` entries."""
         if self.moved is None:
-            self.moved = []
+            self.moved = MoveJournal()
         return self.moved
 
     # --- randomness --------------------------------------------------------
@@ -666,6 +695,9 @@ class State:
         self._apply(dec, opts[i] if opts is not None else Option(*raw[i]))
 
     def _apply(self, dec, opt) -> None:
+        moved = self.moved
+        if moved is not None and len(moved) > 2 * MoveJournal.KEEP:     # tracked (track_moves): kept bounded
+            moved.trim(MoveJournal.KEEP)
         if len(self._history) >= LIMITS.decisions:
             self.error = RuleRuntimeError(f"the game has gone on for {len(self._history):,} decisions without "
                                           f"ending (limit 'decisions')", dec.pos, "RW910")

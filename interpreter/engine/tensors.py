@@ -11,7 +11,9 @@ variants), never on the state, so a network can read any state of a game:
 ``var:<name>``     a number or a bool: one column; a seat: one-hot over the
                    seats; an enum symbol: one-hot over its symbols.  A
                    family of variables has one row per key.  A value the
-                   seat may not see is 0 (and ``visible`` says so).
+                   seat may not see is 0 (and ``visible`` says so); a value
+                   a ``reveal`` step showed the seat (``known(p, v[k])``)
+                   is shown, until it changes.
                    Lists, records and text are left out.
 ``cells:<family>`` a grid (a zone family with ``cells:``): one row per cell of each of
                    its zones; columns ``covered``, one per component label the
@@ -360,8 +362,10 @@ class _Encoder:
                     break
             out[self.plain_rows] = 1
             out[self.plain_values] = values
+        known = st.known if not everyone and viewer is not None else None
         for slot, var, key, row, onehot, lo, hi in self.var_cells:
-            if var.visible_const is not True and not everyone and not var_visible(st, var, key, viewer):
+            if (var.visible_const is not True and not everyone and not var_visible(st, var, key, viewer)
+                    and not (known and viewer in known.get(-1 - slot, ()))):     # (as observe.observation)
                 continue
             out[row] = 1
             value = v[slot]
@@ -436,7 +440,8 @@ class ObservationWriter:
     def vector(self, st, viewer, normalise: bool = False):
         """``observation_vector(st, viewer, normalise)``."""
         view = self.views.get(viewer)
-        if view is None or view.state is not st or view.moved is None or view.moved is not st.moved:
+        if (view is None or view.state is not st or view.moved is None or view.moved is not st.moved
+                or view.at < view.moved.base):         # (moves it has not read were trimmed off the journal)
             view = self.views[viewer] = self._whole(st, viewer)
         else:
             self._update(view, st, viewer)
@@ -453,7 +458,7 @@ class ObservationWriter:
         view = _View()
         view.state = st
         view.moved = st.track_moves()
-        view.at = len(view.moved)
+        view.at = view.moved.end()                          # (a place in the journal: MoveJournal)
         view.out = np.zeros(enc.size + 1, np.float32)        # one cell past the end: what no row counts
         view.out[:enc.size] = enc.encode(st, viewer)
         view.cells = memoryview(view.out)
@@ -503,7 +508,7 @@ class ObservationWriter:
     def _var_cell(self, st, viewer, cell):
         """(the cell of a variable's row set to a value, the value) or None where it is hidden."""
         slot, var, key, row, onehot, lo, hi = cell
-        if var.visible_const is not True and viewer is not EVERYONE and not var_visible(st, var, key, viewer):
+        if not self._var_shown(st, viewer, cell):
             return None
         value = st.v[slot]
         if onehot is None:
@@ -516,14 +521,25 @@ class ObservationWriter:
                 return (row + 1 + i, 1.0)
         return (None, 0.0)                  # shown, but no column for it
 
+    @staticmethod
+    def _var_shown(st, viewer, cell) -> bool:
+        """Whether ``viewer`` sees the variable cell's value: its rule, or a ``reveal`` step
+        showed it to the seat and it has not changed since (as observe.observation)."""
+        slot, var, key = cell[0], cell[1], cell[2]
+        if var.visible_const is True or viewer is EVERYONE or var_visible(st, var, key, viewer):
+            return True
+        known = st.known
+        return bool(known) and viewer is not None and viewer in known.get(-1 - slot, ())
+
     def _update(self, view, st, viewer) -> None:
         enc = self.enc
         m = view.cells
         # components that changed zone, weighed by the visibility written last
         moved = view.moved
-        if len(moved) > view.at:                # (one at a time: numpy at once is slower even for 50)
-            new = moved[view.at:]
-            view.at = len(moved)
+        end = moved.base + len(moved)
+        if end > view.at:                       # (one at a time: numpy at once is slower even for 50)
+            new = moved[view.at - moved.base:]
+            view.at = end
             before, where, vis = view.where, st.where, view.vis
             count, label, nc = enc.count_list, enc.label_flat, enc.nc
             for cid in new:                 # (a component moved twice is done at its first entry)
@@ -563,9 +579,11 @@ class ObservationWriter:
         if enc.var_cells:
             last, raw = view.var_last, view.var_raw
             everyone = viewer is EVERYONE
+            known = st.known if viewer is not None and not everyone else None     # (as _var_shown)
             for i, cell in enumerate(enc.var_cells):
                 var = cell[1]
-                shown = var.visible_const is True or everyone or var_visible(st, var, cell[2], viewer)
+                shown = (var.visible_const is True or everyone or var_visible(st, var, cell[2], viewer)
+                         or (bool(known) and viewer in known.get(-1 - cell[0], ())))
                 value = v[cell[0]] if shown else None
                 was = raw[i]
                 if was[0] == shown and was[1] is value:

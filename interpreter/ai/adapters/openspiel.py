@@ -247,7 +247,7 @@ class RegelwerkState(pyspiel.State):
         st = self.cs.state
         if st is None:
             return []
-        at = len(self.cs.history)                     # worked out once per position (states only go on)
+        at = len(self.cs.steps)                       # worked out once per position (states only go on)
         if self._legal_at != at:
             self._in_order = self._facts.space.indices_of(st.pending)       # (no action ids written)
             self._legal = sorted(self._in_order)
@@ -287,10 +287,12 @@ class RegelwerkState(pyspiel.State):
             self.chance_run = 0
             action = int(action)
             self._legal_actions(None)
-            if action in self._in_order:              # by its position among the options: no ids written
-                cs.apply_index(self._in_order.index(action))
-            else:
-                cs.apply_action(self._facts.space.ids[action])    # (not legal: IllegalAction, as for an id)
+            try:                                      # by its position among the options: no ids written
+                i = self._in_order.index(action)
+            except ValueError:                        # not legal: IllegalAction, as for an id
+                cs.apply_action(self._facts.space.ids[action])
+                return
+            cs.apply_index(i)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -329,7 +331,7 @@ class RegelwerkState(pyspiel.State):
 
     def __str__(self):
         if self.cs.state is None:
-            return f"chance node ({self.cs.need} outcomes) after {len(self.cs.history)} steps"
+            return f"chance node ({self.cs.need} outcomes) after {len(self.cs.steps)} steps"
         return self.cs.state.observation_string(None)
 
 
