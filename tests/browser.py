@@ -8,6 +8,7 @@ chromedriver.
 from __future__ import annotations
 
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,13 @@ def start_browser(width: int = 1400, height: int = 1000):
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     return driver, profile
+
+
+def wait_until(cond, timeout: float = 30) -> None:
+    """Poll ``cond()`` every 50 ms until it is true; AssertionError after ``timeout`` seconds."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if cond():
+            return
+        time.sleep(0.05)
+    raise AssertionError("the page did not get there")

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import start_browser            # noqa: E402
+from browser import start_browser, wait_until as _wait            # noqa: E402
 from conftest import ROOT, RULES, SHIPPED    # noqa: E402
 
 SIZES = [(1280, 800), (375, 812)]
@@ -74,15 +74,6 @@ def shoot(out: Path) -> list:
             driver.quit()
             shutil.rmtree(profile, ignore_errors=True)
     return made
-
-
-def _wait(cond, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        if cond():
-            return
-        time.sleep(0.05)
-    raise AssertionError("the page did not get there")
 
 
 if __name__ == "__main__":

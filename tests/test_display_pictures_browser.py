@@ -2,27 +2,17 @@
 tests/rulebooks/garden_path played by clicking its spaces on the board picture."""
 import shutil
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from browser import start_browser
+from browser import start_browser, wait_until as _wait
 
 pytest.importorskip("bottle", reason="serve needs the web extra: pip install -e '.[web]'")
 
 from interpreter.game import Rulebook          # noqa: E402
 
 GARDEN = Path(__file__).parent / "rulebooks" / "garden_path"
-
-
-def _wait(cond, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        if cond():
-            return
-        time.sleep(0.05)
-    raise AssertionError("the page did not get there")
 
 
 @pytest.mark.slow

@@ -10,12 +10,11 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from browser import start_browser
+from browser import start_browser, wait_until as _wait
 from conftest import ROOT, RULES, game_folders
 
 pytest.importorskip("bottle", reason="browser play needs the web extra: pip install -e '.[web]'")
@@ -45,15 +44,6 @@ axe.run(document, {resultTypes: ['violations']}).then(
                                         nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))),
   (e) => done([{id: 'axe failed', help: String(e)}]));
 """
-
-
-def _wait(cond, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        if cond():
-            return
-        time.sleep(0.05)
-    raise AssertionError("the page did not get there")
 
 
 @pytest.mark.slow

@@ -9,12 +9,11 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from browser import start_browser
+from browser import start_browser, wait_until as _wait
 from conftest import ROOT, RULES, game_folders
 
 pytest.importorskip("bottle", reason="browser play needs the web extra: pip install -e '.[web]'")
@@ -49,15 +48,6 @@ def _serve(game):
     m = re.search(r"(http://127\.0\.0\.1:\d+)/", proc.stdout.readline())
     assert m, proc.stderr.read()
     return proc, m.group(1)
-
-
-def _wait(cond, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        if cond():
-            return
-        time.sleep(0.05)
-    raise AssertionError("the page did not get there")
 
 
 @pytest.mark.slow
