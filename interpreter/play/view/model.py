@@ -151,22 +151,13 @@ class ViewMaker:
     def _fact_functions(self) -> list:
         """[(name, title, f(state, [seat]))] for `display: facts:`, compiled once (a function that
         could read what not every seat sees is left out: RW253)."""
-        from dsl.parser import parse_expression
-        from dsl.diagnostics import Pos, Report
-        from ...game import Cx, Scope, compile_expr
         out = []
         for fn_name, title in self.hints.facts.items():
             if fact_problem(self.game, fn_name) is not None:
                 continue
-            scope = Scope([("_p", T.PLAYER)])
-            report = Report()
-            try:
-                fn, _ = compile_expr(parse_expression(f"{fn_name}(_p)", Pos("<display>")),
-                                     Cx(self.game, report, scope, False, {}, None))
-            except Exception:  # noqa: BLE001 - a hint that does not compile is left out
-                continue
-            if not report.has_errors:
-                out.append((fn_name, title, fn, max(scope.nslots, 1)))
+            compiled = _seat_function(self.game, fn_name)
+            if compiled is not None:
+                out.append((fn_name, title, *compiled))
         return out
 
     def _facts(self, state, seat) -> list:
@@ -547,9 +538,6 @@ class ViewMaker:
         """[(ScoreTrack, f(state, [seat]) or None, nslots)] for `display: score_track:`: a variable is
         read from the observation; a function is compiled once (one that may not be shown is left
         out: RW259)."""
-        from dsl.parser import parse_expression
-        from dsl.diagnostics import Pos, Report
-        from ...game import Cx, Scope, compile_expr
         out = []
         for t in self.hints.score_tracks:
             if track_problem(self.game, t.of) is not None:
@@ -557,15 +545,9 @@ class ViewMaker:
             if t.of in self.game.variables:
                 out.append((t, None, 0))
                 continue
-            scope = Scope([("_p", T.PLAYER)])
-            report = Report()
-            try:
-                fn, _ = compile_expr(parse_expression(f"{t.of}(_p)", Pos("<display>")),
-                                     Cx(self.game, report, scope, False, {}, None))
-            except Exception:  # noqa: BLE001 - a hint that does not compile is left out
-                continue
-            if not report.has_errors:
-                out.append((t, fn, max(scope.nslots, 1)))
+            compiled = _seat_function(self.game, t.of)
+            if compiled is not None:
+                out.append((t, *compiled))
         return out
 
     def _score_tracks(self, state, obs) -> list:
@@ -622,6 +604,22 @@ class ViewMaker:
                 text = _show(value, var.type if var else None, names)
             shared.append({"name": name, "title": self._title(name), "value": text})
         return shared, per_player
+
+
+def _seat_function(game, fn_name: str):
+    """The rulebook's function ``fn_name`` applied to a seat, compiled once: (f(state, slots), the
+    number of slots f needs), or None when it does not compile (a display hint is then left out)."""
+    from dsl.parser import parse_expression
+    from dsl.diagnostics import Pos, Report
+    from ...game import Cx, Scope, compile_expr
+    scope = Scope([("_p", T.PLAYER)])
+    report = Report()
+    try:
+        fn, _ = compile_expr(parse_expression(f"{fn_name}(_p)", Pos("<display>")),
+                             Cx(game, report, scope, False, {}, None))
+    except Exception:  # noqa: BLE001 - a hint that does not compile is left out
+        return None
+    return None if report.has_errors else (fn, max(scope.nslots, 1))
 
 
 def component_names(labels: dict) -> dict:
