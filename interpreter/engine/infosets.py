@@ -395,16 +395,10 @@ def _replay_from(st, seat: int, keys, fresh, expect, recall, observe: bool, base
                 return None
             if i - 1 in secrets:            # another seat's secret choice: chosen anew
                 r.apply(chosen_anew(r, opt.id, fresh))
-                if observe:
-                    seen.append(observation(r, seat))
-                    if expect is not None and seen[i] != expect[i]:
-                        return None
-                if memory is not None:
-                    memory.step(r)
-                continue
-            if opt.id not in r.pending.by_id:
+            elif opt.id in r.pending.by_id:
+                r.apply(opt.id)
+            else:
                 return None
-            r.apply(opt.id)
             if observe:
                 seen.append(observation(r, seat))
                 if expect is not None and seen[i] != expect[i]:
