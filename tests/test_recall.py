@@ -230,8 +230,9 @@ def test_the_recall_property_on_the_passed_card_game():
 
 
 def test_the_recall_property_fails_without_recall(monkeypatch):
-    from interpreter.engine import infosets
-    monkeypatch.setattr(infosets, "needs_recall", lambda st, seat: False)      # as before issue 26
+    # a planted fault: the record forgets the moves a seat watched (only what it sees at stops is left)
+    from interpreter.engine.knowledge import record
+    monkeypatch.setattr(record.Recorder, "moving", lambda self, st, c, src, dst: None)
     problems, checked = recall_problems(PASSED, games=6, every=1)
     assert problems and "moves" in problems[0]
 

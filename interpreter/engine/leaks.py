@@ -123,7 +123,7 @@ def contradicted_facts(r, seat: int) -> list:
     """The facts told to ``seat`` that do not hold in ``r``."""
     comps = r.lay.components
     return [f for f in r.facts if f[0] == seat and
-            ((comps[f[1]].attrs.get(f[2]) == f[3]) == f[4]) != f[5]]
+            ((comps[f[1]].attribute(f[2]) == f[3]) == f[4]) != f[5]]
 
 
 def resample_property(st, seat: int, samples: int = 20, vary: bool = False) -> list:

@@ -91,7 +91,7 @@ class State:
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "log_marks", "logging", "steps", "error", "seed", "memo",
                  "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "vk", "broken",
-                 "origin", "moved", "shuffles")
+                 "origin", "moved", "shuffles", "rec", "script")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -124,8 +124,10 @@ class State:
         s.broken = []
         s.zf, s.zi, s.vk = self.zf, self.zi, self.vk
         s.origin = self.origin              # an edited start (never changed), or None
+        s.script = self.script              # a sampled world's chance answers (a tuple pair), or None
         s.moved = None                      # a copy is tracked only when asked (track_moves)
         s.shuffles = None                   # likewise (a replay's: recall.Recall)
+        s.rec = None                        # a replay's record of what one seat is shown (knowledge/record.py)
         return s
 
     # --- queries -----------------------------------------------------------
@@ -162,7 +164,13 @@ class State:
         if self.known:
             self.known.pop(zone.id, None)
         items = self.z[zone.id]
+        if self.rec is not None:            # a seat watches every shuffle (knowledge/record.py)
+            self.rec.shuffled(self, zone)
         if self.chance is not None:         # a replay with chosen outcomes answers every number
+            order = getattr(self.chance, "shuffle", None)
+            if order is not None:           # a sampled world (knowledge/worlds.py) orders the zone itself
+                order(self, zone, items)
+                return
             for i in range(len(items) - 1, 0, -1):
                 j = self.below(i + 1)
                 items[i], items[j] = items[j], items[i]
@@ -191,6 +199,9 @@ class State:
                     raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
         where = self.where
         z = self.z
+        if self.rec is not None:
+            for c in incoming:
+                self.rec.moving(self, c, where[c.id], dst.id)
         if self.game.grids:
             for c in incoming:
                 self.grid_leave(c, where[c.id], dst, pos)
@@ -238,6 +249,9 @@ class State:
                 if c.kind not in holds:
                     raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
         moved = tuple(comps)
+        if self.rec is not None:
+            for c in moved:
+                self.rec.moving(self, c, sid, did)
         if self.game.grids:
             for c in moved:
                 self.grid_leave(c, sid, dst, pos)
@@ -277,6 +291,8 @@ class State:
             holds = dst.holds
             if holds and c.kind not in holds:
                 raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+            if self.rec is not None:
+                self.rec.moving(self, c, src, did)
             if game.grids:
                 self.grid_leave(c, src, dst, pos)
             there = z[src]
@@ -330,7 +346,8 @@ class State:
                     c = self._forced_pick(lst, pos)
                     i = lst.index(c)
                 else:
-                    i = self.below(len(lst))
+                    pick = getattr(self.chance, "pick", None) if self.chance is not None else None
+                    i = pick(self, src, lst) if pick is not None else self.below(len(lst))
                     c = lst[i]
             else:
                 i = len(lst) - 1
@@ -340,6 +357,8 @@ class State:
                 raise RuleRuntimeError(f"{dst.name} is full (capacity {cap})", pos)
             if holds and c.kind not in holds:
                 raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+            if self.rec is not None:
+                self.rec.moving(self, c, src.id, did)
             if grids:
                 self.grid_leave(c, src.id, dst, pos)
             if self.known:
@@ -428,6 +447,8 @@ class State:
                                        pos)
             if dst.holds and c.kind not in dst.holds:
                 raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+            if self.rec is not None:
+                self.rec.moving(self, c, src, did)
             before = self.lay.grids.get(src)
             if before is not None:
                 _uncover(v, before, c)
@@ -470,6 +491,8 @@ class State:
         seats = frozenset(seats)
         for zone in zones:
             self.known[zone.id] = self.known.get(zone.id, frozenset()) | seats
+        if self.rec is not None:
+            self.rec.revealed(self, zones, seats)
         self.changed()
 
     def revealed_to(self, zone) -> frozenset:
@@ -525,6 +548,8 @@ class State:
         ``(seat, component id, attribute, value, equal, holds)``; kept for the rest of the game."""
         have = set(self.facts)
         new = [(seat, cid, attr, value, equal, holds) for seat in seats for cid, attr, value, holds in items]
+        if self.rec is not None:
+            self.rec.told(self, new)
         self.facts = self.facts + tuple(f for f in new if f not in have)
 
     def forced_value(self, items, pos):
@@ -845,9 +870,9 @@ class State:
         return observation(self, viewer)
 
     def resample(self, seat: int, seed: int) -> "State":
-        """A copy ``seat`` cannot tell from this state: what it cannot see redistributed
-        at random, the generator reseeded (see interpreter/infosets.py)."""
-        from .infosets import resample
+        """A state ``seat`` cannot tell from this one, drawn from the posterior of what it was
+        shown; the generator reseeded (see engine/knowledge/)."""
+        from .knowledge import resample
         return resample(self, seat, seed)
 
     def recall_notes(self, seat: int) -> list:
@@ -917,6 +942,8 @@ class State:
                           for seat, cid, attr, value, equal, holds in self.facts]} if self.facts else {}),
             # absent unless the game began at an edited start (a scenario's): what resample replays from
             **({"origin": self.origin.to_json()} if self.origin is not None else {}),
+            # absent unless the state is a sampled world (resample): its chance answers and the generator after them
+            **({"script": [list(self.script[0]), self.script[1]]} if self.script is not None else {}),
         }
 
     @classmethod
@@ -928,6 +955,7 @@ class State:
         s.z = [[comps[i] for i in zone] for zone in data["zones"]]
         s.moved = None
         s.shuffles = None
+        s.rec = None
         s.where = [0] * len(comps)
         for zid, zone in enumerate(s.z):
             for c in zone:
@@ -969,6 +997,8 @@ class State:
         s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
         origin = data.get("origin")
         s.origin = None if origin is None else cls.from_json(game, origin, layout)
+        script = data.get("script")
+        s.script = None if script is None else (tuple(script[0]), script[1])
         return s
 
 

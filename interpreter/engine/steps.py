@@ -739,6 +739,7 @@ class StepCompiler:
             return
         name = node.obj.id
         var = self.g.variables[name]
+        self.g.random_steps = True          # the game draws at random (Rulebook.info, OpenSpiel's chance mode)
         if not var.index:
             self.report.error(node.pos, f"variable '{name}' has no index", E_NAME)
             return
@@ -1274,7 +1275,7 @@ def _tell(st, comps, fact, value, seats, pos):
     if any(p is None for p in seats):
         raise RuleRuntimeError("tell: 'to' names no seat (none)", pos)
     attr, equal, _ = fact
-    st.tell(seats, [(c.id, attr, value, (c.attrs.get(attr) == value) == equal) for c in comps], equal)
+    st.tell(seats, [(c.id, attr, value, (c.attribute(attr) == value) == equal) for c in comps], equal)
 
 
 def _reveal_values(st, family, prefix, seats, to_pos):
