@@ -229,12 +229,7 @@ def test_the_recall_property_on_the_passed_card_game():
     assert problems == [] and checked > 0
 
 
-def test_the_recall_property_fails_without_recall(monkeypatch):
-    # a planted fault: the record forgets the moves a seat watched (only what it sees at stops is left)
-    from interpreter.engine.knowledge import record
-    monkeypatch.setattr(record.Recorder, "moving", lambda self, st, c, src, dst: None)
-    problems, checked = recall_problems(PASSED, games=6, every=1)
-    assert problems and "moves" in problems[0]
+# a planted fault in resample is caught by the exact-posterior test (tests/test_posterior.py)
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from .. import rng as rngmod
 from .record import Mismatch, view
 from .worlds import sample, trajectory
 
-__all__ = ["record", "resample", "resample_steps", "public_view", "Mismatch"]
+__all__ = ["record_of", "resample", "resample_steps", "public_view", "Mismatch"]
 
 #: the real game's trajectory per (game, seat): a search resamples one state many times
 _CACHE: dict = {}
@@ -52,7 +52,7 @@ def _same(a, b) -> bool:
             [[c.id for c in z] for z in a.z] == [[c.id for c in z] for z in b.z])
 
 
-def record(st, seat: int) -> tuple:
+def record_of(st, seat: int) -> tuple:
     """Everything ``seat`` was shown in the game of ``st``, in order (:mod:`.record`)."""
     return real_trajectory(st, seat).record
 
