@@ -20,8 +20,12 @@ The proposal is uniform over the worlds that agree with the real game on what p 
 * a value a `random` step drew into a variable that may be hidden is drawn anew unless p saw
   it; any other random number (a die thrown in the open, a number kept in a local) is the real
   one;
-* another seat's secret choice is chosen anew, uniformly among the options legal then that p
-  is told the same of.
+* another seat's secret choice is chosen anew among the options legal then that p is told the
+  same of, leaving out those p's record rules out when the game goes on as it did (a sealed bid
+  revealed later); the world is then kept with probability (options left / options told the same)
+  over the same share in the real game, which makes the choice uniform among all the options
+  told the same (exactly so when that share is largest in the real game — always when the
+  options do not depend on what p cannot see).
 
 Every world p's record allows agrees with the real game on those outcomes as long as the rules
 route a randomly placed component the same way whatever it is (what every card game's deal
@@ -240,7 +244,9 @@ class Trajectory:
     def __init__(self, record, events, pins, kept, decisions, state, answers, choices):
         self.record, self.events, self.pins, self.kept = record, events, pins, kept
         self.decisions, self.state, self.answers = decisions, state, answers
-        #: {place in the history: the ids another seat's secret choice there is chosen anew among}
+        #: {place in the history of another seat's secret choice: (the options legal there that the
+        #: seat's record rules out when the game goes on as it did, the share of the options told
+        #: the same that it does not rule out)}
         self.choices = choices
 
 
@@ -325,7 +331,7 @@ def trajectory(st, seat: int, given=None) -> Trajectory:
     r.chance = None
     r.rec = None
     record, answers = tuple(rec.events), tuple(trace.answers)
-    choices = {place: _candidates(seat, record, answers, decisions, place, *rest) for place, *rest in secret}
+    choices = {place: _ruled_out(seat, record, answers, decisions, place, *rest) for place, *rest in secret}
     return Trajectory(record, tuple(trace.events), pins, kept, tuple(decisions), r, answers, choices)
 
 
@@ -354,16 +360,19 @@ class _Follow:
         return self.fresh.below(n)
 
 
-def _candidates(seat, record, answers, decisions, place, before, given, recorded, logged) -> tuple:
-    """The options another seat's secret choice at ``place`` is chosen anew among: the one taken
-    and each other legal one the seat is told the same of that the seat's record does not rule
-    out when the game goes on as it did (its chance and its other decisions) — so a choice revealed
-    later is kept, and one never revealed is chosen anew among all."""
+def _ruled_out(seat, record, answers, decisions, place, before, given, recorded, logged) -> frozenset:
+    """The options another seat's secret choice at ``place`` cannot have been: those legal there,
+    told to the seat the same as the one taken, that the seat's record rules out when the game goes
+    on as it did (its chance and its other decisions) — a sealed bid revealed later, say.  A world
+    that chooses one of them anew ends at once; any other is chosen as likely as the rest."""
     who, real = decisions[place]
     told = before.told_id(real)
-    out = [real]
+    out = []
     fresh = rngmod.Rng(place, 7000)
+    same = 0
     for opt in before.pending.options:
+        if before.told_id(opt.id) == told:
+            same += 1
         if opt.id == real or before.told_id(opt.id) != told:
             continue
         r = before.clone()
@@ -391,9 +400,8 @@ def _candidates(seat, record, answers, decisions, place, before, given, recorded
                 r.apply(a)
                 rec.stop(r)
         except (Mismatch, RuleRuntimeError):
-            continue
-        out.append(opt.id)
-    return tuple(out)
+            out.append(opt.id)
+    return frozenset(out), (same - len(out)) / same
 
 
 def secret_for(st, seat: int, who: int, action_id: str) -> bool:
@@ -407,6 +415,7 @@ def replay_world(st, seat: int, real: Trajectory, fresh, budget: list):
     [decisions left], spent here."""
     rec = Recorder(seat, expect=real.record)
     world = World(real.events, real.pins, real.kept, fresh)
+    weight = 1.0        # of the secret choices: (options not ruled out / options told the same), to the real game's
     try:
         r = _start(st, lambda r: world, rec)
         rec.stop(r)
@@ -417,11 +426,16 @@ def replay_world(st, seat: int, real: Trajectory, fresh, budget: list):
             dec = r.pending
             if dec is None or dec.who != who:
                 return None
-            same = real.choices.get(len(world.decided))
-            if same is not None:            # another seat's secret choice: chosen anew
-                action_id = same[fresh.below(len(same))]
-                if action_id not in dec.by_id:
+            secret = real.choices.get(len(world.decided))
+            if secret is not None:          # another seat's secret choice: chosen anew
+                ruled_out, share = secret
+                told = r.told_id(action_id)
+                same = [o.id for o in dec.options if r.told_id(o.id) == told]
+                left = [a for a in same if a not in ruled_out]
+                if not left:
                     return None
+                action_id = left[fresh.below(len(left))]
+                weight *= len(left) / len(same) / share
             elif action_id not in dec.by_id:
                 return None
             rec.decided(r, who, action_id)
@@ -433,6 +447,8 @@ def replay_world(st, seat: int, real: Trajectory, fresh, budget: list):
     except RuleRuntimeError:
         return None
     if rec.at != len(real.record):
+        return None
+    if weight < 1.0 and fresh.below(1 << 30) >= weight * (1 << 30):
         return None
     return r, world
 
