@@ -43,33 +43,77 @@ class Mismatch(BaseException):
 def view(st, seat) -> tuple:
     """What ``seat`` sees at a stop (the ``("o", …)`` percept); ``seat`` None: what every
     seat sees (the public part)."""
-    zones = []
-    for zone in st.lay.zones:
-        contents = st.z[zone.id]
-        if sees_zone(st, zone, seat):
-            zones.append(tuple(c.label for c in contents))
-        else:
-            zones.append(len(contents))
-    values = []
-    game = st.game
-    known = st.known
-    v = st.v
-    for var in game.scalar_vars:
-        if var_visible(st, var, None, seat) or (known and _knows(st, -1 - var.offset, seat)):
-            values.append((var.offset, _frozen(v[var.offset])))
-    for var in game.family_vars:
-        for key, at in st.lay.vkeys[var.family_id].items():
-            if var_visible(st, var, key, seat) or (known and _knows(st, -1 - at, seat)):
+    return Viewer(st, seat)(st)
+
+
+class Viewer:
+    """:func:`view` for one seat and layout, its visibility rules' arguments made once."""
+
+    __slots__ = ("seat", "zones", "values", "grids")
+
+    def __init__(self, st, seat):
+        self.seat = seat
+        zones = []
+        for zone in st.lay.zones:
+            fam = st.game.zones[zone.family] if zone.family != "box" else None
+            if seat is None or fam is None or fam.visible_const is not None:
+                zones.append((zone, None, None))
+                continue
+            L = [None] * max(fam.nslots, 1)
+            for spec, value in zip(fam.index, zone.index_values):
+                L[spec.slot] = value
+            L[fam.viewer_slot] = seat
+            zones.append((zone, fam.visible, L))
+        self.zones = zones
+        values = []
+        game = st.game
+        for var in game.scalar_vars:
+            values.append((var.offset, var, None) + self._rule(var, None))
+        for var in game.family_vars:
+            for key, at in st.lay.vkeys[var.family_id].items():
+                values.append((at, var, key) + self._rule(var, key))
+        self.values = values
+        self.grids = tuple(at for grid in st.lay.grids.values() for at in grid.values())
+
+    def _rule(self, var, key):
+        if self.seat is None or var.visible_const is not None:
+            return (None, None)
+        L = [None] * max(var.nslots, 1)
+        keys = key if isinstance(key, tuple) and len(var.index) > 1 else (key,)
+        for spec, value in zip(var.index, keys):
+            L[spec.slot] = value
+        L[var.viewer_slot] = self.seat
+        return (var.visible, L)
+
+    def __call__(self, st) -> tuple:
+        seat = self.seat
+        z = st.z
+        known = st.known
+        out = []
+        for zone, rule, L in self.zones:
+            contents = z[zone.id]
+            if rule is None:
+                seen = sees_zone(st, zone, seat)
+            else:
+                seen = bool(rule(st, L)) or (bool(known) and seat in known.get(zone.id, ()))
+            out.append(tuple(c.label for c in contents) if seen else len(contents))
+        v = st.v
+        values = []
+        for at, var, key, rule, L in self.values:
+            if rule is None:
+                seen = var_visible(st, var, key, seat)
+            else:
+                seen = bool(rule(st, L))
+            if seen or (known and _knows(st, -1 - at, seat)):
                 values.append((at, _frozen(v[at])))
-    dec = st.pending
-    decision = None
-    if dec is not None:
-        decision = (dec.who, dec.group, tuple(o.id for o in dec.options) if seat == dec.who else None)
-    cells = ()
-    if st.lay.grids:
-        cells = tuple(None if v[at] is None else (v[at][0].label, v[at][1])
-                      for grid in st.lay.grids.values() for at in grid.values())
-    return (st.status, tuple(zones), tuple(values), decision, cells)
+        dec = st.pending
+        decision = None
+        if dec is not None:
+            decision = (dec.who, dec.group, tuple(o.id for o in dec.options) if seat == dec.who else None)
+        cells = ()
+        if self.grids:
+            cells = tuple(None if v[at] is None else (v[at][0].label, v[at][1]) for at in self.grids)
+        return (st.status, tuple(out), tuple(values), decision, cells)
 
 
 def _knows(st, key, seat) -> bool:
@@ -97,7 +141,7 @@ class Recorder:
     bag draw that last placed them at random, and the drawn values it saw."""
 
     __slots__ = ("seat", "events", "expect", "at", "logged", "chance", "last_random", "pins", "drawn_seen",
-                 "drawn_all", "owner")
+                 "drawn_all", "owner", "viewer")
 
     def __init__(self, seat: int, expect=None, chance=None):
         self.seat = seat
@@ -111,6 +155,7 @@ class Recorder:
         self.drawn_seen = set()           # draw keys of values the seat saw
         self.drawn_all = set()            # draw keys of values ever held in a variable that may be hidden
         self.owner = None
+        self.viewer = None
 
     def add(self, event) -> None:
         expect = self.expect
@@ -158,7 +203,10 @@ class Recorder:
         if len(log) > self.logged:
             self.add(("l", tuple(log[self.logged:])))
             self.logged = len(log)
-        self.add(("o", view(st, self.seat)))
+        viewer = self.viewer
+        if viewer is None:
+            viewer = self.viewer = Viewer(st, self.seat)
+        self.add(("o", viewer(st)))
         if self.expect is None:
             self._saw_at_stop(st)
 

@@ -43,6 +43,7 @@ from dsl.diagnostics import RuleRuntimeError
 
 from .. import rng as rngmod
 from ..limits import LIMITS
+from ..frames import option_id
 from ..runtime import run
 from ..start import fresh_state, with_frames
 from .record import Mismatch, Recorder
@@ -319,7 +320,7 @@ def trajectory(st, seat: int, given=None) -> Trajectory:
             raise Mismatch()
         if secret_for(r, seat, who, opt.id):
             secret.append((len(decisions), r.clone(), len(trace.answers), len(rec.events), rec.logged))
-        decisions.append((who, opt.id))
+        decisions.append((who, opt.id, next(i for i, o in enumerate(r.pending.options) if o.id == opt.id)))
         rec.decided(r, who, opt.id)
         r.apply(opt.id)
         rec.stop(r)
@@ -365,7 +366,7 @@ def _ruled_out(seat, record, answers, decisions, place, before, given, recorded,
     told to the seat the same as the one taken, that the seat's record rules out when the game goes
     on as it did (its chance and its other decisions) — a sealed bid revealed later, say.  A world
     that chooses one of them anew ends at once; any other is chosen as likely as the rest."""
-    who, real = decisions[place]
+    who, real, _i = decisions[place]
     told = before.told_id(real)
     out = []
     fresh = rngmod.Rng(place, 7000)
@@ -386,7 +387,7 @@ def _ruled_out(seat, record, answers, decisions, place, before, given, recorded,
             r.apply(opt.id)
             rec.stop(r)
             for k in range(place + 1, min(len(decisions), place + 1 + LOOKAHEAD)):
-                w, a = decisions[k]
+                w, a, _i = decisions[k]
                 if r.pending is None or r.pending.who != w:
                     raise Mismatch()
                 if a not in r.pending.by_id:
@@ -419,13 +420,14 @@ def replay_world(st, seat: int, real: Trajectory, fresh, budget: list):
     try:
         r = _start(st, lambda r: world, rec)
         rec.stop(r)
-        for who, action_id in real.decisions:
+        for who, action_id, index in real.decisions:
             if budget[0] <= 0:
                 return None
             budget[0] -= 1
             dec = r.pending
             if dec is None or dec.who != who:
                 return None
+            raw = dec.raw
             secret = real.choices.get(len(world.decided))
             if secret is not None:          # another seat's secret choice: chosen anew
                 ruled_out, share = secret
@@ -436,6 +438,12 @@ def replay_world(st, seat: int, real: Trajectory, fresh, budget: list):
                     return None
                 action_id = left[fresh.below(len(left))]
                 weight *= len(left) / len(same) / share
+            elif index < len(raw) and option_id(*raw[index]) == action_id:
+                rec.decided(r, who, action_id)      # the option where it was in the real game: no other id written
+                world.decided.append((len(world.answers), who, action_id))
+                r.apply_index(index)
+                rec.stop(r)
+                continue
             elif action_id not in dec.by_id:
                 return None
             rec.decided(r, who, action_id)
