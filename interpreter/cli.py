@@ -277,7 +277,7 @@ def cmd_check(args) -> int:
     if args.format == "json":
         out = []
         for f, count in distinct.values():
-            item = Diagnostic(f.pos, f.message, "error", f.code).as_json()
+            item = Diagnostic(f.pos, f.message, f.severity, f.code).as_json()
             item.update({"players": f.players, "seed": f.seed, "variants": f.variants, "options": f.options,
                          "decisions": f.decisions, "games_affected": count})
             out.append(item)
@@ -291,10 +291,13 @@ def cmd_check(args) -> int:
             where = f"{f.players} players, seed {f.seed}" + (f", variant {'+'.join(f.variants)}" if f.variants else "")
             print(Diagnostic(f.pos, f"{f.message} ({where}, after {len(f.decisions)} decisions; "
                                     f"{count} game{'s' * (count != 1)} affected; {replay})",
-                             "error", f.code).format())
-        print(f"{rb.name}: {played} games ({', '.join(map(str, counts))} players), {len(distinct)} "
-              f"problem{'s' * (len(distinct) != 1)} found, {elapsed:.1f}s")
-    return 1 if distinct else 0
+                             f.severity, f.code).format())
+        errors = sum(f.severity == "error" for f, _ in distinct.values())
+        warned = len(distinct) - errors
+        print(f"{rb.name}: {played} games ({', '.join(map(str, counts))} players), {errors} "
+              f"problem{'s' * (errors != 1)} found" + (f", {warned} warning{'s' * (warned != 1)}" if warned else "")
+              + f", {elapsed:.1f}s")
+    return 1 if any(f.severity == "error" for f, _ in distinct.values()) else 0
 
 
 def cmd_report(args) -> int:

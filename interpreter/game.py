@@ -35,7 +35,8 @@ from .engine.spaces import space_of
 from .engine.infosets import information_state_string
 
 # --- what each seat may be shown, checked in random games (issue 26: RW920, RW923) ------------------
-from .engine.leaks import hidden_from_all, hidden_from_others, legal_leak, log_leak, resample_problem, told_leak
+from .engine.leaks import resample_problem
+from .engine.knowledge import record_of, shown_leaks
 
 # --- the rulebook's display: section (drawing a state is the play wing's) --------------------------
 from .engine.display import DisplayHints, check_display, fact_problem, read_hints, space_readers
@@ -67,7 +68,7 @@ __all__ = [
     "check_rulebook", "public_action_id", "rulebook_path", "shipped_games",
     "types", "Component", "Zone", "format_value", "plain", "Rng",
     "information_state_string", "space_of",
-    "hidden_from_all", "hidden_from_others", "legal_leak", "log_leak", "resample_problem", "told_leak",
+    "resample_problem", "record_of", "shown_leaks",
     "EVERYONE", "observation_bounds", "observation_vector", "draws_at_random", "perfect_information",
     "DisplayHints", "check_display", "read_hints", "space_readers", "fact_problem", "Phrases", "check_say",
     "parse_template", "words", "SHAPES", "Pick", "fill_template", "template_fields",

@@ -13,7 +13,7 @@ from .. import rng as rngmod
 from .record import Mismatch, view
 from .worlds import sample, trajectory
 
-__all__ = ["record_of", "resample", "resample_steps", "public_view", "Mismatch"]
+__all__ = ["record_of", "resample", "resample_steps", "public_view", "shown_leaks", "Mismatch"]
 
 #: the real game's trajectory per (game, seat): a search resamples one state many times
 _CACHE: dict = {}
@@ -98,3 +98,10 @@ def resample_steps(rulebook_state, steps, seat: int, seed: int):
 def public_view(st) -> tuple:
     """What every seat sees now: a spectator is shown this, never more than any seat."""
     return view(st, None)
+
+
+def shown_leaks(st, seat: int, samples: int = 6, seed: int = 0) -> list:
+    """What ``seat`` was shown at the last decision of ``st`` that tells it something it cannot
+    see (:mod:`.leaks`): ``[(kind, text)]`` — the log lines written, its legal actions now."""
+    from .leaks import leaks
+    return leaks(st, seat, real_trajectory(st, seat), samples, seed)

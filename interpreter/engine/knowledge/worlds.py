@@ -44,8 +44,6 @@ from dsl.diagnostics import RuleRuntimeError
 from .. import rng as rngmod
 from ..limits import LIMITS
 from ..frames import option_id
-from ..runtime import run
-from ..start import fresh_state, with_frames
 from .record import Mismatch, Recorder
 
 
@@ -263,11 +261,11 @@ def _start(st, chance_of, rec):
         r.rec = rec
         r.chance.deal(r, rec.seat)
         return r
-    r = with_frames(fresh_state(st.game, st.lay, st.seed, True))
-    r.chance = chance_of(r)
-    r.rec = rec
-    run(r)
-    return r
+
+    def attach(r):
+        r.rec = rec
+        return chance_of(r)
+    return st.game.replay_start(st.lay, st.seed, True, attach)
 
 
 def origin_deal(st, seat: int) -> list:
