@@ -90,10 +90,11 @@ class Trace:
     def shuffle(self, st, zone, items) -> None:
         first = len(self.answers)
         before = tuple(c.id for c in items)
+        mark = fingerprint(st, zone)
         for i in range(len(items) - 1, 0, -1):
             j = self._next(i + 1)
             items[i], items[j] = items[j], items[i]
-        self.events.append(("s", zone.id, before, tuple(c.id for c in items), first))
+        self.events.append(("s", zone.id, before, tuple(c.id for c in items), first, mark))
         if self.rec is not None:
             self.rec.placed(len(self.events) - 1, [c.id for c in items])
 
@@ -122,9 +123,10 @@ class World:
     than the real game did, every number is drawn anew.  ``answers``: every number given, in
     order (an explicit-chance game's outcomes)."""
 
-    __slots__ = ("real", "pins", "kept", "fresh", "answers", "i", "apart", "decided")
+    __slots__ = ("real", "pins", "kept", "fresh", "answers", "i", "apart", "decided", "forced", "chosen",
+                 "weight", "checkpoint")
 
-    def __init__(self, real, pins: dict, kept: frozenset, fresh):
+    def __init__(self, real, pins: dict, kept: frozenset, fresh, checkpoint=None):
         self.real = real
         self.pins = pins
         self.kept = kept                # the first answers of the numbers kept as they were
@@ -133,6 +135,20 @@ class World:
         self.i = 0                      # the next real event
         self.apart = False              # the replay met another event than the real game
         self.decided = []               # (numbers given before it, seat, action id) per decision
+        # a checkpoint (a world's numbers and secret choices up to a shuffle where the replay was the real
+        # game again, see ``shuffle``): given, this world begins with them
+        self.forced, self.chosen = checkpoint if checkpoint is not None else ((), ())
+        self.weight = 1.0               # of the secret choices since the last checkpoint (replay_world)
+        self.checkpoint = checkpoint
+
+    def _forced(self, n: int):
+        """The next number of the checkpoint this world begins with, or None past it."""
+        k = len(self.answers)
+        if k < len(self.forced):
+            value = self.forced[k]
+            self.answers.append(value)
+            return value
+        return None
 
     def key(self) -> int:
         return -1 - len(self.answers)
@@ -150,6 +166,9 @@ class World:
 
     def __call__(self, n: int) -> int:
         event = self._event("v")
+        value = self._forced(n)
+        if value is not None:
+            return value
         if event is not None and event[1] == n and event[3] in self.kept:
             value = event[2]
         else:
@@ -162,6 +181,18 @@ class World:
     def shuffle(self, st, zone, items) -> None:
         event = self._event("s")
         n = len(items)
+        if len(self.answers) < len(self.forced):            # the checkpoint's shuffle, as it was
+            for i in range(n - 1, 0, -1):
+                j = self._forced(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        if event is not None and len(event) > 5 and not self.apart and fingerprint(st, zone) == event[5]:
+            # the replay is the real game again (what is to be shuffled aside): nothing after depends on
+            # how this world got here, so a world that fails later goes on from here (worlds.sample)
+            if self.weight < 1.0 and self.fresh.below(1 << 30) >= self.weight * (1 << 30):
+                raise Mismatch()
+            self.weight = 1.0
+            self.checkpoint = (tuple(self.answers), tuple(self.chosen))
         if event is not None and event[1] == zone.id and len(event[3]) == n:
             pinned = self.pins.get(self.i - 1, ())
         else:
@@ -218,6 +249,9 @@ class World:
 
     def pick(self, st, src, lst) -> int:
         event = self._event("b")
+        forced = self._forced(len(lst))
+        if forced is not None:
+            return forced
         i = None
         if event is not None and event[1] == src.id and event[2] in self.pins.get(self.i - 1, ()):
             for k, c in enumerate(lst):
@@ -247,6 +281,23 @@ class Trajectory:
         #: seat's record rules out when the game goes on as it did, the share of the options told
         #: the same that it does not rule out)}
         self.choices = choices
+
+
+def _hashable(x):
+    try:
+        hash(x)
+        return x
+    except TypeError:
+        return repr(x)
+
+
+def fingerprint(st, zone) -> int:
+    """What a state is, for telling whether a world's replay is the real game again at a shuffle of
+    ``zone`` (whose order does not count: it is about to be shuffled)."""
+    zones = tuple(tuple(sorted(c.id for c in z)) if i == zone.id else tuple(c.id for c in z)
+                  for i, z in enumerate(st.z))
+    return hash((zones, tuple(_hashable(x) for x in st.v), st.facts, tuple(sorted(st.known.items())),
+                 tuple(sorted(st.drawn.items()))))
 
 
 def _start(st, chance_of, rec):
@@ -408,13 +459,14 @@ def secret_for(st, seat: int, who: int, action_id: str) -> bool:
     return who != seat and st.told_id(action_id) != action_id
 
 
-def replay_world(st, seat: int, real: Trajectory, fresh, budget: list):
+def replay_world(st, seat: int, real: Trajectory, fresh, budget: list, world=None):
     """One proposed world replayed against ``seat``'s record: (state, world) or None when the
-    world gives the seat another record or a recorded decision is not legal in it.  ``budget``:
-    [decisions left], spent here."""
+    world gives the seat another record or a recorded decision is not legal in it (``world``,
+    when given, then holds the last checkpoint it passed).  ``budget``: [decisions left], spent here."""
     rec = Recorder(seat, expect=real.record)
-    world = World(real.events, real.pins, real.kept, fresh)
-    weight = 1.0        # of the secret choices: (options not ruled out / options told the same), to the real game's
+    if world is None:
+        world = World(real.events, real.pins, real.kept, fresh)
+    secrets = 0
     try:
         r = _start(st, lambda r: world, rec)
         rec.stop(r)
@@ -427,7 +479,12 @@ def replay_world(st, seat: int, real: Trajectory, fresh, budget: list):
                 return None
             raw = dec.raw
             secret = real.choices.get(len(world.decided))
-            if secret is not None:          # another seat's secret choice: chosen anew
+            if secret is not None and secrets < len(world.chosen):     # as the checkpoint chose it
+                action_id = world.chosen[secrets]
+                secrets += 1
+                if action_id not in dec.by_id:
+                    return None
+            elif secret is not None:        # another seat's secret choice: chosen anew
                 ruled_out, share = secret
                 told = r.told_id(action_id)
                 same = [o.id for o in dec.options if r.told_id(o.id) == told]
@@ -435,7 +492,9 @@ def replay_world(st, seat: int, real: Trajectory, fresh, budget: list):
                 if not left:
                     return None
                 action_id = left[fresh.below(len(left))]
-                weight *= len(left) / len(same) / share
+                world.weight *= len(left) / len(same) / share
+                secrets += 1
+                world.chosen = world.chosen + (action_id,)
             elif index < len(raw) and option_id(*raw[index]) == action_id:
                 rec.decided(r, who, action_id)      # the option where it was in the real game: no other id written
                 world.decided.append((len(world.answers), who, action_id))
@@ -454,7 +513,7 @@ def replay_world(st, seat: int, real: Trajectory, fresh, budget: list):
         return None
     if rec.at != len(real.record):
         return None
-    if weight < 1.0 and fresh.below(1 << 30) >= weight * (1 << 30):
+    if world.weight < 1.0 and fresh.below(1 << 30) >= world.weight * (1 << 30):
         return None
     return r, world
 
@@ -466,11 +525,14 @@ def sample(st, seat: int, seed: int, real: Trajectory):
     fresh = rngmod.Rng(seed, 6000)
     budget = [LIMITS.resample_work]
     tries = 0
+    checkpoint = None
     while tries < LIMITS.resample_tries and budget[0] > 0:
         tries += 1
-        got = replay_world(st, seat, real, fresh, budget)
+        world = World(real.events, real.pins, real.kept, fresh, checkpoint)
+        got = replay_world(st, seat, real, fresh, budget, world)
         if got is not None:
             return got
+        checkpoint = world.checkpoint       # the next try goes on from the last place the game was the real one
     where = st.pending.pos if st.pending is not None else None
     raise RuleRuntimeError(f"resample: no game in {tries:,} tries ({LIMITS.resample_work - max(budget[0], 0):,} "
                            f"decisions replayed) gives seat {seat} what it was shown (limits 'resample_tries', "
