@@ -131,11 +131,14 @@ def unnamed(source, game) -> Iterator[Diagnostic]:
     from .stdlib import BUILTINS
     words = display_words(display)
     plain = plain_constants(source)
-    seen = set()
+    order = {f: i for i, f in enumerate(source.files)}
+    first: dict = {}
     for name, pos in used_names(source):
-        if name in seen:
-            continue
-        seen.add(name)
+        key = (order.get(pos.file, len(order)), pos.line, pos.col)
+        if name not in first or key < first[name][0]:
+            first[name] = (key, pos)
+    seen = set(first)
+    for name, (_, pos) in sorted(first.items(), key=lambda item: item[1][0]):
         if name in words or name in plain or not needs_words(name, BUILTINS):
             continue
         yield Diagnostic(pos, f"'{name}' has no words of its own: a rules document (regelwerk rules) would print "

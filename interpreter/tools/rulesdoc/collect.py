@@ -30,6 +30,10 @@ _EVENTS = {"drawn": "whenever components are drawn", "moved": "whenever componen
 _TYPES = {"player": "a player", "int": "a number", "bool": "yes or no", "str": "a text"}
 
 
+def _anchor(kind: str, name) -> str:
+    return f"{kind}-{str(name).replace('_', '-')}"
+
+
 def _a(text: str) -> str:
     return ("an " if text[:1].lower() in "aeiou" else "a ") + text
 
@@ -197,7 +201,7 @@ class _Collector:
         actions = self.src_.mapping("actions")
         for name, spec in actions.items():
             line = self.w.action(str(name), spec, actions.key_pos.get(name))
-            sec.blocks.append(Sub(line.lead, [Rules([line], ordered=False)], anchor=f"action-{name}"))
+            sec.blocks.append(Sub(line.lead, [Rules([line], ordered=False)], anchor=_anchor("action", name)))
         procs = self.src_.mapping("procedures")
         for name, spec in procs.items():
             steps = spec.get("do") if isinstance(spec, dict) else spec
@@ -209,7 +213,7 @@ class _Collector:
             line = Line(sentence(text), self.key_at(procs, name), "procedure", self.w.steps(steps),
                         lead=cap(self.name(name)))
             sec.blocks.append(Sub(f"{cap(self.name(name))} (used by other rules)", [Rules([line], ordered=False)],
-                                  anchor=f"procedure-{name}"))
+                                  anchor=_anchor("procedure", name)))
         return sec
 
     def triggers(self) -> Section:
@@ -233,7 +237,7 @@ class _Collector:
             text = f"{lead}: {desc.strip()}" if isinstance(desc, str) else f"{lead}:"
             line = Line(sentence(text), self.key_at(trig, name), "trigger", self.w.steps(spec.get("do")),
                         lead=cap(self.name(name)))
-            sec.blocks.append(Sub(cap(self.name(name)), [Rules([line], ordered=False)], anchor=f"trigger-{name}"))
+            sec.blocks.append(Sub(cap(self.name(name)), [Rules([line], ordered=False)], anchor=_anchor("trigger", name)))
         return sec
 
     def scoring(self) -> Section:

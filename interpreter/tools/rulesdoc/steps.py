@@ -160,7 +160,8 @@ class StepWriter:
         return f"everyone is told “{self.s.template(v)}”", []
 
     def k_fail(self, v, st):
-        return f"this cannot happen (the rulebook says: “{self.s.template(v)}”)", []
+        # the message is the designer's note for a broken game (it may name action ids): not a rule
+        return "this cannot happen (the game would stop with an error)", []
 
     def k_break(self, v, st):
         return "stop repeating", []
