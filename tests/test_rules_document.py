@@ -7,6 +7,7 @@ and the steps inside them), never from the document's code; the document's HTML 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -69,11 +70,14 @@ class _Page(HTMLParser):
             self.prose.append(data)
 
 
-def _page(book: Path) -> tuple[_Page, str]:
-    html = write_html(build_document(book), book)
+@lru_cache(maxsize=None)
+def _page(book: Path) -> tuple[_Page, str, str]:
+    """The parsed page, its HTML and the game's name (each rulebook's document made once)."""
+    doc = build_document(book)
+    html = write_html(doc, book)
     page = _Page()
     page.feed(html)
-    return page, html
+    return page, html, doc.title
 
 
 def _label(root: Path, pos) -> str:
@@ -123,7 +127,7 @@ def _identifiers(book: Path) -> set:
 
 @pytest.mark.parametrize("book", BOOKS, ids=lambda p: p.name)
 def test_every_rule_appears_with_its_source_link(book):
-    page, _ = _page(book)
+    page, _, _ = _page(book)
     expected = _expected(book)
     assert expected, book
     missing = expected - page.items
@@ -155,7 +159,7 @@ def test_an_emit_step_reads_as_a_sentence_with_its_link(tmp_path):
             do: [{decide: [ring]}]
         end: {score: "rung"}
         """)
-    page, _ = _page(book)
+    page, _, _ = _page(book)
     assert ("emit", "game.yaml:5") in page.items
     assert ("trigger", "game.yaml:7") in page.items
     assert "the event “bell rung” happens" in " ".join(page.prose)
@@ -163,8 +167,7 @@ def test_an_emit_step_reads_as_a_sentence_with_its_link(tmp_path):
 
 @pytest.mark.parametrize("book", BOOKS, ids=lambda p: p.name)
 def test_no_internal_identifier_in_the_prose(book):
-    page, _ = _page(book)
-    game = check_rulebook(book)[1].name
+    page, _, game = _page(book)
     prose = unescape(" ".join(page.prose)).replace(game, "")
     names = _identifiers(book)
     assert not names & set(re.findall(r"\w+", prose)), sorted(names & set(re.findall(r"\w+", prose)))
@@ -175,7 +178,7 @@ def test_no_internal_identifier_in_the_prose(book):
 
 @pytest.mark.parametrize("game", SHIPPED)
 def test_a_shipped_game_s_document_covers_every_section(game):
-    page, html = _page(RULES / game)
+    page, html, _ = _page(RULES / game)
     for key in SECTIONS:
         assert key in page.sections, key
     for key in ("components", "setup", "flow", "actions", "scoring", "end", "options", "visibility"):
@@ -185,7 +188,7 @@ def test_a_shipped_game_s_document_covers_every_section(game):
 
 
 def test_the_yak_document_reads_the_rulebook_s_words():
-    page, html = _page(RULES / "yak")
+    page, html, _ = _page(RULES / "yak")
     prose = unescape(" ".join(page.prose))
     # the action's own description, with its lead in the display's words
     assert "You may build: pay food to your cart for n of its stones" in prose
