@@ -24,7 +24,8 @@ from interpreter.tools.rulesdoc.speak import Namer, Speaker
 
 TEST_BOOKS = Path(__file__).parent / "rulebooks"
 BOOKS = [RULES / g for g in SHIPPED] + sorted(p for p in TEST_BOOKS.iterdir() if (p / "game.yaml").is_file())
-SECTIONS = ["game", "components", "setup", "flow", "actions", "triggers", "scoring", "end", "options", "visibility"]
+SECTIONS = ["game", "components", "setup", "flow", "actions", "triggers", "scoring", "end", "options", "visibility",
+            "terms"]
 
 
 class _Page(HTMLParser):

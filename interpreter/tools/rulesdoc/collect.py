@@ -27,6 +27,7 @@ _EVENTS = {"drawn": "whenever components are drawn", "moved": "whenever componen
            "action_end": "at the end of every action"}
 
 
+_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"]
 _TYPES = {"player": "a player", "int": "a number", "bool": "yes or no", "str": "a text"}
 
 
@@ -76,7 +77,7 @@ class _Collector:
     # --- the document -------------------------------------------------------------------------------
     def document(self) -> Document:
         sections = [self.game(), self.components(), self.setup(), self.flow(), self.actions(), self.triggers(),
-                    self.scoring(), self.end(), self.options(), self.visibility()]
+                    self.scoring(), self.end(), self.options(), self.visibility(), self.terms()]
         lo, hi = self.g.min_players, self.g.max_players
         count = f"{lo} player{'s' * (lo != 1)}" if lo == hi else f"{lo} to {hi} players"
         sub = f"for {count}" + (f" (this document: {self.players} players)" if self.players else "")
@@ -178,7 +179,33 @@ class _Collector:
         if homes:
             sec.blocks.append(Rules(homes, ordered=False))
         sec.blocks.append(Rules(lines) if lines else Para("There is nothing to set up beyond the components' places."))
+        starts = self._starts()
+        if starts:
+            sec.blocks.append(Para("What the game keeps track of starts as follows:"))
+            sec.blocks.append(Rules(starts, ordered=False))
         return sec
+
+    def _starts(self) -> list:
+        """Each variable's starting value (``init:``), with its description."""
+        out = []
+        variables = self.src_.mapping("variables")
+        for v, spec in variables.items():
+            init = spec.get("init") if isinstance(spec, dict) else spec
+            if init is None and not (isinstance(spec, dict) and "init" in spec):
+                continue
+            if isinstance(spec, dict) and spec.get("type") == "player" and isinstance(init, int) \
+                    and not isinstance(init, bool) and 0 <= init < 6:
+                value = f"the {_ORDINALS[init]} player"
+            else:
+                value = self.s.expr(init) if isinstance(init, str) else (
+                    "nobody" if init is None else ("yes" if init is True else "no" if init is False else str(init)))
+            index = spec.get("index") if isinstance(spec, dict) else None
+            each = (" for each " + self.s.join([self.name(i) for i in index])) if isinstance(index, dict) else ""
+            desc = spec.get("description") if isinstance(spec, dict) else None
+            about = f" ({desc.strip()})" if isinstance(desc, str) else ""
+            out.append(Line(sentence(f"{self.name(v)}{about}{each} starts at {value}"), self.key_at(variables, v),
+                            "start"))
+        return out
 
     def _homes(self) -> list:
         """Where the components start (``home:``), before the setup steps."""
@@ -348,6 +375,26 @@ class _Collector:
                                   self.at(spec.pos_of("secret")), "secret"))
         sec.blocks.append(Para("Everything on the table is seen by everyone, except:"))
         sec.blocks.append(Rules(lines, ordered=False) if lines else Para("nothing: the game has no hidden information."))
+        return sec
+
+    def terms(self) -> Section:
+        """The rulebook's functions: the terms the rules above use, each in its own words or read out."""
+        sec = Section("terms", "Terms used in the rules")
+        funcs = self.src_.mapping("functions")
+        rows, srcs = [], []
+        for f, spec in funcs.items():
+            if not isinstance(spec, dict):
+                continue
+            params = spec.get("params")
+            of = (" (" + ", ".join(self.name(p) for p in params) + ")") if isinstance(params, dict) and params else ""
+            desc = spec.get("description")
+            meaning = sentence(desc) if isinstance(desc, str) else sentence(self.s.expr(spec.get("value", "")))
+            rows.append([cap(self.name(f)) + of, meaning])
+            srcs.append(self.key_at(funcs, f))
+        if rows:
+            sec.blocks.append(Table("Terms", ["Term", "Meaning"], rows, srcs, ["function"] * len(rows)))
+        else:
+            sec.blocks.append(Para("The rules use no terms of their own."))
         return sec
 
     def _seen(self, visible, spec) -> str:
