@@ -48,7 +48,8 @@ def test_the_rules_document_prints_and_passes_axe(tmp_path):
             out = tmp_path / f"{game}.html"
             assert main(["rules", str(RULES / game), "--out", str(out)]) == 0
             driver.get(out.as_uri())
-            assert driver.title == f"{driver.execute_script('return document.querySelector(\"h1\").textContent')}: the rules"
+            heading = driver.execute_script("return document.querySelector('h1').textContent")
+            assert driver.title == f"{heading}: the rules"
             driver.execute_script(axe)
             found[game] = driver.execute_async_script(RUN_AXE)
             for paper, (w, h) in PAPERS.items():
