@@ -290,8 +290,9 @@ def test_validate_warns_where_the_document_would_print_a_raw_name(tmp_path):
     report, game = check_rulebook(book)
     assert game is not None
     found = sorted((d.message.split("'")[1], d.pos.line, d.pos.col) for d in report.items if d.code == "RW274")
-    # each once, where first used; hand_size is a plain number (it reads as 3): no warning
-    assert found == [("pass_turn", 6, 3), ("start_seat", 8, 12), ("turns_taken", 4, 13)]
+    # each once, where first written (a declaration before its uses); hand_size is a plain number (it reads
+    # as 3): no warning
+    assert found == [("pass_turn", 6, 3), ("start_seat", 3, 27), ("turns_taken", 4, 13)]
     assert all(not d.is_error for d in report.items)
     text = (book / "game.yaml").read_text().replace(
         'say: {pass_turn: "Pass"}',

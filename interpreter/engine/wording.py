@@ -27,7 +27,7 @@ _BRACED = re.compile(r"\{([^{}]*)\}")
 #: the sections that hold rules (their step lists, actions, triggers and the end)
 RULE_SECTIONS = ("setup", "flow", "actions", "procedures", "triggers", "end")
 #: sections that declare names a rules document lists (in tables and headings)
-DECLARING = ("components", "zones", "variables", "options", "variants", "functions")
+DECLARING = ("components", "zones", "variables", "options", "variants", "functions", "constants")
 #: keys whose value is words, never a name
 _WORDS = {"description", "say", "source", "label"}
 #: keys whose value is a text with {expression} parts
@@ -97,7 +97,7 @@ def used_names(source) -> Iterator[tuple[str, Pos]]:
                 kp = value.key_pos.get(k, where) if hasattr(value, "key_pos") else where
                 if isinstance(k, str) and key in ("actions", "procedures", "triggers", "params", "with", "bounds",
                                                   "parts", "components", "zones", "variables", "options",
-                                                  "variants", "index", "functions"):
+                                                  "variants", "index", "functions", "constants"):
                     yield k, kp
                 if k in _WORDS or k in _LANGUAGE:
                     continue

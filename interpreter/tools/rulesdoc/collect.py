@@ -391,11 +391,31 @@ class _Collector:
             meaning = sentence(desc) if isinstance(desc, str) else sentence(self.s.expr(spec.get("value", "")))
             rows.append([cap(self.name(f)) + of, meaning])
             srcs.append(self.key_at(funcs, f))
+        kinds = ["function"] * len(rows)
+        consts = self.src_.mapping("constants")
+        for c, value in consts.items():
+            if isinstance(value, (int, bool)):
+                continue                    # a plain number reads as itself wherever it is used
+            rows.append([cap(self.name(c)), sentence(self._value(value))])
+            srcs.append(self.key_at(consts, c))
+            kinds.append("constant")
         if rows:
-            sec.blocks.append(Table("Terms", ["Term", "Meaning"], rows, srcs, ["function"] * len(rows)))
+            sec.blocks.append(Table("Terms", ["Term", "Meaning"], rows, srcs, kinds))
         else:
             sec.blocks.append(Para("The rules use no terms of their own."))
         return sec
+
+    def _value(self, value) -> str:
+        """A constant as written: ``{expr: …}`` read out, lists and records in the rulebook's names."""
+        if isinstance(value, dict) and set(value) == {"expr"}:
+            return self.s.expr(value["expr"])
+        if isinstance(value, dict):
+            return "; ".join(f"{self.name(k) if isinstance(k, str) else k}: {self._value(v)}" for k, v in value.items())
+        if isinstance(value, list):
+            return "none" if not value else ", ".join(self._value(v) for v in value)
+        if isinstance(value, str):
+            return self.name(value)
+        return "yes" if value is True else "no" if value is False else str(value)
 
     def _seen(self, visible, spec) -> str:
         if visible is True:

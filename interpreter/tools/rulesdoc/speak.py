@@ -147,7 +147,7 @@ class Speaker:
     def sub(self, node) -> str:
         """A part of a larger phrase: bracketed where it is itself an operation."""
         text = self.node(node)
-        if isinstance(node, (ast.BinOp, ast.BoolOp, ast.IfExp, ast.Compare)):
+        if isinstance(node, (ast.BinOp, ast.BoolOp, ast.IfExp, ast.Compare)) or text.startswith("it is not so that"):
             return f"({text})"
         return text
 
@@ -195,7 +195,8 @@ class Speaker:
             o = n.operand
             if isinstance(o, ast.Call) and isinstance(o.func, ast.Name) and o.func.id in ("empty", "full") and o.args:
                 return f"{self.sub(o.args[0])} is not {o.func.id}"
-            return f"not {self.sub(n.operand)}"
+            inner = self.sub(n.operand)
+            return f"it is not so that {inner}" if " " in inner else f"not {inner}"
         if isinstance(n, ast.IfExp):
             return f"{self.sub(n.body)} if {self.node(n.test)}, otherwise {self.sub(n.orelse)}"
         if isinstance(n, ast.Range):
