@@ -55,17 +55,22 @@ class _Collector:
         self.s = Speaker(self.namer)
         self.w = StepWriter(self.s, self.at, source)
         self.hints = read_hints(self.g)
+        self._files: dict = {}              # a file as positions name it -> (its path, its label)
+        self._made: list = []               # the sections made so far (the end reads their end_game steps)
 
     # --- sources ------------------------------------------------------------------------------------
     def at(self, pos) -> Source | None:
         if pos is None or not getattr(pos, "file", None):
             return None
-        path = Path(pos.file)
-        try:
-            label = str(path.resolve().relative_to(self.root.resolve()))
-        except ValueError:
-            label = path.name
-        return Source(path.resolve(), pos.line, f"{label}:{pos.line}")
+        found = self._files.get(pos.file)
+        if found is None:
+            path = Path(pos.file).resolve()
+            try:
+                label = str(path.relative_to(self.root.resolve()))
+            except ValueError:
+                label = path.name
+            found = self._files[pos.file] = (path, label)
+        return Source(found[0], pos.line, f"{found[1]}:{pos.line}")
 
     def key_at(self, mapping, key):
         kp = getattr(mapping, "key_pos", {}) or {}
@@ -76,8 +81,9 @@ class _Collector:
 
     # --- the document -------------------------------------------------------------------------------
     def document(self) -> Document:
-        sections = [self.game(), self.components(), self.setup(), self.flow(), self.actions(), self.triggers(),
-                    self.scoring(), self.end(), self.options(), self.visibility(), self.terms()]
+        self._made = [self.game(), self.components(), self.setup(), self.flow(), self.actions(), self.triggers(),
+                      self.scoring()]
+        sections = self._made + [self.end(), self.options(), self.visibility(), self.terms()]
         lo, hi = self.g.min_players, self.g.max_players
         count = f"{lo} player{'s' * (lo != 1)}" if lo == hi else f"{lo} to {hi} players"
         sub = f"for {count}" + (f" (this document: {self.players} players)" if self.players else "")
@@ -326,8 +332,7 @@ class _Collector:
 
     def _all_lines(self):
         from .model import lines_of
-        doc = Document("", "", [self.setup(), self.flow(), self.actions(), self.triggers(), self.scoring()], self.root)
-        return list(lines_of(doc))
+        return list(lines_of(Document("", "", self._made, self.root)))
 
     def options(self) -> Section:
         sec = Section("options", "Options and variants")
