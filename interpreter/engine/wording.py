@@ -7,11 +7,11 @@ it has none it renders the expression, naming every name in the rulebook's own w
 * ``display: names:`` — any name a rule uses (a constant, function, enum symbol, parameter,
   action, scope …) and the words for it;
 * ``display: titles:`` — a zone family's or variable's title (the view's headings);
-* a name that is one plain word (``bag``, ``stupa``) reads as itself;
-* a constant that is a plain number or text reads as its value.
+* a name that is one plain word (``bag``, ``score``) reads as itself;
+* a constant that is a plain number (or true or false) reads as its value.
 
-Any other name (``cart_stones``, ``tower_end_stones``) would have to be printed as the raw name
-in words ("cart stones"): :func:`unnamed` yields a warning (RW274) at the first place each such
+Any other name (``draw_pile``, ``hand_limit``) would have to be printed as the raw name
+in words ("draw pile"): :func:`unnamed` yields a warning (RW274) at the first place each such
 name is used, in a rulebook drawn for people (one with a ``display:`` section).
 """
 from __future__ import annotations
