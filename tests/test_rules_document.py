@@ -229,10 +229,12 @@ def test_players_fixes_the_counts():
     ("max(players, q -> count(tent[q]))", "the largest the number of tent of q over every q in the players"),
     ("min(3, n)", "the smallest of 3 and n"),
     ("price(n, crystals)", "price of (n, crystals)"),
+    ("not column_full(c + 1)", "it is not so that c + 1 is full"),      # words with a place for the arguments
 ])
 def test_an_expression_reads_in_the_rulebook_s_names(text, words):
     class Source:
-        sections = {"display": {"names": {"my_cart": "the cart in front of", "stone_type": "stone colour"}},
+        sections = {"display": {"names": {"my_cart": "the cart in front of", "stone_type": "stone colour",
+                                          "column_full": "… is full"}},
                     "constants": {"tent_limit": 8}}
     assert Speaker(Namer(Source())).expr(text) == words
 

@@ -391,10 +391,15 @@ class _Collector:
             if not isinstance(spec, dict):
                 continue
             params = spec.get("params")
-            of = (" (" + ", ".join(self.name(p) for p in params) + ")") if isinstance(params, dict) and params else ""
+            names = [self.name(p) for p in params] if isinstance(params, dict) else []
+            term = self.name(f)
+            if "…" in term:                  # words with a place for the arguments
+                term = term.replace("…", ", ".join(names), 1)
+            elif names:
+                term += " (" + ", ".join(names) + ")"
             desc = spec.get("description")
             meaning = sentence(desc) if isinstance(desc, str) else sentence(self.s.expr(spec.get("value", "")))
-            rows.append([cap(self.name(f)) + of, meaning])
+            rows.append([cap(term), meaning])
             srcs.append(self.key_at(funcs, f))
         kinds = ["function"] * len(rows)
         consts = self.src_.mapping("constants")

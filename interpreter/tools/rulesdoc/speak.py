@@ -277,6 +277,8 @@ class Speaker:
         head = self.n.name(name) if name else self.sub(n.func)
         if not a:
             return head
+        if "…" in head:                     # words with a place for the arguments: "… is full"
+            return head.replace("…", ", ".join(self.node(x) for x in args), 1)
         if len(a) == 1:
             return f"{head} {a[0]}" if head.rsplit(" ", 1)[-1] in _PREPOSITIONS else f"{head} of {a[0]}"
         joint = " " if head.rsplit(" ", 1)[-1] in _PREPOSITIONS else " of "
