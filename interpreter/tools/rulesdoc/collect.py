@@ -296,7 +296,8 @@ class _Collector:
         sec = Section("end", "End of the game and ties")
         ends = [line for line in self._all_lines() if line.kind == "end_game"]
         sec.blocks.append(Para("Play stops when the course of the game is over" +
-                               (", or at once where a rule says the game ends:" if ends else ".")))
+                               (", or at once where a rule says the game ends:" if ends else "."),
+                               self.at(self.src_.section_pos.get("flow"))))
         if ends:
             sec.blocks.append(Rules([Line(line.text, line.src, "end_game") for line in ends], ordered=False))
         end = self.src_.mapping("end")
