@@ -34,6 +34,7 @@ caption { text-align: left; font-weight: bold; padding: .2rem 0; }
 th, td { border: 1px solid #b3b3b3; padding: .25rem .4rem; vertical-align: top; text-align: left;
          overflow-wrap: anywhere; }
 th { background: #eeeeee; }
+tr > :last-child { width: 8.5rem; }
 td img { max-width: 2.5rem; max-height: 2.5rem; vertical-align: middle; margin-right: .3rem; }
 @page { margin: 16mm 14mm; }
 @media print {
