@@ -139,8 +139,11 @@ class _Collector:
             rows.append([cap(self.name(kind)), n, what])
             srcs.append(self.key_at(comps, kind))
             pics.append(picture_of(self.hints, self.root, str(kind)))
-        sec.blocks.append(Table("Components", ["Component", "How many", "What it is"], rows, srcs,
-                                ["component"] * len(rows), pics))
+        if rows:
+            sec.blocks.append(Table("Components", ["Component", "How many", "What it is"], rows, srcs,
+                                    ["component"] * len(rows), pics))
+        else:
+            sec.blocks.append(Para("The game has no components: it keeps only numbers and names."))
         enums = self.src_.mapping("enums")
         if enums:
             rows = [[cap(self.name(e)), self.s.join([self.name(x) for x in (v if isinstance(v, list) else [])])]
