@@ -332,3 +332,13 @@ def test_markdown_holds_the_same_rules():
     for s in doc.sections:
         assert f"## {s.title}" in md
     assert md.count("](<") >= 100
+
+
+def test_components_show_their_pictures_inside_the_file():
+    """garden_path's display: a picture for the pawn, one per colour for the seed (red, blue)."""
+    _, html, _ = _page(TEST_BOOKS / "garden_path")
+    seed = re.search(r'<tr data-kind="component"[^>]*><th scope="row">((?:<img [^>]*>)*)Seed</th>', html)
+    pawn = re.search(r'<tr data-kind="component"[^>]*><th scope="row">((?:<img [^>]*>)*)Pawn</th>', html)
+    assert seed and seed.group(1).count('src="data:image/svg+xml;base64,') == 2
+    assert pawn and pawn.group(1).count('src="data:image/svg+xml;base64,') == 1
+    assert "images/" not in html                       # no picture read from outside the file

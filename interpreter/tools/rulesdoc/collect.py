@@ -16,7 +16,7 @@ from dsl.loader import load_rulebook
 
 from ...game import Rulebook, read_hints, words
 from .model import Document, Line, Para, Rules, Section, Source, Sub, Table
-from .pictures import picture_of
+from .pictures import pictures_of
 from .speak import Namer, Speaker
 from .steps import StepWriter, cap, sentence
 
@@ -138,7 +138,7 @@ class _Collector:
                     [_a(f"{self.name(a)} ({_TYPES.get(str(t)) or self.name(t)})") for a, t in attrs.items()]))
             rows.append([cap(self.name(kind)), n, what])
             srcs.append(self.key_at(comps, kind))
-            pics.append(picture_of(self.hints, self.root, str(kind)))
+            pics.append(pictures_of(self.hints, self.root, str(kind)))
         if rows:
             sec.blocks.append(Table("Components", ["Component", "How many", "What it is"], rows, srcs,
                                     ["component"] * len(rows), pics))

@@ -84,10 +84,10 @@ class _Writer:
         rows = []
         for i, row in enumerate(t.rows):
             kind = t.kinds[i] if i < len(t.kinds) else "row"
-            pic = t.pictures[i] if i < len(t.pictures) else None
+            pics = t.pictures[i] if i < len(t.pictures) else None
             cells = []
             for j, cell in enumerate(row):
-                img = f'<img src="{escape(pic, quote=True)}" alt="">' if pic and j == 0 else ""
+                img = "".join(f'<img src="{escape(p, quote=True)}" alt="">' for p in pics or ()) if j == 0 else ""
                 tag = "th" if j == 0 else "td"
                 scope = ' scope="row"' if j == 0 else ""
                 cells.append(f"<{tag}{scope}>{img}{escape(str(cell))}</{tag}>")

@@ -49,7 +49,7 @@ class Table:
     rows: list                 # [[cell text, …]]
     srcs: list                 # a Source (or None) per row
     kinds: list = field(default_factory=list)   # a kind per row ("part", "component" …)
-    #: a picture per row (a data: URL, or None), shown in the first column
+    #: the pictures of each row (data: URLs), shown in the first column
     pictures: list = field(default_factory=list)
 
 

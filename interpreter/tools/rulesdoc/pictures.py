@@ -12,15 +12,17 @@ from pathlib import Path
 from ...game import IMAGE_TYPES, image_problem
 
 
-def picture_of(hints, root: Path, kind: str) -> str | None:
-    """A ``data:`` address of the picture of ``kind`` (the first of one picture per value), or None."""
+def pictures_of(hints, root: Path, kind: str) -> list:
+    """``data:`` addresses of the pictures of ``kind`` (one, or one per value of an attribute, in the
+    order written); those not fit to show are left out."""
     spec = hints.components.get(kind, {}).get("image")
-    if isinstance(spec, tuple):
-        spec = next(iter(spec[1].values()), None)
-    if not isinstance(spec, str) or image_problem(root, spec) is not None:
-        return None
-    path = Path(root) / spec
-    kind_of = IMAGE_TYPES.get(path.suffix.lower())
-    if kind_of is None:
-        return None
-    return f"data:{kind_of};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
+    paths = list(spec[1].values()) if isinstance(spec, tuple) else [spec]
+    out = []
+    for rel in paths:
+        if not isinstance(rel, str) or image_problem(root, rel) is not None:
+            continue
+        path = Path(root) / rel
+        kind_of = IMAGE_TYPES.get(path.suffix.lower())
+        if kind_of is not None:
+            out.append(f"data:{kind_of};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}")
+    return out
