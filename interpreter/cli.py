@@ -508,6 +508,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .tools import coverage_command as coverage, mutate             # issue 15: their own modules, registered here
     coverage.add_parser(sub)
     mutate.add_parser(sub)
+    from .tools.rulesdoc import command as rules_document                   # issue 41
+    rules_document.add_parser(sub)
     return p
 
 

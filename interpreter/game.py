@@ -48,6 +48,9 @@ from .engine.display import SHAPES, Pick, fill_template, template_fields
 # --- pieces with a shape (issue 27): what a grid cell covered by a piece's part shows ----------------
 from .engine.display import part_problem
 
+# --- issue 41: the rulebook's names in words, for a rules document (`regelwerk rules`; RW274) --------
+from .engine.wording import display_words, plain_constants
+
 # --- the engine's limits (the play wing's server adds its own fields: serve_tables, serve_streams…) -
 from .engine.limits import LIMITS, configure as configure_limits
 # --- AI environments: observation vectors, their bounds, the full (privileged) view ------------------
@@ -72,7 +75,7 @@ __all__ = [
     "EVERYONE", "observation_bounds", "observation_vector", "draws_at_random", "perfect_information",
     "DisplayHints", "check_display", "read_hints", "space_readers", "fact_problem", "Phrases", "check_say",
     "parse_template", "words", "SHAPES", "Pick", "fill_template", "template_fields",
-    "part_problem",
+    "part_problem", "display_words", "plain_constants",
     "IMAGE_BYTES", "IMAGE_TYPES", "image_folder", "image_name", "image_problem", "image_url", "track_problem",
     "LIMITS", "configure_limits",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",

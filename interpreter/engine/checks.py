@@ -600,6 +600,13 @@ def action_sentences(a: Analysis) -> Iterator[Diagnostic]:
     yield from check_say(a.src, a.game)
 
 
+def rules_document_names(a: Analysis) -> Iterator[Diagnostic]:
+    """RW274: a name a rules document (`regelwerk rules`) would print raw, in a drawn rulebook;
+    RW254: a `display: names:` entry that names nothing used."""
+    from .wording import unnamed
+    yield from unnamed(a.src, a.game)
+
+
 def bounded_parameters(a: Analysis) -> Iterator[Diagnostic]:
     """RW240: a parameter whose values cannot be bounded before the game (no fixed action space).
     A warning: the game plays, tests and is checked without one; only ``Rulebook.action_space``
@@ -726,7 +733,7 @@ def _hidden_for_a_chooser(st, kind, fam, args, zone_visible, var_visible):
 
 CHECKS = (unused_definitions, unreachable, component_accounting, table_coverage, deferred_points,
           trigger_cycles, empty_decisions, display_hints, action_sentences, bounded_parameters,
-          leaky_parameters)
+          leaky_parameters, rules_document_names)
 
 
 def run_checks(source: RulebookSource, game) -> list[Diagnostic]:
