@@ -1,0 +1,180 @@
+"""Big choices made in steps (issue 38): the options of an action grouped by its parameters, one
+step at a time, in the terminal at 80×24 and on a 375 px page."""
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+import fcntl
+import struct
+import termios
+
+import pytest
+
+from conftest import ROOT, RULES
+from interpreter.game import Rulebook
+from interpreter.play.view import build_view
+from interpreter.play.view.steps import back, menu, stepped_groups
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\r")
+CLEAR = "\x1b[2J"
+QUILT = ROOT / "tests" / "rulebooks" / "patch_quilt"
+
+
+class Pty:
+    """A command in a terminal of ``cols``×``rows``: read its screen up to the prompt, type a line."""
+
+    def __init__(self, cmd, env, cols=80, rows=24):
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=env["HOME"],
+                                     start_new_session=True)
+        os.close(slave)
+        self.out = ""
+
+    def screen(self, timeout=60.0) -> str:
+        """What is on the screen once the program waits at its prompt (since the last clear)."""
+        raw = b""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            ready, _, _ = select.select([self.master], [], [], 0.5)
+            if ready:
+                chunk = os.read(self.master, 65536)
+                if not chunk:
+                    break
+                raw += chunk
+                if ANSI.sub("", raw.decode("utf-8", "replace")).rstrip().endswith(">"):
+                    break
+            elif self.proc.poll() is not None:
+                break
+        text = raw.decode("utf-8", "replace")
+        self.out += text
+        return ANSI.sub("", self.out.split(CLEAR)[-1])
+
+    def type(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def close(self):
+        try:
+            self.type("quit")
+            self.proc.wait(timeout=20)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+        os.close(self.master)
+
+
+def _entries(screen):
+    """number -> text of each numbered entry on the screen (several to a line, in columns)."""
+    return {int(n): t.strip() for n, t in re.findall(r"(?:^|\s)(\d+) (\S.*?)(?=\s{2,}\d+ |\s*$)", screen, re.M)}
+
+
+def _fits(screen):
+    lines = screen.rstrip("\n").split("\n")
+    assert len(lines) <= 24, screen
+    assert max(len(x) for x in lines) <= 80, screen
+    assert lines[-1].rstrip().endswith(">"), lines[-3:]
+
+
+def test_an_azul_tile_is_placed_at_80_by_24_by_steps(tmp_path):
+    """The placing phase (up to 85 options) asks the star, then the space, then the colour and the
+    jokers where there is a choice: every screen fits 80×24 and the tile lands where chosen."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(PYTHONPATH=str(ROOT), TERM="xterm-256color", HOME=str(tmp_path), REGELWERK_LOGS=str(tmp_path / "logs"))
+    log = tmp_path / "game.jsonl"
+    term = Pty([sys.executable, "-m", "interpreter.cli", "play", str(RULES / "azul_summer_pavilion"), "--players", "2",
+                "--seats", "human,random", "--seed", "5", "--log", str(log)], env)
+    try:
+        chosen = []
+        for _ in range(60):                      # take tiles (the first choice) until the placing phase
+            screen = term.screen()
+            _fits(screen)
+            if re.search(r"^\s*1 star \d+ ▸\d+", screen, re.M):
+                break
+            term.type("1")
+        else:
+            pytest.fail("no placing phase reached: " + screen)
+        # step 1: the stars (a few entries, each leading to its spaces), and pass on its own
+        entries = _entries(screen)
+        stars = {n: t for n, t in entries.items() if t.startswith("star ")}
+        assert 2 <= len(stars) <= 7 and len(entries) <= 8, entries
+        n, text = max(stars.items(), key=lambda kv: int(kv[1].split("▸")[1]))   # the star with most choices
+        star = int(text.split()[1])
+        term.type(str(n))
+        chosen.append(f"star={star}")
+        for _ in range(4):                      # then the space, the colour, the jokers: until a tile is placed
+            screen = term.screen()
+            _fits(screen)
+            head = next(line for line in screen.split("\n") if line.startswith("place · "))
+            assert f"star {star}" in head and "(0: back)" in head, head
+            entries = _entries(screen)
+            assert 1 <= len(entries) <= 12, entries
+            n, text = min(entries.items())
+            term.type(str(n))
+            if "▸" not in text:
+                break
+        screen = term.screen()
+        _fits(screen)
+    finally:
+        term.close()
+    # the decision saved: a place on the chosen star, by the person (the log's first move of that kind)
+    moves = [json.loads(x) for x in log.read_text().splitlines()[1:]]
+    placed = [m["action"] for m in moves if m["seat"] == 0 and m["action"].startswith("place(")]
+    assert placed and placed[0].startswith(f"place(star={star},"), placed[:1]
+
+
+def _placing_view(seed=5):
+    import random
+    st = Rulebook.load(RULES / "azul_summer_pavilion").new_game(2, seed)
+    r = random.Random(1)
+    while True:
+        v = build_view(st, st.current_player())
+        if any(g["action"] == "place" and len(g["options"]) > 30 for g in v["actions"]):
+            return v
+        st.apply_action(r.choice(st.legal_actions()))
+
+
+def test_the_steps_reach_every_option_once_and_back_returns():
+    """Walking every step of every entry finds each legal option exactly once; 0 goes back."""
+    view = _placing_view()
+    stepped = stepped_groups(view)
+    assert stepped == {"place"}
+    found = []
+
+    def walk(path):
+        m = menu(view, path, stepped)
+        assert len(m["entries"]) <= 12
+        for e in m["entries"]:
+            if "id" in e:
+                found.append(e["id"])
+            else:
+                walk(e["path"])
+                assert back(view, e["path"]) == path or menu(view, back(view, e["path"]), stepped) == m
+    walk(None)
+    every = [o["id"] for g in view["actions"] for o in g["options"]]
+    assert sorted(found) == sorted(every) and len(found) == len(set(found))
+
+
+def test_a_shaped_piece_is_drawn_in_each_of_its_turns():
+    """patch_quilt (display: steps: sew: [t, o, [r, c]], covers:): the turn step draws each shape."""
+    st = Rulebook.load(QUILT).new_game(2, 3)
+    view = build_view(st, 0)
+    sew = next(g for g in view["actions"] if g["action"] == "sew")
+    assert [s["params"] for s in sew["steps"]] == [["t"], ["o"], ["r", "c"]]
+    m = menu(view, None, stepped_groups(view))
+    patches = [e for e in m["entries"] if e.get("path")]
+    assert patches and all(e["text"].startswith("patch ") for e in patches)
+    turns = menu(view, max(patches, key=lambda e: e["count"])["path"], stepped_groups(view))
+    shapes = [tuple(map(tuple, e["shape"])) for e in turns["entries"]]
+    assert len(shapes) == len(set(shapes)) >= 2            # each turn a different shape
+    for e in turns["entries"]:
+        o = e["option"]
+        cells = o["cover"]["cells"]
+        r, c = int(o["params"]["r"]), int(o["params"]["c"])
+        assert len(cells) == len(e["shape"])
+        rows = [int(x.split("(")[1].split(",")[0]) for x in cells]
+        cols = [int(x.split(",")[1].rstrip(")")) for x in cells]
+        assert sorted([y - min(rows), x - min(cols)] for y, x in zip(rows, cols)) == e["shape"]
+        assert min(rows) >= r and min(cols) >= c
