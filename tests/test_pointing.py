@@ -67,7 +67,11 @@ class Pty:
 
 
 def _entries(screen):
-    """number -> text of each numbered entry on the screen (several to a line, in columns)."""
+    """number -> text of each numbered entry of the choices (several to a line, in columns), read
+    from the line that names the action ("place" or "place · star 2 …") to the prompt."""
+    lines = screen.split("\n")
+    start = max(i for i, line in enumerate(lines) if line.strip() == "place" or line.startswith("place · "))
+    screen = "\n".join(lines[start + 1:-1])
     return {int(n): t.strip() for n, t in re.findall(r"(?:^|\s)(\d+) (\S.*?)(?=\s{2,}\d+ |\s*$)", screen, re.M)}
 
 
@@ -122,7 +126,7 @@ def test_an_azul_tile_is_placed_at_80_by_24_by_steps(tmp_path):
     # the decision saved: a place on the chosen star, by the person (the log's first move of that kind)
     moves = [json.loads(x) for x in log.read_text().splitlines()[1:]]
     placed = [m["action"] for m in moves if m["seat"] == 0 and m["action"].startswith("place(")]
-    assert placed and placed[0].startswith(f"place(star={star},"), placed[:1]
+    assert placed[0].startswith(f"place(star={star},"), placed[:1]
 
 
 def _placing_view(seed=5):
