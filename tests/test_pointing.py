@@ -1,6 +1,7 @@
 """Big choices made in steps (issue 38): the options of an action grouped by its parameters, one
 step at a time, in the terminal at 80×24 and on a 375 px page."""
 import json
+from pathlib import Path
 import os
 import pty
 import re
@@ -182,3 +183,85 @@ def test_a_shaped_piece_is_drawn_in_each_of_its_turns():
         cols = [int(x.split(",")[1].rstrip(")")) for x in cells]
         assert sorted([y - min(rows), x - min(cols)] for y, x in zip(rows, cols)) == e["shape"]
         assert min(rows) >= r and min(cols) >= c
+
+
+def _serve(book):
+    import tempfile
+    db = str(Path(tempfile.mkdtemp(prefix="regelwerk-serve-")) / "serve.sqlite")
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", str(book), "--port", "0", "--db", db],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    m = re.search(r"(http://127\.0\.0\.1:\d+)/", proc.stdout.readline())
+    assert m, proc.stderr.read()
+    return proc, m.group(1)
+
+
+@pytest.mark.slow
+def test_a_shaped_piece_is_played_by_pointing_on_a_375_px_page():
+    """patch_quilt on a phone: the choices sit above the board; choose the patch, then its turn
+    (each drawn), then the quilt is the choice: the cells where it fits are marked, pointing at
+    one shows the piece there, a click sews it onto exactly those cells."""
+    import shutil
+    from browser import start_browser, wait_until
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    pytest.importorskip("bottle", reason="browser play needs the web extra")
+    driver, profile = start_browser(375, 812)
+    proc, base = _serve(QUILT)
+    try:
+        driver.set_window_size(375, 812)
+        driver.get(base + "/?speed=0")
+        body = driver.find_element(By.TAG_NAME, "body")
+        wait_until(lambda: body.get_attribute("data-state") == "empty")
+        Select(driver.find_element(By.ID, "players")).select_by_value("2")
+        seats = driver.find_elements(By.CSS_SELECTOR, "#seatpicks select")
+        Select(seats[0]).select_by_value("human")
+        Select(seats[1]).select_by_value("random")
+        driver.find_element(By.ID, "seed").clear()
+        driver.find_element(By.ID, "seed").send_keys("3")
+        driver.find_element(By.ID, "start").click()
+        wait_until(lambda: body.get_attribute("data-state") == "human")
+        # the choices are on the first screen, above the board
+        top = driver.execute_script("return [document.getElementById('actions').getBoundingClientRect().top,"
+                                    " document.getElementById('board').getBoundingClientRect().top, window.innerHeight]")
+        assert top[0] < top[1] and top[0] < top[2], top
+        # step 1: the patches (each with its shape), step 2: its turns
+        patches = driver.find_elements(By.CSS_SELECTOR, "#actions .steps button.step")
+        assert patches and all(b.find_elements(By.CSS_SELECTOR, ".shape .on") for b in patches)
+        assert all(b.text.startswith("patch ") for b in patches), [b.text for b in patches]
+        max(patches, key=lambda b: int(b.find_element(By.CSS_SELECTOR, ".n").text)).click()
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#actions .steps button.step .shape")
+                   or driver.find_elements(By.CSS_SELECTOR, "#actions [data-pointing]"))
+        turns = driver.find_elements(By.CSS_SELECTOR, "#actions .steps button.step")
+        if turns:
+            shapes = {b.find_element(By.CSS_SELECTOR, ".shape").get_attribute("innerHTML") for b in turns}
+            assert len(shapes) == len(turns) >= 2           # each turn drawn as a different shape
+            turns[1].click()
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#actions [data-pointing]"))
+        # the quilt is the choice: marked cells on Player 1's quilt only
+        fits = driver.find_elements(By.CSS_SELECTOR, "#board .zone.fits")
+        assert len(fits) >= 10
+        assert all(f.get_attribute("data-zone").startswith("quilt[0] ") for f in fits)
+        cell = fits[len(fits) // 2]
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", cell)
+        ActionChains(driver).move_to_element(cell).perform()
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#board .zone.shadow"))
+        shadow = sorted(z.get_attribute("data-zone") for z in driver.find_elements(By.CSS_SELECTOR, "#board .zone.shadow"))
+        assert cell.get_attribute("data-zone") in shadow and len(shadow) >= 2
+        before = body.get_attribute("data-decisions")
+        cell.click()
+        wait_until(lambda: body.get_attribute("data-decisions") != before)
+        wait_until(lambda: body.get_attribute("data-state") in ("human", "over"))
+        # the patch now covers exactly the cells the shadow showed
+        story = driver.find_element(By.ID, "story").text
+        assert "Player 1: Sew patch" in story, story
+        covered = driver.execute_script(
+            "return [...document.querySelectorAll('#board [data-zone^=\"quilt[0] \"]')]"
+            ".filter((z) => z.querySelector('.comp')).map((z) => z.dataset.zone).sort()")
+        assert covered == shadow, (covered, shadow)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)

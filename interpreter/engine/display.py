@@ -130,6 +130,12 @@ def _names(value) -> list:
     return [str(x) for x in value] if isinstance(value, list) else []
 
 
+def symbol_names(display) -> dict:
+    """enum symbol -> its name in words from `display: symbols: <symbol>: name:`."""
+    syms = display.get("symbols") if isinstance(display, dict) else None
+    return {str(k): v["name"] for k, v in (syms or {}).items() if isinstance(v, dict) and isinstance(v.get("name"), str)}
+
+
 def read_hints(game) -> DisplayHints:
     """The hints of a compiled rulebook (an empty set when it has none)."""
     d = game.display if isinstance(game.display, dict) else {}
@@ -144,8 +150,7 @@ def read_hints(game) -> DisplayHints:
     for sym, spec in (d.get("symbols") or {}).items():
         if isinstance(spec, dict):
             h.symbols[str(sym)] = {k: str(v) for k, v in spec.items() if k in ("color", "glyph")}
-            if isinstance(spec.get("name"), str):
-                h.symbol_names[str(sym)] = spec["name"]
+    h.symbol_names = symbol_names(d)
     if isinstance(d.get("round"), str):
         h.round = d["round"]
     elif "round" in game.variables:

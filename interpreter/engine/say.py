@@ -199,9 +199,9 @@ class Phrases:
         self.seat_names = list(seat_names)
         #: component label -> how it reads (`display: components: name:`); else its label in words
         self.names = names or {}
-        from .display import read_hints
+        from .display import symbol_names
         #: enum symbol -> how it reads (`display: symbols: <symbol>: name:`); else its name in words
-        self.symbol_names = read_hints(game).symbol_names
+        self.symbol_names = symbol_names(getattr(game, "display", None))
         self.decls: dict = {}        # action name -> [(ActionDecl, parts or None)]
         templates = says_of(game)
         parsed = {}

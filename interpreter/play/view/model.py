@@ -518,6 +518,7 @@ class ViewMaker:
                 isinstance(c, tuple) and len(c) == 2 and all(isinstance(x, int) for x in c) for c in cells):
             return None
         r0, c0 = min(c[0] for c in cells), min(c[1] for c in cells)
+        cells = sorted(cells)            # the first: the top left cell, where the pointer holds the piece
         return {"zone": zone.name, "cells": [f"{zone.name} {format_value(c)}" for c in cells],
                 "shape": sorted([c[0] - r0, c[1] - c0] for c in cells)}
 
