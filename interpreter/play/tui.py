@@ -272,9 +272,20 @@ class TerminalPlay:
             self.console.print("no decision was made: nothing saved", markup=False)
             return 0
         self.save()
-        self.console.print(f"game saved to {self.log_path} ({len(self.s.history)} decisions); "
+        st = self.s.state
+        more = "" if st.is_terminal() else \
+            f"go on with: regelwerk play {rulebook_name(self.s.rb)} --resume {self.log_path}; "
+        self.console.print(f"game saved to {self.log_path} ({len(self.s.history)} decisions); {more}"
                            f"see it with: regelwerk replay {self.log_path} --show", markup=False)
         return 0
+
+
+def rulebook_name(rb) -> str:
+    """How to name ``rb`` on the command line: a shipped game by its name, else its folder."""
+    from ..game import shipped_games
+    path = Path(str(rb.path))
+    found = shipped_games().get(path.name)
+    return path.name if found is not None and Path(found).resolve() == path.resolve() else str(path)
 
 
 def play_in_terminal(rb, args, options, variants, seats: str) -> int:
