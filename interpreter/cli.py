@@ -166,7 +166,7 @@ def cmd_play(args) -> int:
                 log_file.write(json.dumps({"seat": seat, "action": action}) + "\n")
                 log_file.flush()            # a kill keeps every decision made so far
             if tell:
-                for line in narrator.lines_after(state):
+                for line in narrator.lines_after(state, (seat, action)):
                     print(line)
         if tell:
             for line in narrator.lines_after(state) + narrator.ending(state):

@@ -124,10 +124,19 @@ class DisplayHints:
     covers: dict = field(default_factory=dict)
     #: enum symbol -> how it reads in words (`display: symbols: <symbol>: name:`)
     symbol_names: dict = field(default_factory=dict)
+    #: variable or fact function -> {value as written (format_value): words} (`display: values:`)
+    values: dict = field(default_factory=dict)
 
 
 def _names(value) -> list:
     return [str(x) for x in value] if isinstance(value, list) else []
+
+
+def _value_key(value) -> str:
+    """A key of `display: values:` as the engine writes the value (1, -1, true, red)."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    return str(value)
 
 
 def symbol_names(display) -> dict:
@@ -151,6 +160,9 @@ def read_hints(game) -> DisplayHints:
         if isinstance(spec, dict):
             h.symbols[str(sym)] = {k: str(v) for k, v in spec.items() if k in ("color", "glyph")}
     h.symbol_names = symbol_names(d)
+    for name, table in (d.get("values") or {}).items():
+        if isinstance(table, dict):
+            h.values[str(name)] = {_value_key(k): str(v) for k, v in table.items() if isinstance(v, (str, int))}
     if isinstance(d.get("round"), str):
         h.round = d["round"]
     elif "round" in game.variables:
@@ -508,7 +520,7 @@ def check_display(source, game) -> Iterator[Diagnostic]:
                 elif index_name not in [x.name for x in zones[fam_name].index]:
                     yield Diagnostic(at(items, name), f"display: titles names '{index_name}', which is no index of "
                                                       f"{fam_name}", ERROR, "RW254")
-            elif key == "titles" and name not in zones and name not in game.variables:
+            elif key == "titles" and name not in zones and name not in game.variables and name not in getattr(game, "options", {}):
                 yield Diagnostic(at(items, name), f"display: titles names '{name}', which is no zone family or "
                                                   f"variable", ERROR, "RW254")
             elif key == "layout":
@@ -523,6 +535,12 @@ def check_display(source, game) -> Iterator[Diagnostic]:
                                                           f"{'index' if need == '1' else 'indices'} besides the player; "
                                                           f"{name} has {n}", ERROR, "RW254")
     yield from _check_pick(d.get("pick"), game, at)
+    values = d.get("values")
+    if isinstance(values, dict):
+        for name in values:
+            if name not in game.variables and name not in (d.get("facts") or {}):
+                yield Diagnostic(at(values, name), f"display: values names '{name}', which is no variable nor "
+                                                   f"function of display: facts:", ERROR, "RW254")
     yield from _check_steps(d.get("steps"), d.get("covers"), game, at)
     yield from _check_components(d.get("components"), game, at)
     yield from _check_boards(d.get("boards"), game, at)

@@ -77,12 +77,17 @@ def _fit(parts: list, width: int, indent: int = 2) -> list:
 
 
 def _rows(fam):
-    """The grid's rows worth drawing: a long run of empty rows at its open end is left out."""
+    """The grid's rows worth drawing: a long run of empty rows at its open end is left out; with
+    the words that say which ("row 6–62 empty", "" when none is)."""
     rows, cells = fam["rows"], fam["cells"]
     flip = fam.get("flip_rows", False)
     keep = trimmed_rows(cells[::-1] if flip else cells)
     idx = list(range(len(rows) - keep, len(rows))) if flip else list(range(keep))
-    return [(rows[i], cells[i]) for i in idx], len(rows) - keep
+    left = [r for i, r in enumerate(rows) if i not in set(idx)]
+    if flip:
+        left.reverse()
+    said = f"{_axis(fam, fam['row_index'])} {words(str(left[0]))}–{words(str(left[-1]))} empty" if left else ""
+    return [(rows[i], cells[i]) for i in idx], said
 
 
 def family_lines(fam, width: int, mode: str = "grid") -> list:
@@ -125,7 +130,7 @@ def family_lines(fam, width: int, mode: str = "grid") -> list:
         most = max([len(row) for _, row in texts] or [1])
         rw = max([len(words(str(r))) for r, _ in texts] or [1])
         out = [Text.assemble(name, Text(f"  {_axis(fam, fam['row_index'])} {'from the bottom' if fam.get('flip_rows') else 'down'}"
-                                        + (f" ({skipped} empty rows not shown)" if skipped else ""), style="dim"))]
+                                        + (f" ({skipped}, not shown)" if skipped else ""), style="dim"))]
         for r, row in texts:
             line = Text(words(str(r)).rjust(rw) + " ", style="dim")
             line.append(" " * ((most - len(row)) * (w + 1) // 2))
@@ -143,7 +148,7 @@ def family_lines(fam, width: int, mode: str = "grid") -> list:
     rw = max([len(words(str(r))) for r, _ in shown] or [1])
     note = f"  {_axis(fam, fam['row_index'])} down, {_axis(fam, fam['column_index'])} across"
     if skipped:
-        note += f" ({skipped} empty rows not shown)"
+        note += f" ({skipped}, not shown)"
     out = [Text.assemble(name, Text(note, style="dim"))]
     head = Text(" " * (rw + 1), style="dim")
     for c, w in zip(cols, widths):

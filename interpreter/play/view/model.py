@@ -43,7 +43,7 @@ def symbol_styles(game, hints: DisplayHints) -> dict:
             hint = hints.symbols.get(sym, {})
             color = hint.get("color") or NAMED.get(sym) or PALETTE[i % len(PALETTE)]
             glyph = hint.get("glyph") or sym[:1].upper()
-            out[sym] = {"color": color, "glyph": glyph}
+            out[sym] = {"color": color, "glyph": glyph, "name": hints.symbol_names.get(sym) or words(sym)}
     return out
 
 
@@ -168,8 +168,7 @@ class ViewMaker:
                 value = fn(state, [seat] + [None] * (nslots - 1))
             except Exception:  # noqa: BLE001 - a hint never stops the drawing
                 continue
-            out.append({"name": name, "title": title, "value": _show(value, None, self.lay.seat_names)
-                        if not isinstance(value, str) else words(value)})
+            out.append({"name": name, "title": title, "value": self._said(name, value, None)})
         return out
 
     def _space_functions(self) -> dict:
@@ -660,6 +659,20 @@ class ViewMaker:
                         "markers": markers})
         return out
 
+    def _said(self, name, value, typ) -> str:
+        """A value in words: as `display: values:` says for ``name``, a symbol by its name, a seat by
+        its name, a list item by item."""
+        table = self.hints.values.get(name) if name is not None else None
+        if table:
+            said = table.get(format_value(value) if not isinstance(value, str) else value)
+            if said is not None:
+                return said
+        if isinstance(value, str):
+            return self.hints.symbol_names.get(value) or words(value)
+        if isinstance(value, list):
+            return "[" + ", ".join(self._said(None, v, None) for v in value) + "]"
+        return _show(value, typ, self.lay.seat_names)
+
     def _title(self, name: str) -> str:
         return self.hints.titles.get(name) or words(name)
 
@@ -681,12 +694,14 @@ class ViewMaker:
                     except ValueError:
                         continue
                     per_player.setdefault(s, []).append({"name": name, "title": self._title(name),
-                                                         "value": _show(v, var.type, names)})
+                                                         "value": self._said(name, v, var.type)})
                 continue
             if isinstance(value, dict):
-                text = ", ".join(f"{k}: {_show(v, var.type if var else None, names)}" for k, v in value.items())
+                keys = var.index[0].type if var is not None and len(var.index) == 1 else None
+                text = ", ".join(f"{self._said(None, _key(k), keys)}: {self._said(name, v, var.type if var else None)}"
+                                 for k, v in value.items())
             else:
-                text = _show(value, var.type if var else None, names)
+                text = self._said(name, value, var.type if var else None)
             shared.append({"name": name, "title": self._title(name), "value": text})
         return shared, per_player
 
@@ -710,6 +725,13 @@ def _seat_function(game, fn_name: str):
 def component_names(labels: dict) -> dict:
     """label -> how it reads in words, for the labels whose kind has `display: components: name:`."""
     return {label: st["name"] for label, st in labels.items() if "name" in st}
+
+
+def _key(k):
+    """A key of an observed variable's table (written as text) as its value: "2" -> 2."""
+    if isinstance(k, str) and k.lstrip("-").isdigit():
+        return int(k)
+    return k
 
 
 def _natural(label: str) -> tuple:

@@ -171,7 +171,7 @@ function familyEl(fam, choosable) {
   } else if (fam.shape === "grid" && fam.layout === "pyramid") {
     // rows of different lengths, centred: a tower or a triangle
     const pyr = el("div", {class: "pyramid", role: "group", "aria-label": `${fam.title || words(fam.name)}: ${axis(fam, fam.row_index)} from ${fam.flip_rows ? "the bottom" : "the top"}`});
-    for (const [r, cells] of trim(fam.rows.map((r, i) => [r, fam.cells[i]]), fam.flip_rows)) {
+    for (const [r, cells] of trim(fam.rows.map((r, i) => [r, fam.cells[i]]), fam.flip_rows, fam)) {
       if (r === null) { pyr.append(el("div", {class: "prow gap"}, cells)); continue; }
       pyr.append(el("div", {class: "prow", title: `${axis(fam, fam.row_index)} ${r}`},
                     cells.filter((c) => c).map((c) => zoneEl(c, choosable, true))));
@@ -183,7 +183,7 @@ function familyEl(fam, choosable) {
     t.append(el("tr", {}, el("th", {class: "corner", title: `${axis(fam, fam.row_index)} down, ${axis(fam, fam.column_index)} across`}, ""),
                 fam.columns.map((c) => el("th", {}, c))));
     let rows = fam.rows.map((r, i) => [r, fam.cells[i]]);
-    rows = trim(rows, fam.flip_rows);
+    rows = trim(rows, fam.flip_rows, fam);
     for (const [r, cells] of rows) {
       if (r === null) { t.append(el("tr", {class: "gap"}, el("th", {}, "⋮"), el("td", {colspan: fam.columns.length}, cells))); continue; }
       t.append(el("tr", {}, el("th", {}, r), cells.map((c) => el("td", {}, zoneEl(c, choosable, true)))));
@@ -254,7 +254,7 @@ function tracksEl(view) {
   });
 }
 
-function trim(rows, flip) {
+function trim(rows, flip, fam) {
   // a long run of empty rows at the far end of a grid says nothing: fold it into one line
   const filled = (cells) => cells.some((c) => c && (c.count || (c.options && c.options.length)));
   const order = flip ? rows.slice().reverse() : rows;
@@ -263,7 +263,9 @@ function trim(rows, flip) {
   const keep = Math.max(last + 2, Math.min(order.length, 5));
   if (order.length - keep <= 2) return rows;
   const shown = order.slice(0, keep);
-  const gap = [null, `${order.length - keep} empty rows`];
+  // which rows are left out, in the game's words ("row 6–62: empty")
+  const name = fam ? axis(fam, fam.row_index) : "rows";
+  const gap = [null, `${name} ${order[keep][0]}–${order[order.length - 1][0]}: empty`];
   return flip ? [gap, ...shown.reverse()] : [...shown, gap];
 }
 
@@ -277,7 +279,7 @@ function legendEl(view) {
   const shown = Object.entries(view.symbols).filter(([, st]) => st.glyph && texts.some((t) => t.includes(st.glyph)));
   if (!shown.length) return el("div");
   return el("div", {class: "legend", "aria-label": "key"}, el("b", {}, "Key "),
-            shown.map(([name, st]) => el("span", {class: "key"}, el("span", {class: "swatch", style: `background:${st.color};color:${textColor(st.color)}`}, st.glyph), " ", words(name))));
+            shown.map(([name, st]) => el("span", {class: "key"}, el("span", {class: "swatch", style: `background:${st.color};color:${textColor(st.color)}`}, st.glyph), " ", st.name || words(name))));
 }
 
 let changed = null;
@@ -567,7 +569,14 @@ function render(p) {
   $("viewas").style.display = game.open_view ? "" : "none";
   const story = $("story");
   const seatOf = (line) => game.seat_names.findIndex((n) => line.startsWith(n + ":") || line.trimStart().startsWith(n + " "));
-  story.replaceChildren(...game.story.map((line) => {
+  // looking at the past: the story up to that decision (the (at+1)-th decision and what follows are later)
+  let lines = game.story;
+  if (at !== null) {
+    let n = 0;
+    const cut = lines.findIndex((line) => game.seat_names.some((name) => line.startsWith(name + ":")) && ++n > at);
+    if (cut >= 0) lines = lines.slice(0, cut);
+  }
+  story.replaceChildren(...lines.map((line) => {
     const s = seatOf(line);
     const color = s >= 0 ? (view.seat_colors || [])[s] : null;
     return el("li", {class: (line.startsWith("──") ? "head" : line.startsWith("  ") ? "said" : "") + (color ? " seat" : ""),
@@ -647,7 +656,7 @@ function setupForm() {
   ps.addEventListener("change", drawSeats);
   drawSeats();
   $("variants").replaceChildren(...info.variants.map((v) => el("label", {}, el("input", {type: "checkbox", value: v, class: "variant"}), ` variant ${v}`)));
-  $("options").replaceChildren(...info.options.map((o) => el("label", {}, `${o.name} `, el("input", {type: "text", class: "option", "data-name": o.name, placeholder: String(o.default)}))));
+  $("options").replaceChildren(...info.options.map((o) => el("label", {title: o.description || ""}, `${o.title || words(o.name)} `, el("input", {type: "text", class: "option", "data-name": o.name, placeholder: String(o.default)}))));
 }
 
 async function newGame(ev) {

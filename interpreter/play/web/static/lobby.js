@@ -31,7 +31,7 @@ function drawForm() {
   ps.value = String(Math.min(Math.max(was, b.min_players), b.max_players));
   drawSeats();
   $("variants").replaceChildren(...b.variants.map((v) => el("label", {}, el("input", {type: "checkbox", value: v, class: "variant"}), ` variant ${v}`)));
-  $("options").replaceChildren(...b.options.map((o) => el("label", {}, `${o.name} `, el("input", {type: "text", class: "option", "data-name": o.name, placeholder: String(o.default)}))));
+  $("options").replaceChildren(...b.options.map((o) => el("label", {title: o.description || ""}, `${o.title || String(o.name).replace(/_/g, " ")} `, el("input", {type: "text", class: "option", "data-name": o.name, placeholder: String(o.default)}))));
 }
 
 function drawSeats() {
