@@ -241,7 +241,8 @@ def test_a_shaped_piece_is_played_by_pointing_on_a_375_px_page():
         wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#actions [data-pointing]"))
         # the quilt is the choice: marked cells on Player 1's quilt only
         fits = driver.find_elements(By.CSS_SELECTOR, "#board .zone.fits")
-        assert len(fits) >= 10
+        places = int(re.search(r"\((\d+) places\)", driver.find_element(By.CSS_SELECTOR, "#actions .point").text).group(1))
+        assert len(fits) == places >= 10            # every place marked (no row of the quilt folded away)
         assert all(f.get_attribute("data-zone").startswith("quilt[0] ") for f in fits)
         cell = fits[len(fits) // 2]
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", cell)
@@ -265,3 +266,97 @@ def test_a_shaped_piece_is_played_by_pointing_on_a_375_px_page():
         proc.wait(timeout=10)
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ['violations']}).then(
+  (r) => done(r.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')
+                          .map((v) => ({id: v.id, impact: v.impact, help: v.help,
+                                        nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))),
+  (e) => done([{id: 'axe failed', help: String(e)}]));
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width,height", [(375, 812), (1280, 800)])
+def test_no_serious_accessibility_violation_in_steps_pointing_lobby_and_table(width, height):
+    """axe-core on the pages this issue changed: each step of sewing a patch (the quilt as the
+    choice), Azul's placing phase in steps, the lobby and a table's seat page."""
+    import shutil
+    from browser import start_browser, wait_until
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    from test_page_axe import axe_source
+    pytest.importorskip("bottle", reason="browser play needs the web extra")
+    axe = axe_source()
+    driver, profile = start_browser(width, height)
+    driver.set_script_timeout(60)
+    found = {}
+
+    def check(what):
+        driver.execute_script(axe)
+        found[what] = driver.execute_async_script(AXE_RUN)
+
+    def start(base, seed="1"):
+        driver.get(base + "/?speed=0")
+        body = driver.find_element(By.TAG_NAME, "body")
+        wait_until(lambda: body.get_attribute("data-state") == "empty")
+        Select(driver.find_element(By.ID, "players")).select_by_value("2")
+        seats = driver.find_elements(By.CSS_SELECTOR, "#seatpicks select")
+        Select(seats[0]).select_by_value("human")
+        Select(seats[1]).select_by_value("random")
+        driver.find_element(By.ID, "seed").clear()
+        driver.find_element(By.ID, "seed").send_keys(seed)
+        driver.find_element(By.ID, "start").click()
+        wait_until(lambda: body.get_attribute("data-state") == "human")
+        return body
+
+    try:
+        proc, base = _serve(QUILT)
+        try:
+            start(base, "3")
+            check("patch_quilt: the patches")
+            driver.find_elements(By.CSS_SELECTOR, "#actions button.step")[0].click()
+            if driver.find_elements(By.CSS_SELECTOR, "#actions button.step"):
+                check("patch_quilt: the turns")
+                driver.find_elements(By.CSS_SELECTOR, "#actions button.step")[0].click()
+            wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#board .zone.fits"))
+            check("patch_quilt: the quilt as the choice")
+            # the lobby, a table made there, and a seat's page at that table
+            driver.get(base + "/lobby")
+            wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#rulebook option"))
+            check("lobby")
+            driver.find_element(By.ID, "start").click()
+            wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#links a.seatlink"))
+            check("lobby: a table made")
+            driver.get(driver.find_elements(By.CSS_SELECTOR, "#links a.seatlink")[0].get_attribute("href"))
+            wait_until(lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-state") in ("mine", "waiting"))
+            check("a seat's page at a table")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+        proc, base = _serve(RULES / "azul_summer_pavilion")
+        try:
+            body = start(base, "5")
+            for _ in range(40):             # take tiles until the placing phase asks in steps
+                if driver.find_elements(By.CSS_SELECTOR, "#actions .steps"):
+                    break
+                before = body.get_attribute("data-decisions")
+                driver.execute_script("arguments[0].click()", driver.find_elements(By.CSS_SELECTOR, "#actions button.opt")[0])
+                wait_until(lambda: body.get_attribute("data-decisions") != before)
+                wait_until(lambda: body.get_attribute("data-state") == "human")
+            assert driver.find_elements(By.CSS_SELECTOR, "#actions .steps button.step")
+            check("azul: the stars")
+            driver.find_elements(By.CSS_SELECTOR, "#actions .steps button.step")[0].click()
+            check("azul: a star's spaces")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+    bad = {k: v for k, v in found.items() if v}
+    assert not bad, "\n".join(f"{what} at {width} px: {v['impact']} {v['id']}: {v['help']} {v.get('nodes')}"
+                              for what, vs in bad.items() for v in vs)
+    assert len(found) >= 8

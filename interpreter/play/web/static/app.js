@@ -256,7 +256,7 @@ function tracksEl(view) {
 
 function trim(rows, flip, fam) {
   // a long run of empty rows at the far end of a grid says nothing: fold it into one line
-  const filled = (cells) => cells.some((c) => c && (c.count || (c.options && c.options.length)));
+  const filled = (cells) => cells.some((c) => c && (c.count || (c.options && c.options.length) || coverable.has(c.name)));
   const order = flip ? rows.slice().reverse() : rows;
   let last = -1;
   order.forEach(([, cells], i) => { if (filled(cells)) last = i; });
@@ -283,6 +283,7 @@ function legendEl(view) {
 }
 
 let changed = null;
+let coverable = new Set();   // the grid cells some option covers (display: covers:): never folded away
 
 function zoneContents(view) {
   // zone name -> its contents as text, for every zone drawn (shared and per player)
@@ -351,6 +352,7 @@ function drawBoard(view) {
     for (const [zone, lbl] of o.pieces || []) (choosable.pieces[`${zone}\t${lbl}`] ||= []).push(o.id);
   }
   changed = diffZones(view);
+  coverable = new Set(view.actions.flatMap((g) => g.options.flatMap((o) => o.cover ? o.cover.cells : [])));
   const head = [view.game];
   if (view.round !== null && view.round !== undefined) head.push(`${words(view.round_name)} ${view.round}`);
   if (view.phase) head.push(words(view.phase));
@@ -476,7 +478,7 @@ function stepGroupEl(g, opts) {
   const said = chosen.map((_, i) => stepText(left[0], g.steps[i]));
   const head = el("div", {class: "gname"}, [g.title || g.action, ...said].join(" · "));
   if (open && stepPath.chosen.length) {
-    head.append(" ", el("button", {class: "back", type: "button", onclick: () => {
+    head.append(" ", el("button", {class: "stepback", type: "button", onclick: () => {
       const full = advance(g, stepPath.chosen, opts);
       let c = stepPath.chosen.slice();
       while (c.length) { c.pop(); if (advance(g, c, opts).length !== full.length) break; }
