@@ -360,3 +360,42 @@ def test_no_serious_accessibility_violation_in_steps_pointing_lobby_and_table(wi
     assert not bad, "\n".join(f"{what} at {width} px: {v['impact']} {v['id']}: {v['help']} {v.get('nodes')}"
                               for what, vs in bad.items() for v in vs)
     assert len(found) >= 8
+
+
+def test_o_draws_another_seat_s_board_in_full_on_the_compact_screen():
+    """The compact screen shows each other seat in a line; ``o`` draws the next one's board in full."""
+    import io
+    from rich.console import Console
+    from interpreter.play.session import Session
+    from interpreter.play.tui import TerminalPlay
+    session = Session(Rulebook.load(QUILT), 2, 3, seats="human,random")
+    typed = iter(["4", "o", "o", "quit"])            # rest (so that Player 2 sews), then the boards
+    out = io.StringIO()
+    screens = []
+
+    def read(prompt):
+        screens.append(out.getvalue())
+        out.seek(0)
+        out.truncate()
+        return next(typed)
+    TerminalPlay(session, "/dev/null", Console(file=out, width=80, height=24, color_system=None), read, compact=True).run()
+    second, shown, hidden = screens[1], screens[2], screens[3]
+    assert "Player 2  (o: next board)" not in second and "Player 2  (o: next board)" in shown
+    assert "Player 2  (o: next board)" not in hidden
+    theirs = shown.split("Player 2  (o: next board)")[1].split("\nsew")[0]
+    sewn = session.state.observation(0)["zones"]["quilt[1]"]
+    assert sewn and re.search(r"^quilt:", theirs, re.M) and all(label in theirs for label in sewn)   # cell by cell
+    assert all(len(x) <= 24 for x in (second.rstrip("\n").split("\n"), shown.rstrip("\n").split("\n")))
+
+
+def test_the_story_leaves_out_log_lines_that_repeat_the_decision():
+    """Moonlight Market: "Player 1 bids 8 at pillow 1" after "Player 1: Bid your card 8 at pillow 1" is
+    left out of the story; "overbids … and pays a seal" (news) stays; the log keeps every line."""
+    from interpreter.play.session import Session
+    s = Session(Rulebook.load(RULES / "moonlight_market"), 3, 1, seats="random,random")
+    s.run_bots()
+    story = s.tell(s.story, None)
+    assert any(x.startswith("Player ") and ": Bid your card" in x for x in story)
+    assert not any(re.match(r"  Player \d bids \d+ at pillow \d", x) for x in story)
+    assert any("overbids" in x for x in story) or not any("overbids" in x for x in s.state.log)
+    assert any(re.match(r"Player \d bids \d+ at pillow \d", x) for x in s.state.log)
