@@ -261,6 +261,12 @@ def test_a_shaped_piece_is_played_by_pointing_on_a_375_px_page():
             "return [...document.querySelectorAll('#board [data-zone^=\"quilt[0] \"]')]"
             ".filter((z) => z.querySelector('.comp')).map((z) => z.dataset.zone).sort()")
         assert covered == shadow, (covered, shadow)
+        # time travel to the start: the story is cut back to before the first decision
+        driver.execute_script("const s = document.getElementById('slider'); s.value = 0;"
+                              " s.dispatchEvent(new Event('input'))")
+        wait_until(lambda: body.get_attribute("data-state") == "travel")
+        wait_until(lambda: "Sew patch" not in driver.find_element(By.ID, "story").text)
+        assert "Player 2:" not in driver.find_element(By.ID, "story").text
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -359,7 +365,7 @@ def test_no_serious_accessibility_violation_in_steps_pointing_lobby_and_table(wi
     bad = {k: v for k, v in found.items() if v}
     assert not bad, "\n".join(f"{what} at {width} px: {v['impact']} {v['id']}: {v['help']} {v.get('nodes')}"
                               for what, vs in bad.items() for v in vs)
-    assert len(found) >= 8
+    assert len(found) >= 7              # (the turns step only for a patch with more than one)
 
 
 def test_o_draws_another_seat_s_board_in_full_on_the_compact_screen():
