@@ -516,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _shipped_hint(raw: str) -> None:
-    """A path that does not exist but ends in a shipped game's name (``rules/yak`` outside the
+    """A path that does not exist but ends in a shipped game's name (``rules/<game>`` outside the
     checkout): say the game's name, which works from anywhere."""
     p = Path(raw)
     if not p.exists() and p.name in shipped_games() and str(p) != p.name:
