@@ -60,6 +60,11 @@ def choose(text: str, ids: list) -> tuple[str | None, str]:
     return None, f"no action starts with '{text}' (type help)"
 
 
+def _plain(text: str) -> str:
+    """An entry's words as typed: no case, spaces, commas or brackets ("(3, 4)" and "3 4" agree)."""
+    return "".join(ch for ch in text.lower() if ch.isalnum() or ch in "-")
+
+
 def logs_dir() -> Path:
     """Where games played by people are saved unless ``--log`` says: ``$REGELWERK_LOGS``, else
     ``$XDG_STATE_HOME/regelwerk/logs``, else ``~/.local/state/regelwerk/logs`` (never the current folder)."""
@@ -221,6 +226,13 @@ class TerminalPlay:
                         break
                     if not text:
                         continue
+                    said = [i for i, e in enumerate(entries) if _plain(e["text"]) == _plain(text)]
+                    if not text.isdigit() and len(said) == 1:
+                        text = str(said[0] + 1)                      # an entry's words: "3, 4", "star 2"
+                        if "path" in entries[said[0]]:
+                            self.path = entries[said[0]]["path"]
+                            redraw = True
+                            break
                     if text.isdigit() and 1 <= int(text) <= len(entries):
                         text = entries[int(text) - 1]["id"]          # the number of an entry shown
                     elif text.isdigit():

@@ -268,6 +268,11 @@ def menu_lines(m, width: int) -> list:
     if m["title"]:
         ask = f" — choose the {m['step']['title']}" if m.get("step") else ""
         lines.append(Text.assemble(Text(m["title"], style="bold underline"), Text(ask + "  (0: back)", style="dim")))
+    ends = [e for e in m["entries"] if "id" in e and "cover" in e["option"]]
+    if m["title"] and ends and len(ends) == len(m["entries"]) and \
+            len({tuple(map(tuple, e["option"]["cover"]["shape"])) for e in ends}) == 1:
+        # the last step, where the piece goes: the piece as it will lie, then the places
+        lines += [Text("  " + x, style="bold cyan") for x in shape_lines(ends[0]["option"]["cover"]["shape"])]
     groups: dict = {}
     for n, e in enumerate(m["entries"], 1):
         groups.setdefault(e["group"], []).append((n, e))
