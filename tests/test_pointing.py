@@ -405,3 +405,16 @@ def test_the_story_leaves_out_log_lines_that_repeat_the_decision():
     assert not any(re.match(r"  Player \d bids \d+ at pillow \d", x) for x in story)
     assert any("overbids" in x for x in story) or not any("overbids" in x for x in s.state.log)
     assert any(re.match(r"Player \d bids \d+ at pillow \d", x) for x in s.state.log)
+
+
+def test_a_step_is_chosen_by_its_words_too():
+    """"patch 5", then a turn's number, then "3 4": the piece lands with its top left at row 3, column 4."""
+    import io
+    from rich.console import Console
+    from interpreter.play.session import Session
+    from interpreter.play.tui import TerminalPlay
+    session = Session(Rulebook.load(QUILT), 2, 3, seats="human,random")
+    typed = iter(["patch 5", "2", "3 4", "quit"])
+    TerminalPlay(session, "/dev/null", Console(file=io.StringIO(), width=80, height=24, color_system=None),
+                 lambda prompt: next(typed), compact=True).run()
+    assert session.history[0] == (0, "sew(t=p5,o=1,r=3,c=4)")
