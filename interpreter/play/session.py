@@ -84,7 +84,7 @@ class Session:
         entries = self.narrator.lines_before(st) + [(seat, action)]
         st.apply_action(action)
         self.history.append((seat, action))
-        entries += self.narrator.lines_after(st)
+        entries += self.narrator.lines_after(st, (seat, action))
         entries += self.narrator.ending(st)
         self.story += entries
         return entries
