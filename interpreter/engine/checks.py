@@ -141,7 +141,8 @@ def _scan_step(body: Body, step: LDict, pos: Pos, enclosing: set) -> None:
                 inner.always = not ref.get("params") and "where" not in ref
                 body.inline.append(inner)
                 refs.append(inner)
-        body.decides.append((refs, pos, "otherwise" in step, frozenset(enclosing)))
+        # a decision taken together needs no otherwise: a seat with nothing legal takes no part
+        body.decides.append((refs, pos, "otherwise" in step or "together" in step, frozenset(enclosing)))
         _scan_list(body, step.get("otherwise"), enclosing)
     if "if" in step:
         lit = _literal_bool(step["if"])

@@ -267,6 +267,10 @@ class Compiler:
             secret = params & info[1] if info is not None else frozenset()
             if secret:
                 self.game.secret_kept[action] = self.game.secret_kept.get(action, frozenset()) | secret
+        g = self.game
+        for action in list(g.actions.values()) + list(g.inline_actions.values()):
+            if action.name in g.sealed:     # taken together: the others know nothing of it, not even which
+                g.secret_kept[action.name] = frozenset(p.name for p in action.params)
 
     def check_content_sets(self):
         """RW263: a `set` stores in a variable that may be hidden from a seat a value computed

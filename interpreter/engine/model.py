@@ -422,6 +422,9 @@ class GameDef:
     random_steps: bool = False
     #: a `decide` step is `simultaneous:` (seats choose without seeing each other's choice)
     simultaneous: bool = False
+    #: the actions offered by a decision taken together (`together:`): another seat is told
+    #: such a decision as ``…`` (neither the action nor its parameters; runtime.public_action_id)
+    sealed: frozenset = frozenset()
     #: what may start a frame while steps run: the events some trigger listens for, and
     #: flowcode.CHANGED (a condition trigger exists), flowcode.DEFERRED (something is deferred)
     live: frozenset = frozenset()
