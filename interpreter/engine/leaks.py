@@ -60,6 +60,8 @@ def told_leak(st, option, before: dict) -> str | None:
     """After ``option`` was applied: a seat told of it (``public_action_id``: not its secret
     parameters) learns the label of a component it could not see before the decision and
     cannot see after it (a card played face up from a hidden hand is no leak), else None."""
+    if option.action.name in st.game.sealed:        # taken together: the others are told only '…'
+        return None
     info = st.game.redact.get(option.action.name)
     secret = info[1] if info is not None else ()
     for seat, hidden in before.items():

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 import time
 from pathlib import Path
 
 from rich.console import Console
 from rich.rule import Rule
+from rich.table import Table
 from rich.text import Text
 
 from dsl.diagnostics import printable
@@ -38,9 +40,59 @@ HELP = """Type the number of an action, its id, or the start of an id that only 
   quit   stop; the game is saved as a log (regelwerk replay LOG)"""
 
 
-def choose(text: str, ids: list) -> tuple[str | None, str]:
-    """The action ``text`` means among ``ids``: (id, "") or (None, why not)."""
+_NUMBER_ID = re.compile(r"^(\w+)\((\w+)=(-?\d+)\)$")
+
+
+class NumberGroup:
+    """The options of an action with one number parameter written as a range (``bid(amount)``,
+    ``0..money[player]``): entered as a number, not picked from a list of them."""
+
+    def __init__(self, action: str, param: str, title: str, values: dict):
+        self.action, self.param, self.title = action, param, title
+        self.values = values            # value -> action id
+
+    def describe(self) -> str:
+        vals = sorted(self.values)
+        run = vals == list(range(vals[0], vals[-1] + 1))
+        span = f"{vals[0]} to {vals[-1]}" if run else ", ".join(map(str, vals))
+        return f"{self.param}: a number, {span}"
+
+
+def number_groups(view, game) -> list:
+    """The groups of ``view``'s actions that are entered as numbers: every option
+    ``name(param=n)`` of an action whose only parameter's domain is a range ``lo..hi``."""
+    from dsl import ast
+    out = []
+    for g in view["actions"]:
+        action = game.actions.get(g["action"]) if game is not None else None
+        if action is None or len(action.params) != 1 or not isinstance(action.params[0].tree, ast.Range):
+            continue
+        values = {}
+        for o in g["options"]:
+            m = _NUMBER_ID.match(o["id"])
+            if m is None or m.group(1) != action.name:
+                break
+            values[int(m.group(3))] = o["id"]
+        else:
+            if values:
+                out.append(NumberGroup(action.name, action.params[0].name, g.get("title") or g["action"], values))
+    return out
+
+
+def choose(text: str, ids: list, numbers=()) -> tuple[str | None, str]:
+    """The action ``text`` means among ``ids`` (the numbered ones) and ``numbers`` (the
+    :class:`NumberGroup` entered as numbers: ``bid 4``, or ``4`` when it is the only
+    choice): (id, "") or (None, why not)."""
     text = text.strip()
+    words = text.split()
+    if len(words) == 2 and re.fullmatch(r"-?\d+", words[1]):
+        group = next((g for g in numbers if g.action == words[0]), None)
+        if group is not None:
+            return _number(group, int(words[1]))
+    if numbers and not ids and re.fullmatch(r"-?\d+", text):
+        if len(numbers) == 1:
+            return _number(numbers[0], int(text))
+        return None, "type the action and the number: " + ", ".join(f"{g.action} N" for g in numbers)
     if text.isdigit():
         n = int(text)
         if 1 <= n <= len(ids):
@@ -55,6 +107,24 @@ def choose(text: str, ids: list) -> tuple[str | None, str]:
     if matches:
         return None, f"'{text}' fits {len(matches)} actions: " + ", ".join(matches[:6]) + (", …" if len(matches) > 6 else "")
     return None, f"no action starts with '{text}' (type help)"
+
+
+def _number(group: NumberGroup, n: int) -> tuple[str | None, str]:
+    if n in group.values:
+        return group.values[n], ""
+    return None, f"{group.action}: {group.param} cannot be {n} now ({group.describe()})"
+
+
+def number_renderable(numbers):
+    """The actions entered as numbers, one line each."""
+    t = Table.grid(padding=(0, 1))
+    t.add_column(justify="right", style="bold yellow")
+    t.add_column()
+    for g in numbers:
+        t.add_row("", Text(printable(g.title), style="bold"))
+        t.add_row("#", Text(f"{g.describe()} — type {g.action} N" if len(numbers) > 1 else
+                            f"{g.describe()} — type the number"))
+    return t
 
 
 def logs_dir() -> Path:
@@ -127,17 +197,25 @@ class TerminalPlay:
 
     def show(self, view, seat) -> None:
         c, s = self.console, self.s
+        numbers = number_groups(view, s.state.game)
+        if numbers:                 # entered as numbers: one line each, not a list of every value
+            listed = {g.action for g in numbers}
+            view = {**view, "actions": [g for g in view["actions"] if g["action"] not in listed]}
         if self.compact is None and self.use_compact(view):
             self.compact = True
         if self.compact:
             c.clear()
             for line in compact_screen(view, c.width, c.height, self.recent):
                 c.print(line, no_wrap=True, overflow="ellipsis", markup=False, highlight=False)
+            if numbers:
+                c.print(number_renderable(numbers))
             self.recent = []
             return
         c.print(Rule(Text(printable(f"{s.seat_names[seat]} decides (decision {len(s.history) + 1})"))))
         c.print(view_renderable(view))
         c.print(actions_renderable(view))
+        if numbers:
+            c.print(number_renderable(numbers))
 
     def run(self) -> int:
         s, c = self.s, self.console
@@ -159,9 +237,12 @@ class TerminalPlay:
                 self.shown_to = seat
                 view = build_view(st, seat)
                 self.show(view, seat)
-                ids = numbered_actions(view)
+                numbers = number_groups(view, st.game)
+                listed = {g.action for g in numbers}
+                ids = numbered_actions({**view, "actions": [g for g in view["actions"]
+                                                            if g["action"] not in listed]})
                 only = next((o.get("say") or o["id"] for g in view["actions"] for o in g["options"]), "") \
-                    if len(ids) == 1 else None
+                    if len(ids) == 1 and not numbers else None
                 prompt = f"{s.seat_names[seat]} [Enter: {only}]> " if only else f"{s.seat_names[seat]}> "
                 while True:
                     text = self.ask(prompt).strip()
@@ -185,7 +266,7 @@ class TerminalPlay:
                         break
                     if not text:
                         continue
-                    action, why = choose(text, ids)
+                    action, why = choose(text, ids, numbers)
                     if action is None:
                         c.print(why, markup=False)
                         continue
