@@ -425,6 +425,9 @@ class GameDef:
     #: the actions offered by a decision taken together (`together:`): another seat is told
     #: such a decision as ``…`` (neither the action nor its parameters; runtime.public_action_id)
     sealed: frozenset = frozenset()
+    #: a `decide` step is not taken together (a decision of one seat): with ``sealed``, the
+    #: game mixes both kinds (the adapters play it turn by turn, not as joint actions)
+    single_decides: bool = False
     #: what may start a frame while steps run: the events some trigger listens for, and
     #: flowcode.CHANGED (a condition trigger exists), flowcode.DEFERRED (something is deferred)
     live: frozenset = frozenset()

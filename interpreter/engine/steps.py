@@ -895,6 +895,7 @@ class StepCompiler:
         if "together" in step:
             self.step_together(step, pos, actions)
             return
+        self.g.single_decides = True
         as_slot = self.scope.declare(step["as"], T.STR) if step.get("as") else None
         group = str(step["simultaneous"]) if step.get("simultaneous") is not None else None
         if group is not None:
