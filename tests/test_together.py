@@ -89,8 +89,7 @@ def test_a_seat_with_nothing_legal_takes_no_part(rulebook):
     assert [rb.evaluate(st, f"bid[{p}]") for p in range(3)] == [1, -1, 2]
 
 
-@pytest.mark.parametrize("extra, word", [("who: 0", "who"), ("as: chosen", "as"),
-                                         ("otherwise: []", "otherwise")])
+@pytest.mark.parametrize("extra, word", [("who: 0", "who"), ("otherwise: []", "otherwise")])
 def test_a_decision_taken_together_has_no_single_seat_options(rulebook, extra, word):
     from interpreter.game import check_rulebook
     book = BOOK.replace("    together: true", f"    together: true\n    {extra}")
@@ -104,3 +103,23 @@ def test_together_names_seats(rulebook):
                                                              'together: "3"')))[0].items
              if d.severity == "error"]
     assert any("together: names seats" in d.message for d in diags), diags
+
+
+SECOND = """  - decide: [bid]
+    together: "[p for p in players if p != 0 and bid[p] < 3]"
+"""
+
+
+def test_as_names_each_seat_s_action_and_first_runs_them_from_a_seat(rulebook):
+    book = BOOK.replace("    together: true\n", "    together: true\n    as: said\n    first: 1\n", 1)
+    book = book.replace(SECOND, """  - set: "seen[0] = count(said, s -> s == 'pass')"\n""")
+    rb = Rulebook.load(rulebook(book))
+    st = rb.new_game(3, 7)
+    st.apply("bid(amount=2)")
+    st.apply("pass")
+    st.apply("bid(amount=3)")
+    # run from seat 1: pass (seat 1), then seat 2 (sees bid[0] = -1 and bid[1] = 0: -1),
+    # then seat 0 (sees 0 + 3 = 3); after them the flow counts one pass in said
+    assert rb.evaluate(st, "seen[2]") == -1
+    assert rb.evaluate(st, "seen[0]") == 1
+    assert st.is_terminal()

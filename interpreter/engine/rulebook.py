@@ -22,6 +22,7 @@ from pathlib import Path
 from dsl.diagnostics import Report, RulebookError, RuleRuntimeError
 from dsl.loader import load_rulebook
 
+from .bidding import expand_bidding
 from .compiler import compile_source
 from .layout import GameSetupError, make_layout
 from .runtime import Frame, IllegalAction, State, run
@@ -61,6 +62,7 @@ def _no_cycle_collection():
 def _check_rulebook(path, semantic: bool, coverage) -> tuple[Report, object]:
     report = Report()
     source = load_rulebook(path, report)
+    expand_bidding(source)          # open bidding: the plain steps it means (engine/bidding.py)
     game = None
     if source.files and not report.has_errors:
         game = compile_source(source, report, coverage)

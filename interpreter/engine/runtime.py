@@ -733,11 +733,15 @@ class State:
         self.frames.append(Frame(proc, L))
         run(self)
 
-    def run_together(self, held) -> None:
+    def run_together(self, held, first=None) -> None:
         """Run the options of a decision taken together (``held``: ``(seat, action, values)``
-        of each seat, in seat order), each as a frame of its own, the first seat's on top."""
+        of each seat, in seat order), each as a frame of its own, the first seat's on top;
+        ``first``: clockwise from that seat instead (``first:``, a seat with priority)."""
         base = self.frames[-1].L
         by_proc = self.game.action_by_proc
+        if first is not None:
+            n = self.lay.num_seats
+            held = sorted(held, key=lambda h: (h[0] - first) % n)
         for who, name, values in reversed(held):
             if name is None:            # a seat that had nothing legal took no part
                 continue

@@ -933,7 +933,7 @@ class StepCompiler:
         seat, told to every other seat as ``…`` (GameDef.sealed: not its action, not its
         parameters).  When every seat has chosen, the held actions run one after the other
         in seat order (``State.run_together``), each as its own frame."""
-        for key in ("who", "as", "otherwise"):
+        for key in ("who", "otherwise"):
             if key in step:
                 self.report.error(step.pos_of(key), f"a decision taken together has no '{key}:' (every seat "
                                                     f"named by together: decides for itself)", E_NAME)
@@ -954,6 +954,8 @@ class StepCompiler:
                 self.report.error(tpos, f"together: names seats (a list of seats), not {T.describe(tt)}", E_TYPE)
                 return
             seats = f"{self.bind(together_seats, 'f')}(st, {ts})"
+        # as: the chosen action's name of every seat (none: it took no part), indexed by seat
+        as_slot = self.scope.declare(step["as"], T.ListT(T.STR)) if step.get("as") else None
         group = str(step["simultaneous"]) if step.get("simultaneous") is not None else "together"
         self.g.simultaneous = True
         for a in actions:
@@ -985,7 +987,16 @@ class StepCompiler:
         tail.target = head.pc
         head.target = self.here()
         self.cur.append(F.Loop(init.pc, head.pc, [F.Decide(ins.pc, [], spec.after)], tail.pc, False))
-        self.emit(F.STMT, [f"st.run_together({_l(held)})", f"{_l(held)} = ()"], pos, (F.TOGETHER,))
+        first = None
+        if "first" in step:             # the chosen actions run clockwise from this seat
+            first, ft = self.text(step["first"], step.pos_of("first"), "the seat whose choice runs first")
+            if first is not None and not T.compatible(ft, T.PLAYER):
+                self.report.error(step.pos_of("first"), f"first: is a seat, not {T.describe(ft)}", E_TYPE)
+        lines = []
+        if as_slot is not None:
+            lines.append(f"{_l(as_slot)} = {self.bind(together_names, 'f')}(st, {_l(held)})")
+        lines += [f"st.run_together({_l(held)}, {first if first is not None else 'None'})", f"{_l(held)} = ()"]
+        self.emit(F.STMT, lines, pos, (F.TOGETHER,))
         self.scope.pop()
         # an action that ends the turn cannot be run from here (RW153 says so)
         self.c.offers.extend((a, False, pos) for a in actions)
@@ -1307,6 +1318,17 @@ def _clamp(value, bounds):
     if hi is not None and value > hi:
         return hi
     return value
+
+
+def together_names(st, held) -> list:
+    """The name of the action each seat chose in a decision taken together (``as:``),
+    indexed by seat; none for a seat that took no part."""
+    names = [None] * st.lay.num_seats
+    by_proc = st.game.action_by_proc
+    for who, name, _values in held:
+        if name is not None:
+            names[who] = by_proc[name].name
+    return names
 
 
 def together_seats(st, seats) -> tuple:
