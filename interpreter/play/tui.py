@@ -58,24 +58,23 @@ class NumberGroup:
         return f"{self.param}: a number, {span}"
 
 
-def number_groups(view, game) -> list:
-    """The groups of ``view``'s actions that are entered as numbers: every option
-    ``name(param=n)`` of an action whose only parameter's domain is a range ``lo..hi``."""
-    from dsl import ast
+def number_groups(view, game=None) -> list:
+    """The groups of ``view``'s actions that are entered as numbers (the view marks them
+    ``number``: an action whose only parameter's domain is a range ``lo..hi``)."""
     out = []
     for g in view["actions"]:
-        action = game.actions.get(g["action"]) if game is not None else None
-        if action is None or len(action.params) != 1 or not isinstance(action.params[0].tree, ast.Range):
+        param = g.get("number")
+        if not param:
             continue
         values = {}
         for o in g["options"]:
             m = _NUMBER_ID.match(o["id"])
-            if m is None or m.group(1) != action.name:
+            if m is None or m.group(1) != g["action"]:
                 break
             values[int(m.group(3))] = o["id"]
         else:
             if values:
-                out.append(NumberGroup(action.name, action.params[0].name, g.get("title") or g["action"], values))
+                out.append(NumberGroup(g["action"], param, g.get("title") or g["action"], values))
     return out
 
 
@@ -315,7 +314,12 @@ class TerminalPlay:
 
 
 def play_in_terminal(rb, args, options, variants, seats: str) -> int:
-    session = Session(rb, args.players, args.seed, options, variants, seats)
+    names = [n.strip() for n in args.names.split(",")] if getattr(args, "names", None) else None
+    try:
+        session = Session(rb, args.players, args.seed, options, variants, seats, names=names)
+    except ValueError as exc:
+        print(f"regelwerk play: --names: {exc}", file=sys.stderr)
+        return 2
     log = args.log or default_log(rb, args.seed)
     compact = getattr(args, "compact", None)
     return TerminalPlay(session, log, compact=compact, chosen_log=bool(args.log)).run()
