@@ -123,3 +123,15 @@ def test_as_names_each_seat_s_action_and_first_runs_them_from_a_seat(rulebook):
     assert rb.evaluate(st, "seen[2]") == -1
     assert rb.evaluate(st, "seen[0]") == 1
     assert st.is_terminal()
+
+
+@pytest.mark.parametrize("book", ["sealed_bids", "hand_draft", "written_orders", "open_auction"])
+def test_the_test_rulebooks_validate_and_pass_their_hand_calculated_scenarios(book):
+    from conftest import ROOT
+    from interpreter.game import check_rulebook
+    from interpreter.tools.scenarios import run_scenarios
+    folder = ROOT / "tests" / "rulebooks" / book
+    report, _ = check_rulebook(folder)
+    assert not report.items, [d.format() for d in report.items]          # no error, no warning
+    results = run_scenarios([folder])
+    assert results and all(r.ok for r in results), [(r.line(), [m.format() for m in r.messages]) for r in results]
