@@ -100,3 +100,17 @@ def test_a_rulebook_with_decisions_of_one_seat_is_refused_with_the_sequential_fo
     from interpreter.ai.adapters.openspiel_simultaneous import load_simultaneous
     with pytest.raises(ValueError, match="no decision taken together.*sequential form"):
         load_simultaneous(ROOT / "tests" / "rulebooks" / "cups", 2)
+
+
+def test_the_sequential_openspiel_form_hides_a_choice_taken_together():
+    pytest.importorskip("pyspiel")
+    from interpreter.ai.adapters.openspiel import load
+    g = load(BOOKS / "sealed_bids", 2)
+    a, b = g.new_initial_state(), g.new_initial_state()
+    legal = a.legal_actions()
+    a.apply_action(legal[1])
+    b.apply_action(legal[5])
+    assert a.current_player() == b.current_player() == 1
+    assert a.information_state_string(1) == b.information_state_string(1)
+    assert a.information_state_tensor(1) == b.information_state_tensor(1)
+    assert a.information_state_string(0) != b.information_state_string(0)
