@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ...ai.bots import BOTS
 from ..gamelog import FORMAT, rulebook_hash
-from ...game import GameSetupError
+from ...game import GameSetupError, check_names
 from ...game import LIMITS
 from ...game import IllegalAction
 from ..session import HUMAN, Session
@@ -194,8 +194,12 @@ class Hall:
                        f"{self.hashes[rec.rulebook][:12]}…): not replayed; start the server with the old rulebook")
         else:
             try:
-                session = Session(rb, rec.players, rec.seed, rec.options, rec.variants, rec.kinds,
-                                  names=[rec.names.get(i, "") for i in range(rec.players)])
+                names = [rec.names.get(i, "") for i in range(rec.players)]
+                try:
+                    check_names(names, rec.players)
+                except ValueError:          # a table made before names named the seats: as it was
+                    names = None
+                session = Session(rb, rec.players, rec.seed, rec.options, rec.variants, rec.kinds, names=names)
                 for no, (seat, action) in enumerate(effective_history(rec.decisions)):
                     if session.state.current_player() != seat:
                         raise IllegalAction(f"decision {no + 1} was made by seat {seat}, but seat "
