@@ -69,3 +69,40 @@ def test_a_pile_revealed_to_the_chooser_right_before_the_decision_is_no_leak(rul
     assert codes(rulebook(PILE.replace("        to: player\n", "        to: \"next(player)\"\n")), "RW261")
     moved = PILE.replace("      - decide: [take]", "      - shuffle: pile\n      - decide: [take]")
     assert codes(rulebook(moved), "RW261")
+
+
+KIND = """\
+regelwerk: 1
+game: {name: K, players: {min: 2, max: 2}}
+enums:
+  color: [red, blue]
+components:
+  tile:
+    attributes: {kind: color}
+    items: [{for_each: {kind: color}, count: 2}]
+    label: "{kind}"
+    home: bag
+zones:
+  bag: {type: bag}
+  hand: {index: {p: players}, visible: "viewer == p"}
+actions:
+  take:
+    params: {t: "[c for c in bag if c.kind == red]"}
+    do: [{move: t, to: "hand[player]"}]
+  pass: {do: []}
+functions:
+  reds: {params: {p: player}, value: "count(hand[p], c -> c.kind == red)"}
+  others: {params: {p: player}, value: "[c for c in hand[p] if c.kind != red]"}
+flow:
+  - turns: 0
+    once: true
+    do: [{decide: [take, pass]}]
+end: {score: "reds(p) + count(others(p))"}
+"""
+
+
+def test_the_reserved_attribute_kind_is_one_clear_error_not_a_cascade(rulebook):
+    errors = [d for d in check_rulebook(rulebook(KIND))[0].items if d.severity == "error"]
+    assert len(errors) == 1, [d.format() for d in errors]
+    assert errors[0].pos.line == 7 and "'kind' is a built-in attribute" in errors[0].message
+    assert "another name, such as 'sort'" in errors[0].message

@@ -441,6 +441,7 @@ class Compiler:
                 problem = T.attribute_name_problem(str(aname))
                 if problem:
                     self.report.error(apos, problem, E_NAME)
+                    g.shadowed_attrs = g.shadowed_attrs | {str(aname)}
                     continue
                 attrs[aname] = self.type_name(tname, apos)
             kind = KindDecl(name, attrs, comps.key_pos[name])
@@ -451,7 +452,9 @@ class Compiler:
                 for piece in re.split(r"(\{[^{}]*\})", label):
                     if piece.startswith("{") and piece.endswith("}"):
                         field = piece[1:-1].strip()
-                        if field in T.RESERVED_ATTRIBUTES:
+                        if field in g.shadowed_attrs:
+                            pass                # its declaration is the error (reported once)
+                        elif field in T.RESERVED_ATTRIBUTES:
                             self.report.error(spec.pos_of("label"), f"label field: {T.attribute_name_problem(field)}",
                                               E_NAME)
                         elif field not in attrs:

@@ -422,6 +422,9 @@ class GameDef:
     random_steps: bool = False
     #: a `decide` step is `simultaneous:` (seats choose without seeing each other's choice)
     simultaneous: bool = False
+    #: built-in component attributes (``kind``) a rulebook declared as its own (an error, reported
+    #: once): reading them is then not type-checked further, so the one error does not cascade
+    shadowed_attrs: frozenset = frozenset()
     #: the actions offered by a decision taken together (`together:`): another seat is told
     #: such a decision as ``…`` (neither the action nor its parameters; runtime.public_action_id)
     sealed: frozenset = frozenset()
