@@ -142,7 +142,11 @@ def cmd_play(args) -> int:
         args.seed = secrets.randbelow(1_000_000)
         if not args.json:
             print(f"seed {args.seed} (play the same game again with --seed {args.seed})")
-    state = rb.new_game(args.players, args.seed, options, variants)
+    try:
+        state = rb.new_game(args.players, args.seed, options, variants,
+                            names=[n.strip() for n in args.names.split(",")] if args.names else None)
+    except ValueError as exc:
+        raise UsageError(f"--names: {exc}") from None
     bots = make_bots(seats, state.lay.num_seats, args.seed)
     log_file = open(args.log, "w", encoding="utf-8") if args.log else None
     decisions = 0
@@ -419,6 +423,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                      f"{kinds} (ismcts:N: at most N iterations a decision)")
     pl.add_argument("--seats", help="like --bots: who plays each seat, e.g. human,random (a person at this "
                                     "terminal; two or more people take turns at it)")
+    pl.add_argument("--names", metavar="NAME,NAME…", help="the people's names for the seats, in seat order "
+                                                         "(e.g. Ann,Bob; shown instead of Player 1, Player 2)")
     pl.add_argument("--resume", metavar="LOG", help="go on with a game saved by quit (seats as in the log, "
                                                        "or --seats)")
     pl.add_argument("--complete-lines", action="store_true",

@@ -19,7 +19,7 @@ from dsl.diagnostics import RulebookError, RuleRuntimeError
 # --- games: load, start, play, serialise (docs/api.md) ----------------------------------------------
 from .engine.chance import ChanceState
 from .engine.layout import GameSetupError
-from .engine.rulebook import Rulebook, check_rulebook
+from .engine.rulebook import Rulebook, check_names, check_rulebook
 from .engine.runtime import IllegalAction, State, public_action_id
 from .engine.shipped import rulebook_path, shipped_games
 
@@ -68,7 +68,7 @@ from .engine.steps import STEP_KINDS, StepCompiler
 
 __all__ = [
     "Rulebook", "State", "ChanceState", "IllegalAction", "GameSetupError", "RulebookError", "RuleRuntimeError",
-    "check_rulebook", "public_action_id", "rulebook_path", "shipped_games",
+    "check_rulebook", "check_names", "public_action_id", "rulebook_path", "shipped_games",
     "types", "Component", "Zone", "format_value", "plain", "Rng",
     "information_state_string", "space_of",
     "resample_problem", "record_of", "shown_leaks",

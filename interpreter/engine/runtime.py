@@ -61,6 +61,8 @@ def public_action_id(game, action_id: str) -> str:
     """``action_id`` as a seat other than the one that chose it is told: its secret
     parameters' values replaced by ``…`` (``GameDef.redact``); all secret: ``name(…)``."""
     name, sep, rest = action_id.partition("(")
+    if name in getattr(game, "sealed", ()):     # taken together: nothing of it is told
+        return "…"
     info = game.redact.get(name)
     if info is None or not sep:
         return action_id
@@ -729,6 +731,12 @@ class State:
             self.status = "error"
             raise self.error
         self.pending = None
+        if dec.held is not None:        # taken together: held until every seat has chosen
+            fr = self.frames[-1]
+            fr.L[dec.held] = fr.L[dec.held] + ((dec.who, opt.action.proc.name, opt.values),)
+            self._history.append((dec.who, opt))
+            run(self)
+            return
         if dec.as_slot is not None:
             self.frames[-1].L[dec.as_slot] = opt.action.name
         action = opt.action
@@ -750,6 +758,36 @@ class State:
         self.frames.append(Frame(proc, L))
         run(self)
 
+    def run_together(self, held, first=None) -> None:
+        """Run the options of a decision taken together (``held``: ``(seat, action, values)``
+        of each seat, in seat order), each as a frame of its own, the first seat's on top;
+        ``first``: clockwise from that seat instead (``first:``, a seat with priority)."""
+        base = self.frames[-1].L
+        by_proc = self.game.action_by_proc
+        if first is not None:
+            n = self.lay.num_seats
+            held = sorted(held, key=lambda h: (h[0] - first) % n)
+        for who, name, values in reversed(held):
+            if name is None:            # a seat that had nothing legal took no part
+                continue
+            action = by_proc[name]
+            L = [None] * action.proc.nslots
+            if action.inherit:
+                L[:action.inherit] = base[:action.inherit]
+            L[action.player_slot] = who
+            for spec, v in zip(action.params, values):
+                L[spec.slot] = v
+            self.frames.append(Frame(action.proc, L))
+
+    def pending_seats(self) -> list:
+        """Every seat still to choose in the pending decision: for a decision taken together
+        (``together:``) all that have not chosen yet, in seat order (``current_player()`` is
+        the first of them); else ``[current_player()]``, or ``[]`` when none is pending."""
+        dec = self.pending
+        if dec is None:
+            return []
+        return list(dec.seats) if dec.seats is not None else [dec.who]
+
     # --- the player-facing API, in OpenSpiel's terms ----------------------
     @property
     def history(self) -> list:
@@ -762,7 +800,7 @@ class State:
         parameters show as ``…`` (``bid(card=…,k=2)``; ``name(…)`` when all are
         secret, as for a ``secret: true`` action or a ``display: secret`` one)."""
         game = self.game
-        if not game.redact:
+        if not game.redact and not game.sealed:
             return self.history
         return [(who, action_id if who == seat else public_action_id(game, action_id))
                 for who, action_id in self.history]
@@ -925,6 +963,8 @@ class State:
                 "who": self.pending.who,
                 "as_slot": self.pending.as_slot,
                 **({"group": self.pending.group} if self.pending.group is not None else {}),
+                **({"held": self.pending.held, "seats": list(self.pending.seats)}
+                   if self.pending.held is not None else {}),
                 "pos": [self.pending.pos.file, self.pending.pos.line, self.pending.pos.col],
                 "options": [[a.proc.name, [encode(v) for v in values]] for a, values in self.pending.raw],
             },
@@ -975,7 +1015,8 @@ class State:
             for name, values in pd["options"]:
                 action = game.action_by_proc[name]
                 opts.append((action, tuple(decode(v, layout) for v in values)))
-            s.pending = Decision(pd["who"], opts, pd["as_slot"], Pos(*pd["pos"]), pd.get("group"))
+            s.pending = Decision(pd["who"], opts, pd["as_slot"], Pos(*pd["pos"]), pd.get("group"), pd.get("held"),
+                                 tuple(pd["seats"]) if "seats" in pd else None)
         s._history = [(who, Option(None, (), action_id)) for who, action_id in data["history"]]
         s.status = data["status"]
         s.running = frozenset(data["running"])

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 import time
 from pathlib import Path
 
 from rich.console import Console
 from rich.rule import Rule
+from rich.table import Table
 from rich.text import Text
 
 from dsl.diagnostics import printable
@@ -41,9 +43,58 @@ ending in ▸ narrows them one step (the piece, then how it is turned, then wher
   quit   stop; the game is saved as a log; go on later with: regelwerk play RULEBOOK --resume LOG"""
 
 
-def choose(text: str, ids: list) -> tuple[str | None, str]:
-    """The action ``text`` means among ``ids``: (id, "") or (None, why not)."""
+_NUMBER_ID = re.compile(r"^(\w+)\((\w+)=(-?\d+)\)$")
+
+
+class NumberGroup:
+    """The options of an action with one number parameter written as a range (``bid(amount)``,
+    ``0..money[player]``): entered as a number, not picked from a list of them."""
+
+    def __init__(self, action: str, param: str, title: str, values: dict):
+        self.action, self.param, self.title = action, param, title
+        self.values = values            # value -> action id
+
+    def describe(self) -> str:
+        vals = sorted(self.values)
+        run = vals == list(range(vals[0], vals[-1] + 1))
+        span = f"{vals[0]} to {vals[-1]}" if run else ", ".join(map(str, vals))
+        return f"{self.param}: a number, {span}"
+
+
+def number_groups(view, game=None) -> list:
+    """The groups of ``view``'s actions that are entered as numbers (the view marks them
+    ``number``: an action whose only parameter's domain is a range ``lo..hi``)."""
+    out = []
+    for g in view["actions"]:
+        param = g.get("number")
+        if not param:
+            continue
+        values = {}
+        for o in g["options"]:
+            m = _NUMBER_ID.match(o["id"])
+            if m is None or m.group(1) != g["action"]:
+                break
+            values[int(m.group(3))] = o["id"]
+        else:
+            if values:
+                out.append(NumberGroup(g["action"], param, g.get("title") or g["action"], values))
+    return out
+
+
+def choose(text: str, ids: list, numbers=()) -> tuple[str | None, str]:
+    """The action ``text`` means among ``ids`` (the numbered ones) and ``numbers`` (the
+    :class:`NumberGroup` entered as numbers: ``bid 4``, or ``4`` when it is the only
+    choice): (id, "") or (None, why not)."""
     text = text.strip()
+    words = text.split()
+    if len(words) == 2 and re.fullmatch(r"-?\d+", words[1]):
+        group = next((g for g in numbers if g.action == words[0]), None)
+        if group is not None:
+            return _number(group, int(words[1]))
+    if numbers and not ids and re.fullmatch(r"-?\d+", text):
+        if len(numbers) == 1:
+            return _number(numbers[0], int(text))
+        return None, "type the action and the number: " + ", ".join(f"{g.action} N" for g in numbers)
     if text.isdigit():
         n = int(text)
         if 1 <= n <= len(ids):
@@ -63,6 +114,24 @@ def choose(text: str, ids: list) -> tuple[str | None, str]:
 def _plain(text: str) -> str:
     """An entry's words as typed: no case, spaces, commas or brackets ("(3, 4)" and "3 4" agree)."""
     return "".join(ch for ch in text.lower() if ch.isalnum() or ch in "-")
+
+
+def _number(group: NumberGroup, n: int) -> tuple[str | None, str]:
+    if n in group.values:
+        return group.values[n], ""
+    return None, f"{group.action}: {group.param} cannot be {n} now ({group.describe()})"
+
+
+def number_renderable(numbers):
+    """The actions entered as numbers, one line each."""
+    t = Table.grid(padding=(0, 1))
+    t.add_column(justify="right", style="bold yellow")
+    t.add_column()
+    for g in numbers:
+        t.add_row("", Text(printable(g.title), style="bold"))
+        t.add_row("#", Text(f"{g.describe()} — type {g.action} N" if len(numbers) > 1 else
+                            f"{g.describe()} — type the number"))
+    return t
 
 
 def logs_dir() -> Path:
@@ -138,6 +207,10 @@ class TerminalPlay:
     def show(self, view, seat) -> list:
         """Draw the view; the numbered entries the person chooses among (:func:`.view.steps.menu`)."""
         c, s = self.console, self.s
+        numbers = number_groups(view, s.state.game)
+        if numbers:                 # entered as numbers: one line each, not a list of every value
+            listed = {g.action for g in numbers}
+            view = {**view, "actions": [g for g in view["actions"] if g["action"] not in listed]}
         if self.compact is None and self.use_compact(view):
             self.compact = True
         if self.compact:
@@ -147,11 +220,15 @@ class TerminalPlay:
             c.clear()
             for line in compact_screen(view, c.width, c.height, self.recent, m, self.show_seat):
                 c.print(line, no_wrap=True, overflow="ellipsis", markup=False, highlight=False)
+            if numbers:
+                c.print(number_renderable(numbers))
             self.recent = []
             return m["entries"]
         c.print(Rule(Text(printable(f"{s.seat_names[seat]} decides (decision {len(s.history) + 1})"))))
         c.print(view_renderable(view))
         c.print(actions_renderable(view))
+        if numbers:
+            c.print(number_renderable(numbers))
         return menu(view)["entries"]
 
     def next_board(self, view) -> None:
@@ -184,9 +261,12 @@ class TerminalPlay:
                 self.shown_to = seat
                 view = build_view(st, seat)
                 entries = self.show(view, seat)
-                ids = numbered_actions(view)
+                numbers = number_groups(view, st.game)
+                listed = {g.action for g in numbers}
+                ids = numbered_actions({**view, "actions": [g for g in view["actions"]
+                                                            if g["action"] not in listed]})
                 only = next((o.get("say") or o["id"] for g in view["actions"] for o in g["options"]), "") \
-                    if len(ids) == 1 else None
+                    if len(ids) == 1 and not numbers else None
                 prompt = f"{s.seat_names[seat]} [Enter: {only}]> " if only else f"{s.seat_names[seat]}> "
                 redraw = False
                 while True:
@@ -235,10 +315,10 @@ class TerminalPlay:
                             break
                     if text.isdigit() and 1 <= int(text) <= len(entries):
                         text = entries[int(text) - 1]["id"]          # the number of an entry shown
-                    elif text.isdigit():
+                    elif text.isdigit() and not numbers:
                         c.print(f"no choice number {text} (1 to {len(entries)})", markup=False)
                         continue
-                    action, why = choose(text, ids)
+                    action, why = choose(text, ids, numbers)
                     if action is None:
                         c.print(why, markup=False)
                         continue
@@ -301,7 +381,12 @@ def rulebook_name(rb) -> str:
 
 
 def play_in_terminal(rb, args, options, variants, seats: str) -> int:
-    session = Session(rb, args.players, args.seed, options, variants, seats)
+    names = [n.strip() for n in args.names.split(",")] if getattr(args, "names", None) else None
+    try:
+        session = Session(rb, args.players, args.seed, options, variants, seats, names=names)
+    except ValueError as exc:
+        print(f"regelwerk play: --names: {exc}", file=sys.stderr)
+        return 2
     log = args.log or default_log(rb, args.seed)
     compact = getattr(args, "compact", None)
     return TerminalPlay(session, log, compact=compact, chosen_log=bool(args.log)).run()

@@ -430,7 +430,10 @@ class ViewMaker:
         (`display: steps:`, else one parameter a step): the renderers narrow by one step at a time."""
         groups: dict = {}
         decls: dict = {}
+        numbers: dict = {}      # action -> its one parameter, when that is a number in a range: entered as a number
         for o in options:
+            if o.action.name not in numbers:
+                numbers[o.action.name] = _number_param(o.action)
             params = {p.name: format_value(v) for p, v in zip(o.action.params, o.values)}
             comps = [v.label for v in o.values if isinstance(v, Component)]
             item = {"id": o.id, "params": params, "say": self.phrases.sentence(o.id, seat),
@@ -443,7 +446,8 @@ class ViewMaker:
             decls.setdefault(o.action.name, o.action)
         order = sorted(groups, key=lambda n: (self.action_rank.get(n, len(self.action_rank)), n))
         return [{"action": name, "title": words(name), "steps": self._steps(decls[name]),
-                 "options": [x for _, x in sorted(groups[name], key=lambda t: t[0])]}
+                 "options": [x for _, x in sorted(groups[name], key=lambda t: t[0])],
+                 **({"number": numbers[name]} if numbers.get(name) else {})}
                 for name in order]
 
     def _steps(self, decl) -> list:
@@ -745,6 +749,16 @@ def _ordered(values) -> list:
         if v not in seen:
             seen.append(v)
     return seen
+
+
+def _number_param(action) -> str | None:
+    """The name of ``action``'s one parameter when its domain is a range of numbers
+    (``0..money[player]``): people enter it as a number (terminal, page), else None."""
+    from dsl import ast
+    if len(action.params) != 1:
+        return None
+    p = action.params[0]
+    return p.name if isinstance(p.tree, ast.Range) and p.choose is None else None
 
 
 def _show(value, typ, seat_names) -> str:

@@ -529,11 +529,35 @@ function drawActions(view) {
     if (opts.length > STEP_FROM && (g.steps || []).length > 1) { box.append(stepGroupEl(g, opts)); continue; }
     const group = el("div", {class: "group", role: "group", "aria-label": g.title || g.action},
                      el("div", {class: "gname"}, g.title || g.action));
+    const num = g.number ? numberGroup(g.action, g.number, opts) : null;
+    if (num) { group.append(num); box.append(group); continue; }
     for (const o of opts) {
       group.append(el("button", {class: "opt", "data-id": o.id, title: o.id, onclick: () => act(o.id)}, o.say || o.id));
     }
     box.append(group);
   }
+}
+
+// an action whose one parameter is a number in a range (the view marks it: group.number) is
+// entered as a number: an input bounded by the legal values and a button; a value that is not
+// legal says which are
+function numberGroup(action, param, opts) {
+  const re = new RegExp(`^${action}\\((${param})=(-?\\d+)\\)$`);
+  const parts = opts.map((o) => re.exec(o.id));
+  if (parts.some((m) => !m)) return null;
+  const ids = new Map(parts.map((m, i) => [Number(m[2]), opts[i].id]));
+  const values = [...ids.keys()].sort((a, b) => a - b);
+  const input = el("input", {type: "number", class: "numberpick", min: values[0], max: values[values.length - 1],
+                             step: "1", value: values[0], "aria-label": `${parts[0][1]} (${values[0]} to ${values[values.length - 1]})`});
+  const why = el("span", {class: "error", role: "status"});
+  const go = () => {
+    const id = ids.get(Number(input.value));
+    if (id === undefined) { why.textContent = ` ${parts[0][1]} is ${values[0]} to ${values[values.length - 1]}`; return; }
+    act(id);
+  };
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); go(); } });
+  return el("div", {class: "numberrow"}, el("label", {}, `${parts[0][1]} `, input), " ",
+            el("button", {class: "opt", onclick: go}, action), why);
 }
 
 function render(p) {
@@ -648,11 +672,15 @@ function setupForm() {
   const drawSeats = () => {
     const picks = $("seatpicks");
     const old = [...picks.querySelectorAll("select")].map((s) => s.value);
+    const oldNames = [...picks.querySelectorAll("input.seatname")].map((s) => s.value);
     picks.replaceChildren();
     for (let i = 0; i < Number(ps.value); i++) {
       const s = el("select", {"data-seat": i}, info.seat_kinds.map((k) => el("option", {value: k}, k)));
       s.value = old[i] || (i === 0 ? "human" : "random");
-      picks.append(el("label", {}, `Player ${i + 1} `, s));
+      const name = el("input", {type: "text", class: "seatname", maxlength: "40", placeholder: `Player ${i + 1}`,
+                                "aria-label": `name of player ${i + 1}`});
+      name.value = oldNames[i] || "";
+      picks.append(el("label", {}, `Player ${i + 1} `, s, " ", name));
     }
   };
   ps.addEventListener("change", drawSeats);
@@ -666,6 +694,7 @@ async function newGame(ev) {
   const data = {
     players: Number($("players").value), seed: Number($("seed").value || 0),
     seats: [...$("seatpicks").querySelectorAll("select")].map((s) => s.value),
+    names: [...$("seatpicks").querySelectorAll("input.seatname")].map((s) => s.value.trim()),
     variants: [...document.querySelectorAll("input.variant:checked")].map((c) => c.value),
     options: Object.fromEntries([...document.querySelectorAll("input.option")].filter((i) => i.value !== "").map((i) => [i.dataset.name, i.value])),
   };

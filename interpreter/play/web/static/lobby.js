@@ -51,7 +51,7 @@ function drawTables(tables) {
   t.replaceChildren(t.rows[0]);
   $("notables").hidden = tables.length > 0;
   for (const row of tables) {
-    const seats = row.seats.map((s) => el("div", {}, `${s.name}${s.player ? " (" + s.player + ")" : ""}: `,
+    const seats = row.seats.map((s) => el("div", {}, `${s.name}${s.player && s.player !== s.name ? " (" + s.player + ")" : ""}: `,
       s.kind !== "human" ? s.kind : s.open ? el("button", {class: "join", "data-table": row.id, "data-seat": s.seat, onclick: () => join(row.id, s.seat)}, "join") : "taken"));
     t.append(el("tr", {"data-table": row.id}, el("td", {}, row.game), el("td", {}, seats), el("td", {}, row.decisions),
                 el("td", {}, el("a", {href: row.watch, class: "watch"}, "watch"))));
