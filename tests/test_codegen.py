@@ -204,13 +204,19 @@ def test_a_small_function_with_plain_arguments_is_written_out_where_it_is_called
 
 def test_a_function_is_called_when_an_argument_is_not_plain_inside_one_expression(rulebook):
     # in a step, value_of(k * 1) binds k * 1 to a local first and is written out as before;
-    # inside a comprehension over two lists the code stays one expression: value_of is called
+    # so it is inside a comprehension over two lists, written as loops in a step (exprs._listcomp_loops);
+    # inside the key of max() the code stays one expression (a Python lambda): value_of is called
     rb = Rulebook.load(rulebook(HEAD + INLINE_BOOK.replace("value_of(k)", "value_of(k * 1)")))
     st = rb.new_game(2, 1)
     assert st.scores() == [64, 64]
     assert st.memo[rb.game.functions["value_of"].slot] is None
     book = INLINE_BOOK.replace("value_of(k)", "first([value_of(j * 1) for j in [k] for i in [1]])")
     rb = Rulebook.load(rulebook(HEAD + book.replace("x += first", "x += worth[k] + 1 + 0 * first")))
+    st = rb.new_game(2, 1)
+    assert st.scores() == [64, 64]
+    assert st.memo[rb.game.functions["value_of"].slot] is None
+    book = INLINE_BOOK.replace("value_of(k)", "max([k], j -> value_of(j * 1))")
+    rb = Rulebook.load(rulebook(HEAD + book.replace("x += max", "x += worth[k] + 1 + 0 * max")))
     st = rb.new_game(2, 1)
     assert st.scores() == [64, 64]
     assert st.memo[rb.game.functions["value_of"].slot] == {1: 11, 2: 21}

@@ -35,6 +35,7 @@ functions:
   doubled: {value: "n * 2"}
   side_and_n: {value: "count(side) + n"}
   size: {params: {z: zone}, value: "count(z)"}
+  reds_of: {params: {z: zone}, value: "count(z, c -> c.color == red)"}
   home_of: {params: {c: chip}, value: "zone_of(c)"}
 """
 
@@ -51,7 +52,10 @@ end: {score: "0"}
 """)
     name_of = {f.slot: name for name, f in rb.game.functions.items()}
     drop = {key: {name_of[slot] for slot in slots} for key, slots in rb.game.memo_drop.items()}
-    any_zone = {"size", "home_of"}          # a zone passed in, where a component is: any move matters
+    any_zone = {"home_of"}                  # where a component is: any move matters
+    # a zone passed in: a move forgets the results for the zones it changed (memo_keyed), not all
+    assert [(name_of[slot], positions, n) for slot, positions, n in rb.game.memo_keyed] == [("size", (0,), 1),
+                                                                                        ("reds_of", (0,), 1)]
     assert drop["out"] == {"out_size", "out_plus_one"} | any_zone      # out_plus_one through out_size
     assert drop["side"] == {"side_and_n"} | any_zone
     assert drop["hand"] == {"reds_in_hand"} | any_zone
@@ -86,6 +90,29 @@ end: {score: "0"}
     assert memo["doubled"] == {None: 10}
     assert memo["side_and_n"] == {None: 1 + 5}
     assert memo["out_size"] == {None: 1}
+
+
+def test_a_move_forgets_the_results_of_a_function_of_a_zone_only_for_the_zones_it_changed(rulebook):
+    rb = load(rulebook, """
+variables: {n: 0, a: 0, b: 0}
+flow:
+  - set: "a = reds_of(out) + reds_of(side) + reds_of(bag)"
+  - {draw: 1, from: bag, to: side}
+  - set: "b = reds_of(out) + reds_of(side) + reds_of(bag)"
+  - {decide: [wait], who: 0}
+actions:
+  wait: {do: []}
+end: {score: "0"}
+""")
+    st = rb.new_game(2, 1)
+    zones = {z.name: z for z in st.lay.zones}
+    drawn_red = int(st.z[zones["side"].id][0].label == "red")
+    assert st.v[rb.game.variables["a"].offset] == 0 + 0 + 3
+    assert st.v[rb.game.variables["b"].offset] == 0 + drawn_red + 3 - drawn_red     # side and bag computed again
+    results = st.memo[rb.game.functions["reds_of"].slot]
+    assert results == {zones["out"]: 0, zones["side"]: drawn_red, zones["bag"]: 3 - drawn_red}
+    st.move((st.z[zones["side"].id][0],), zones["out"], False, None)    # side -> out: out's and side's forgotten
+    assert results == {zones["bag"]: 3 - drawn_red}
 
 
 @pytest.mark.parametrize("game", SHIPPED)

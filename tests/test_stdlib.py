@@ -236,6 +236,9 @@ def test_every_builtin_is_documented_in_the_language_reference():
 def test_a_function_with_a_lambda_written_as_statements_or_as_one_expression_agrees(lib, text):
     """Generated code writes these as loops in statement context (a key per item, then the
     library function given the keys; or the loop itself) and as calls with a Python lambda
-    inside one expression (here: the element of a comprehension over two lists)."""
+    inside one expression (here: the element of a comprehension over five lists, too deep
+    to be written as nested loops: exprs._listcomp_nested); a comprehension over two lists is
+    written as loops, its element as statements."""
+    assert ev(lib, text) == ev(lib, f"first([{text} for i in [1] for j in [1] for a in [1] for b in [1] for c in [1]])")
     assert ev(lib, text) == ev(lib, f"first([{text} for i in [1] for j in [1]])")
     assert ev(lib, "sorted([3, 1, 2, 1], x -> x % 2)") == [2, 3, 1, 1]

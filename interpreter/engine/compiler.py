@@ -774,8 +774,8 @@ class Compiler:
             if len(self.report.errors) == errors and inlinable(node, self.game.functions):
                 f.inline_body = node
         f.reads = {n for n, c in self.game.uses.items() if c > before.get(n, 0)}
-        f.reads_any = (self.game.dynamic_reads > dynamic_before
-                       or any(T.may_hold_zone(t) for _, t in f.params))
+        f.reads_dynamic = self.game.dynamic_reads > dynamic_before
+        f.reads_any = f.reads_dynamic or any(T.may_hold_zone(t) for _, t in f.params)
         f.nslots = max(scope.nslots, 1)
         f.compiling = False
 

@@ -848,7 +848,10 @@ def _pyname(cx: Cx, slot: int) -> str:
 
 def _listcomp_nested(node: ast.ListComp, cx: Cx):
     """Several ``for``s: one Python comprehension that counts the combinations it
-    tries (limit 'elements'): the innermost list's length is added up before it runs."""
+    tries (limit 'elements'): the innermost list's length is added up before it runs.
+    In statement context, nested loops instead (:func:`_listcomp_loops`)."""
+    if cx.stmts is not None and cx.depth + len(node.fors) + 1 < MAX_DEPTH:
+        return _listcomp_loops(node, cx)
     gen = cx.gen
     cx.scope.push()
     clauses = []
@@ -876,6 +879,51 @@ def _listcomp_nested(node: ast.ListComp, cx: Cx):
     tail = f" if {cond}" if cond is not None else ""
     inner = f"(lambda {counter}: tuple([{es} {' '.join(parts)}{tail}]))([0])"
     return gen.guard(inner, node.pos, "comprehension"), T.ListT(et)
+
+
+def _listcomp_loops(node: ast.ListComp, cx: Cx):
+    """A comprehension of several ``for``s in statement context, written as nested loops:
+    each clause's list, the condition and the element may be statements in the loop they
+    belong to (a rulebook function's remembered result looked up there instead of called),
+    and no Python comprehension (a function call in Python 3.11) runs.  The same values in
+    the same order, the same count of combinations tried (the innermost list's length,
+    limit 'elements', a failure of which is located at the comprehension)."""
+    gen = cx.gen
+    depth = cx.depth
+    pieces = []             # per clause: (target, list text, its statements)
+    try:
+        cx.scope.push()
+        for i, clause in enumerate(node.fors):
+            block = cx.stmts if i == 0 else []
+            cx.depth = depth + i
+            its, itype = in_block(cx, block, lambda n, c: gen_as_list(n, c, "what a 'for' runs over"),
+                                  clause.iter)
+            slots = _declare_targets(clause, T.elem_of(itype), cx)
+            note_range(clause, slots, cx)
+            names = [_pyname(cx, s) for s in slots]
+            target = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
+            pieces.append((target, its, [] if i == 0 else block))
+        cx.depth = depth + len(node.fors) - 1
+        cblock, eblock = [], []
+        cond = in_block(cx, cblock, gen_cond, node.cond)[0] if node.cond is not None else None
+        es, et = in_block(cx, eblock, gen_expr, node.elt)
+    finally:
+        cx.scope.pop()
+        cx.depth = depth
+    q = gen.temp()
+    counter = gen.temp()
+    tally = gen.bind(_tally, "f")
+    body = [*eblock, f"{q}.append({es})"]
+    if cond is not None:
+        body = [*cblock, f"if {cond}:", *indented(body)]
+    last = len(pieces) - 1
+    for i in range(last, -1, -1):
+        target, its, block = pieces[i]
+        if i == last:
+            its = gen.guard(f"{tally}({its}, {counter})", node.pos, "comprehension")
+        body = [*block, f"for {target} in {its}:", *indented(body)]
+    cx.stmts.extend([f"{q} = []", f"{counter} = [0]", *body, f"{q} = tuple({q})"])
+    return q, T.ListT(et)
 
 
 def _tally(items, counter):

@@ -240,6 +240,8 @@ class FuncDecl:
     #: the body may read zones it does not name (a zone held by a variable or passed as an
     #: argument, or where a component is: dependencies.STATE_READERS): any move may matter
     reads_any: bool = False
+    #: the body reads a zone held by a variable (not only zones it names or is passed)
+    reads_dynamic: bool = False
     #: the parsed body when it is small and plain enough to be written out where it is
     #: called (exprs.inlinable), else None
     inline_body: object = None
@@ -391,6 +393,10 @@ class GameDef:
     #: remembered results a change of it makes stale (dependencies.plan); None: every change
     #: forgets every result
     memo_drop: dict | None = None
+    #: the functions whose results depend on the zones passed to them, and on no other
+    #: zone they do not name: ``(slot, positions of the zone parameters, number of parameters)``;
+    #: a move forgets only their results for the zones it changed (dependencies.py)
+    memo_keyed: tuple = ()
     #: how many functions there are: the length of ``State.memo``
     memo_size: int = 0
     #: the words the rulebook's log texts hold as written (outside their {expressions}),

@@ -609,6 +609,14 @@ class State:
                 return
             for slot in stale:
                 memo[slot] = None
+        keyed = self.game.memo_keyed
+        if keyed:
+            zones = self.lay.zones
+            for slot, _, _ in keyed:
+                results = memo[slot]
+                if results:
+                    for zid in zone_ids:
+                        results.pop(zones[zid], None)
 
     def forget_all(self) -> None:
         """Forget every remembered function result."""
@@ -1064,6 +1072,14 @@ def _forget_two(st: State, a: int, b: int) -> None:
         memo[slot] = None
     for slot in drop_b:
         memo[slot] = None
+    keyed = st.game.memo_keyed
+    if keyed:                       # results of functions of one zone: forgotten for a and b only
+        zones = st.lay.zones
+        for slot, _, _ in keyed:
+            results = memo[slot]
+            if results:
+                results.pop(zones[a], None)
+                results.pop(zones[b], None)
 
 
 def run(st: State, limit: int | None = None, first=None, L=None, proc=None) -> None:
