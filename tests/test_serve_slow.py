@@ -21,7 +21,7 @@ import pytest
 from browser import start_browser
 from conftest import ROOT, RULES
 
-bottle = pytest.importorskip("bottle", reason="serve needs the web extra: pip install -e '.[web]'")
+pytest.importorskip("starlette", reason="serve needs the web extra: pip install -e '.[web]'")
 
 from interpreter.game import Rulebook                      # noqa: E402
 from interpreter.engine.observe import sees_zone           # noqa: E402
