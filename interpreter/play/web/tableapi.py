@@ -76,8 +76,8 @@ def table_routes(hall, static_root) -> list:
     def api_close(request, d):
         hall.check_key(d.get("key"))
         table = hall.table(request.path_params["tid"])
-        if table.session is None or table.over:
-            raise Refused("this table is over already", 409)
+        if table.session is None or table.over or table.closed:
+            raise Refused("this table is over or closed already", 409)
         hall.close_table(table)
         return {"closed": table.id}
 
