@@ -17,8 +17,17 @@ background threads and wakes the live-update streams when a table changes.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 import json
+from collections import Counter
+
+try:                                  # the web extra's fast encoder (a table's payload is most of a decision's JSON)
+    import orjson
+
+    def dumps(data) -> str:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+except ImportError:                   # pragma: no cover - the standard library's, slower
+    def dumps(data) -> str:
+        return json.dumps(data)
 import secrets
 import threading
 import time
@@ -77,6 +86,7 @@ class Table:
         self.touched = rec.touched or rec.created   # the last decision (or the making), for expiry
         self.closed = False
         self._sent: dict = {}           # seat -> the JSON of its payload at this version
+        self._told: dict = {}           # viewer -> (story list, entries told, everyone?, lines): told once each
         self._wake = wake or (lambda table: None)
         self.watchers: set = set()      # the live streams' wake-up events (asyncio)
         # undo (N6): a seat may not take back a decision made before it last saw something new
@@ -136,8 +146,20 @@ class Table:
         streams of a seat's tabs and its own decision's answer share it).  Call with the lock held."""
         text = self._sent.get(seat)
         if text is None:
-            text = self._sent[seat] = json.dumps(self.payload(seat))
+            text = self._sent[seat] = dumps(self.payload(seat))
         return text
+
+    def story_for(self, viewer) -> list:
+        """``Session.tell`` of the whole story for ``viewer``, telling each entry once: the story only
+        grows (an undo makes a new list; the end of the game, which tells everyone all, starts again)."""
+        s = self.session
+        everyone = not s.humans() or s.state.is_terminal()
+        kept = self._told.get(viewer)
+        if kept is None or kept[0] is not s.story or kept[2] != everyone or kept[1] > len(s.story):
+            kept = (s.story, 0, everyone, [])
+        lines = kept[3] + s.tell(s.story[kept[1]:], viewer)
+        self._told[viewer] = (s.story, len(s.story), everyone, lines)
+        return list(lines)
 
     # --- what a seat is sent -----------------------------------------------------------
     def payload(self, seat, asked="auto", at=None) -> dict:
@@ -159,7 +181,7 @@ class Table:
                 view["actions"] = []
         rec = self.rec
         game = {
-            "view": view, "at": at, "decisions": n, "story": s.tell(s.story, viewer),
+            "view": view, "at": at, "decisions": n, "story": self.story_for(viewer),
             "seats": s.kinds, "seat_names": s.seat_names, "viewer": viewer, "me": seat,
             "player_names": [rec.names.get(i, "") for i in range(len(s.kinds))],
             "players": s.players, "variants": s.variants, "options": s.options,
