@@ -433,6 +433,8 @@ class Hall:
         if rb is None:
             raise Refused(f"no rulebook '{key}' here (rulebooks: {', '.join(self.rulebooks)})", 404)
         if self.open_count() >= LIMITS.serve_tables:
+            self.expire()                  # the idle ones make room first
+        if self.open_count() >= LIMITS.serve_tables:
             raise Refused(f"this server holds {LIMITS.serve_tables} unfinished tables already "
                           f"(limit 'serve_tables'): finish one first", 429)
         for k in kinds:
