@@ -187,10 +187,12 @@ def test_finished_tables_leave_memory_and_load_again_when_asked(serve, limits):
 
 # --- N13: bots share the workers fairly; a table's bots have a budget ----------------------------
 
+@pytest.mark.slow
 def test_search_bots_do_not_starve_other_tables(serve, limits):
+    """~15 s: two tables of four search bots (1 s a decision) and a table of a person and a quick bot."""
     s = serve()
-    for i in range(2):                                    # two tables of thinking bots (1 s a decision)
-        s.ok("POST", "/api/tables", {"rulebook": "yak", "players": 4, "seed": i, "seats": ["ismcts"] * 4})
+    searching = [s.ok("POST", "/api/tables", {"rulebook": "yak", "players": 4, "seed": i, "seats": ["ismcts"] * 4})
+                 for i in range(2)]                       # two tables of thinking bots (1 s a decision)
     time.sleep(1.5)                                       # both workers busy with them
     links = s.ok("POST", "/api/tables", {"rulebook": "yak", "players": 2, "seed": 5, "seats": ["human", "random"]})
     t = token(links["seats"][0]["link"])
@@ -209,6 +211,8 @@ def test_search_bots_do_not_starve_other_tables(serve, limits):
     # a random bot's move waits at most for the search decisions under way (1 s each), not a whole game
     assert max(waits) < 4, waits
     # past the table's budget its bots take the first legal action at once
+    for t in searching:                                   # (alone: the workers do not wait for other tables)
+        s.ok("POST", f"/api/tables/{t['table']}/close", {"key": s.hall.key})
     limits(serve_bot_seconds=1)
     fast = s.ok("POST", "/api/tables", {"rulebook": "yak", "players": 2, "seed": 9, "seats": ["ismcts", "ismcts"]})
     start = time.time()
@@ -255,7 +259,7 @@ def test_slow_clients_cannot_hold_the_connections(serve, limits):
 def test_hot_seat_new_and_act_are_serialised(serve, tmp_path, capfd):
     db = tmp_path / "h.sqlite"
     s = serve(db=db)
-    stop = time.time() + 3
+    stop = time.time() + 2
     codes = {}
     lock = threading.Lock()
 
@@ -322,7 +326,8 @@ def test_undo_cannot_take_back_a_decision_after_which_the_seat_saw_more(serve, t
 
 # --- N10: a database the server cannot use is one clear line ----------------------------------
 
-def test_a_damaged_database_is_a_clear_error_not_a_traceback(serve, tmp_path):
+def damaged_copies(serve, tmp_path):
+    """A database with two tables, and three damaged copies of it: text, trunc, corrupt."""
     db = tmp_path / "good.sqlite"
     s = serve(db=db)
     two_people(s, seed=1)
@@ -337,10 +342,22 @@ def test_a_damaged_database_is_a_clear_error_not_a_traceback(serve, tmp_path):
     corrupt = bytearray(data)
     corrupt[4096:4096 + 4096] = os.urandom(4096)
     (tmp_path / "corrupt.sqlite").write_bytes(bytes(corrupt))
+    return db
+
+
+def test_a_damaged_database_is_a_clear_error_not_a_traceback(serve, tmp_path):
+    damaged_copies(serve, tmp_path)
     for name in ["text", "trunc", "corrupt"]:
         with pytest.raises(StoreProblem) as err:
             Store(tmp_path / f"{name}.sqlite")
-        assert f"{name}.sqlite" in str(err.value)
+        assert f"{name}.sqlite: cannot use this file as the game database" in str(err.value)
+
+
+@pytest.mark.slow
+def test_serve_on_a_damaged_database_says_so_in_one_line(serve, tmp_path):
+    """~15 s: the command on each damaged copy (exit 2, no traceback), and a row that is not JSON."""
+    db = damaged_copies(serve, tmp_path)
+    for name in ["text", "trunc", "corrupt"]:
         out = subprocess.run([sys.executable, "-m", "interpreter.cli", "serve", str(RULES / "yak"), "--port", "0",
                               "--db", str(tmp_path / f"{name}.sqlite")], capture_output=True, text=True, timeout=60,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -362,6 +379,21 @@ def test_a_damaged_database_is_a_clear_error_not_a_traceback(serve, tmp_path):
         err = proc.communicate(timeout=20)[1]
     assert f"table {bad}: its row in the database cannot be read" in err and "Traceback" not in err
     assert "(1 unfinished table(s) restored, 1 not)" in lines[1], lines
+
+
+def test_a_bad_row_is_named_and_the_other_tables_are_restored(serve, tmp_path):
+    db = tmp_path / "r.sqlite"
+    s = serve(db=db)
+    bad, _, _ = two_people(s, seed=1)
+    good, _, _ = two_people(s, seed=2)
+    s.stop()
+    c = sqlite3.connect(db)
+    c.execute("UPDATE tables SET options = '{bad' WHERE id = ?", (bad["table"],))
+    c.commit()
+    c.close()
+    s2 = serve(db=db)
+    assert s2.hall.restored == 1 and good["table"] in s2.hall.tables
+    assert [p for p in s2.hall.problems if p.startswith(f"table {bad['table']}: its row in the database cannot be read")]
 
 
 def test_a_read_only_database_folder_is_a_clear_error(tmp_path):
