@@ -132,3 +132,15 @@ def test_the_story_names_components_as_the_choices_do():
     assert attaches and all(re.search(r" attaches [a-z]+(-[a-z]+)? \d+ to ", x) or "doubler" in x
                             or "worthless" in x for x in attaches), attaches
     assert not any(re.search(r"\b(red|blue|white|green|yellow)\d", x) for x in story)
+
+
+def test_a_colour_that_is_not_rrggbb_is_told_as_a_colour(tmp_path, capsys):
+    # fuzz turn 4 N14 1: the schema's colour pattern was reported as "is not a rulebook file in this folder"
+    book = tmp_path / "iquazu"
+    shutil.copytree(RULES / "iquazu", book)
+    d = book / "display.yaml"
+    d.write_text(d.read_text().replace('seat_colors: ["#b03a2e"', 'seat_colors: ["blue"'))
+    assert main(["validate", str(book)]) == 1
+    out = capsys.readouterr().out
+    assert "display.yaml:24:" in out and "'blue' is not a colour: write it as #rrggbb" in out, out
+    assert "rulebook file" not in out
