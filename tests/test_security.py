@@ -205,6 +205,10 @@ def test_a_log_that_is_a_fifo_or_huge_is_refused(tmp_path):
                    + '{"seat": 0, "action": [1]}\n' * 200_000)
     proc = _cli("replay", big, timeout=30, env={"REGELWERK_LIMITS": "log_bytes=1000000"})
     assert proc.returncode == 1 and "limit 'log_bytes'" in proc.stderr
+    # located at the line that crosses the limit (fuzz turn 4 N14 4: it said line 0): the header is 72
+    # bytes with its newline, each move 27, so the first 1,000,000 bytes end 1 + floor(999,928 / 27) =
+    # 37,035 lines, and byte 1,000,001 is in line 37,036
+    assert f"big.jsonl:37036: error:" in proc.stderr, proc.stderr
 
 
 def test_a_log_with_many_bad_lines_shows_the_first_problems_only(tmp_path):
