@@ -319,3 +319,14 @@ def test_a_crafted_findings_cache_entry_is_not_believed(tmp_path):
     os.mkfifo(entry)                                           # a FIFO in its place: a miss, not a hang
     third = _cli("validate", book, env=env, timeout=60)
     assert third.returncode == 1 and "RW203" in third.stdout
+
+
+def test_a_file_over_file_bytes_reports_no_made_up_missing_section(tmp_path):
+    # fuzz turn 4 N14 3: a too-long game.yaml (RW004) was followed by "the rulebook has no 'end' section" (RW011)
+    book = tmp_path / "longexpr"
+    book.mkdir()
+    (book / "game.yaml").write_text("regelwerk: 1\ngame: {name: Long, players: {min: 1, max: 1}}\n"
+                                    + "# padding\n" * 1000)
+    proc = _cli("validate", book, timeout=60, env={"REGELWERK_LIMITS": "file_bytes=5000"})
+    assert proc.returncode == 1 and "[RW004]" in proc.stdout + proc.stderr
+    assert "RW011" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
