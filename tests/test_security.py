@@ -330,3 +330,14 @@ def test_a_file_over_file_bytes_reports_no_made_up_missing_section(tmp_path):
     proc = _cli("validate", book, timeout=60, env={"REGELWERK_LIMITS": "file_bytes=5000"})
     assert proc.returncode == 1 and "[RW004]" in proc.stdout + proc.stderr
     assert "RW011" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
+def test_a_yaml_error_at_the_end_of_a_cut_file_is_placed_on_its_last_line():
+    # fuzz turn 4 N14 2: "display.yaml:7:1" for a file of 6 lines (the parser's mark after the last newline)
+    from dsl.diagnostics import Report
+    from dsl.yamlload import load_yaml_text
+    for text, where in [("a: 1\nb: [1, 2\n", (2, 9)), ("a: 1\nb: [1, 2\n\n\n", (2, 9)), ("a: {x: 1\n", (1, 9))]:
+        report = Report()
+        assert load_yaml_text(text, "cut.yaml", report) is None
+        (d,) = report.items
+        assert (d.pos.line, d.pos.col) == where and d.code == "RW001", (text, d)
