@@ -130,8 +130,8 @@ class Table:
     def note_seen(self, before: int) -> None:
         """After decisions from ``before`` on: seal, for each person, the decisions made before it saw
         something it had not seen (with the lock held; only at tables that allow undo)."""
-        if not self.rec.undo or self.session is None:
-            return
+        if not self.rec.undo or self.rec.hotseat or self.session is None:
+            return                      # (the hot-seat page: every seat at one screen sees it all anyway)
         s = self.session
         n = len(s.history)
         for seat in s.humans():
