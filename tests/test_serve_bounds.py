@@ -412,3 +412,28 @@ def test_a_read_only_database_folder_is_a_clear_error(tmp_path):
         assert "serve.sqlite" in str(err.value) and "cannot use this file" in str(err.value)
     finally:
         folder.chmod(0o700)
+
+
+# --- what held (keep it so): one of 20 identical decisions at once is taken --------------------
+
+def test_one_of_twenty_identical_decisions_at_once_is_taken(serve):
+    s = serve()
+    _, tokens, _ = two_people(s)
+    p = s.ok("GET", f"/api/t/{tokens[0]}/state")["game"]
+    seat = p["view"]["to_move"]
+    p = s.ok("GET", f"/api/t/{tokens[seat]}/state")
+    body = {"action": options_of(p)[0], "at": p["game"]["decisions"]}
+    go = threading.Barrier(20)
+    codes = []
+
+    def post():
+        go.wait()
+        codes.append(s.call("POST", f"/api/t/{tokens[seat]}/act", body)[0])
+
+    threads = [threading.Thread(target=post) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [200] + [409] * 19
+    assert s.hall.store.db.execute("SELECT COUNT(*) FROM decisions").fetchone()[0] == 1
