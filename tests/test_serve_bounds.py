@@ -437,3 +437,20 @@ def test_one_of_twenty_identical_decisions_at_once_is_taken(serve):
         t.join()
     assert sorted(codes) == [200] + [409] * 19
     assert s.hall.store.db.execute("SELECT COUNT(*) FROM decisions").fetchone()[0] == 1
+
+
+def test_a_fault_of_the_server_is_a_json_500_and_a_traceback_in_its_output(serve, capfd):
+    s = serve()
+
+    def broken():
+        raise RuntimeError("a fault for the test")
+    s.hall.lobby = broken
+    code, text = s.call("GET", "/api/lobby")
+    assert code == 500 and json.loads(text) == {"error": "the server failed on this request (see its output)"}
+    err, end = "", time.time() + 5
+    while "RuntimeError" not in err and time.time() < end:     # printed once the answer went out
+        time.sleep(0.05)
+        err += capfd.readouterr().err
+    time.sleep(0.2)
+    err += capfd.readouterr().err
+    assert "RuntimeError: a fault for the test" in err and err.count("Traceback") == 1, err

@@ -291,6 +291,11 @@ async def _http_error(request, exc: HTTPException):
     return error(message, exc.status_code)
 
 
+async def _fault(request, exc: Exception):
+    """The server's own fault: a JSON 500 (the Guard prints the traceback to the server's output)."""
+    return error("the server failed on this request (see its output)", 500)
+
+
 def build_app(hall, hotseat: GameServer | None, allowed_hosts: set) -> Guard:
     routes = hotseat.routes() if hotseat is not None else [
         Route("/", endpoint(lambda request, _: RedirectResponse("/lobby"), threaded=False))]
@@ -309,7 +314,7 @@ def build_app(hall, hotseat: GameServer | None, allowed_hosts: set) -> Guard:
                Route("/static/{name}", endpoint(static, threaded=False))]
     routes += table_routes(hall, STATIC)
     routes += image_routes(hall.rulebooks.values())
-    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _fault})
     return Guard(app, allowed_hosts)
 
 
