@@ -67,7 +67,7 @@ def test_every_answer_carries_the_security_headers(serve):
     s = serve()
     _, (t0, _), watch = two_people(s)
     here = f"127.0.0.1:{s.port}"
-    cases = [("GET", "/", {}, 200), ("GET", "/lobby", {}, 200), (f"GET", f"/t/{t0}", {}, 200),
+    cases = [("GET", "/", {}, 200), ("GET", "/lobby", {}, 200), ("GET", f"/t/{t0}", {}, 200),
              ("GET", "/static/app.js", {}, 200), ("GET", f"/api/t/{t0}/state", {}, 200),
              ("GET", "/api/t/AAAAAAAAAAAAAAAAAAAAAAAA/state", {}, 404), ("GET", "/nowhere", {}, 404),
              ("DELETE", "/api/lobby", {"Content-Type": "application/json"}, 405), ("POST", "/api/tables", {"Content-Type": "text/plain"}, 415),

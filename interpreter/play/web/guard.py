@@ -30,7 +30,7 @@ import traceback
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from ...game import LIMITS
 

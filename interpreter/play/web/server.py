@@ -45,7 +45,7 @@ from ...game import GameSetupError
 from ...game import IllegalAction
 from ..session import HUMAN, Session, parse_seats
 from ..view import build_view
-from .guard import Guard, Refused, endpoint, error, option_map, query_seat, reply, text, text_list, whole
+from .guard import Guard, Refused, endpoint, error, option_map, query_seat, text, text_list, whole
 from .images import image_routes
 from .tableapi import table_routes
 from dsl.diagnostics import RuleRuntimeError

@@ -42,7 +42,7 @@ from ..session import HUMAN, Session
 from ..view import build_view
 from .botqueue import BotQueue
 from .guard import Refused
-from .store import SPECTATORS, Store, TableRecord, effective_history
+from .store import SPECTATORS, Store, TableRecord
 from dsl.diagnostics import RuleRuntimeError
 
 BOOT = secrets.token_hex(4)     # this run of the server: live-update ids name it (see Table.update_id)
