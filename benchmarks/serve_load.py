@@ -2,18 +2,22 @@
 
     python benchmarks/serve_load.py [--tables 50] [--seats 4] [--seconds 120] [--game rules/yak]
 
-Starts the server on loopback (127.0.0.1, a free port, a fresh SQLite file in a
-temporary folder), makes ``--tables`` tables of ``--seats`` people each, and runs
-one client thread per seat, as a browser would: it listens to its table's live
-updates (Server-Sent Events) and, when it is to move, posts a random legal action
-with the decision count it saw.  A finished game is replaced by a new table.
-After ``--seconds`` the clients stop; the server is stopped and the database is
-read back: every decision the server acknowledged (HTTP 200) must be stored.
+Starts the server as its own process on loopback (127.0.0.1, a free port, a fresh
+SQLite file in a temporary folder), makes ``--tables`` tables of ``--seats`` people
+each, and runs one client thread per seat, as a browser would: it listens to its
+table's live updates (Server-Sent Events) and, when it is to move, posts a random
+legal action with the decision count it saw.  A finished game is replaced by a new
+table.  The clients run in ``--client-procs`` processes of their own (tables shared
+out among them), so that parsing 200 live streams in one interpreter does not
+become the limit.  After ``--seconds`` the clients stop; the server is stopped and
+the database is read back: every decision the server acknowledged (HTTP 200) must
+be stored.
 
 Prints decisions/s, the latency of a decision (POST to answer) at p50/p95/p99,
-errors (any answer but 200, any broken stream: must be 0) and lost decisions
-(acknowledged but not in the database: must be 0).  Bounded: loopback only, at
-most ``--seconds`` plus the time to stop.
+errors (any answer but 200, any broken stream: must be 0), lost decisions
+(acknowledged but not in the database: must be 0), the server process's CPU time
+per decision (user + system, from /proc, over the playing time) and the load
+average.  Bounded: loopback only, at most ``--seconds`` plus the time to stop.
 """
 from __future__ import annotations
 
@@ -36,8 +40,9 @@ sys.path.insert(0, str(ROOT))
 
 
 class Run:
-    def __init__(self, port: int, deadline: float):
+    def __init__(self, port: int, deadline: float, key: str = ""):
         self.port = port
+        self.key = key
         self.deadline = deadline
         self.lock = threading.Lock()
         self.latencies: list = []
@@ -71,7 +76,7 @@ class Slot:
 
     def new_table(self):
         code, body = self.run.request("POST", "/api/tables", {"rulebook": self.game, "players": self.seats,
-                                                              "seats": ["human"] * self.seats})
+                                                              "seats": ["human"] * self.seats, "key": self.run.key})
         if code != 200:
             raise RuntimeError(f"making a table: {code} {body[:200]!r}")
         links = json.loads(body)
@@ -168,74 +173,125 @@ def pct(values, p):
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
+def client_process(port, key, game, seats, tables, deadline, seed, out):
+    """One client process: ``tables`` tables' seats as threads; its figures sent through ``out``."""
+    run = Run(port, deadline, key)
+    rng = random.Random(seed)
+    threads = []
+    for i in range(tables):
+        slot = Slot(run, game, seats, i)
+        for seat in range(seats):
+            threads.append(threading.Thread(target=seat_client, args=(slot, seat, random.Random(rng.random())),
+                                            daemon=True))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=max(1.0, deadline + 30 - time.time()))
+    with run.lock:
+        out.send({"latencies": run.latencies, "errors": run.errors, "acked": run.acked, "games": run.games_done})
+    out.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` and its threads so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main(argv=None) -> int:
+    import multiprocessing
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=50)
     ap.add_argument("--seats", type=int, default=4)
     ap.add_argument("--seconds", type=float, default=120)
     ap.add_argument("--game", default=str(ROOT / "rules" / "yak"))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--client-procs", type=int, default=2, help="processes the clients run in")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="regelwerk-serve-load-"))
     db = tmp / "serve.sqlite"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}      # the default limits: 200 streams = 50 tables x 4 seats
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # the live streams: one per seat (50 tables x 4 seats = the default serve_streams, 200) and some room
+    streams = max(200, args.tables * args.seats + 20)
+    env["REGELWERK_LIMITS"] = f"serve_streams={streams},serve_connections={max(400, 2 * streams + 100)}"
     server = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", args.game, "--port", "0",
                                "--host", "127.0.0.1", "--db", str(db), "--bot-delay", "0"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
-    line = server.stdout.readline()
-    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-    if not m:
-        print("the server did not start: " + line + server.stderr.read(), file=sys.stderr)
+    lines = [server.stdout.readline() for _ in range(3)]
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/", lines[0])
+    creator = re.search(r"/lobby\?key=(\S+)", lines[2])
+    if not m or not creator:
+        print("the server did not start: " + "".join(lines) + server.stderr.read(), file=sys.stderr)
         return 2
     key = Path(args.game).resolve().name
+    load_before = os.getloadavg()
     start = time.time()
-    run = Run(int(m.group(1)), start + args.seconds)
-    rng = random.Random(args.seed)
-    threads = []
-    for i in range(args.tables):
-        slot = Slot(run, key, args.seats, i)
-        for seat in range(args.seats):
-            t = threading.Thread(target=seat_client, args=(slot, seat, random.Random(rng.random())), daemon=True)
-            threads.append(t)
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=max(1.0, start + args.seconds + 30 - time.time()))
+    cpu_start = cpu_seconds(server.pid)
+    deadline = start + args.seconds
+    procs, pipes = [], []
+    ctx = multiprocessing.get_context("fork")
+    share = [args.tables // args.client_procs + (1 if i < args.tables % args.client_procs else 0)
+             for i in range(args.client_procs)]
+    for i, n in enumerate(x for x in share if x):
+        here, there = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=client_process, args=(int(m.group(1)), creator.group(1), key, args.seats, n,
+                                                        deadline, args.seed * 1000 + i, there), daemon=True)
+        proc.start()
+        procs.append(proc)
+        pipes.append(here)
+    results = []
+    for here in pipes:
+        results.append(here.recv() if here.poll(args.seconds + 90) else
+                       {"latencies": [], "errors": ["a client process sent nothing"], "acked": {}, "games": 0})
+    for proc in procs:
+        proc.join(timeout=10)
     elapsed = time.time() - start
+    cpu = cpu_seconds(server.pid) - cpu_start
+    load_after = os.getloadavg()
     server.terminate()
     try:
         server.wait(timeout=30)
     except subprocess.TimeoutExpired:
         server.kill()
+    acked_all = {tid: acked for r in results for tid, acked in r["acked"].items()}
+    errors = [e for r in results for e in r["errors"]]
+    latencies = [x for r in results for x in r["latencies"]]
+    games = sum(r["games"] for r in results)
     from interpreter.play.web.store import Store, effective_history
     store = Store(db)
     lost = 0
-    for tid, acked in run.acked.items():
+    for tid, acked in acked_all.items():
         rec = store.load(tid)
         stored = effective_history(rec.decisions) if rec is not None else []
-        lost += sum(1 for n, seat, action in acked if n >= len(stored) or stored[n] != (seat, action))
+        lost += sum(1 for n, seat, action in acked if n >= len(stored) or tuple(stored[n]) != (seat, action))
     store.close()
-    total = sum(len(a) for a in run.acked.values())
-    ms = [x * 1000 for x in run.latencies]
+    total = sum(len(a) for a in acked_all.values())
+    ms = [x * 1000 for x in latencies]
     figures = {"tables": args.tables, "seats": args.seats, "game": key, "seconds": round(elapsed, 1),
-               "decisions": total, "decisions_per_s": round(total / elapsed, 1), "games_finished": run.games_done,
+               "decisions": total, "decisions_per_s": round(total / elapsed, 1), "games_finished": games,
                "p50_ms": round(pct(ms, 50), 1), "p95_ms": round(pct(ms, 95), 1), "p99_ms": round(pct(ms, 99), 1),
                "mean_ms": round(statistics.fmean(ms), 1) if ms else None,
-               "errors": len(run.errors), "lost": lost, "db_bytes": db.stat().st_size}
+               "server_cpu_ms_per_decision": round(cpu * 1000 / total, 2) if total else None,
+               "server_cpu_share": round(cpu / elapsed, 2),
+               "errors": len(errors), "lost": lost, "db_bytes": db.stat().st_size,
+               "load_before": [round(x, 1) for x in load_before], "load_after": [round(x, 1) for x in load_after]}
     if args.json:
         print(json.dumps(figures))
     else:
         print(f"{args.tables} tables x {args.seats} seats of {key}, {elapsed:.0f} s on loopback: "
-              f"{total} decisions ({figures['decisions_per_s']}/s), {run.games_done} games finished")
+              f"{total} decisions ({figures['decisions_per_s']}/s), {games} games finished")
         print(f"decision latency p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms")
-        print(f"errors {len(run.errors)}, lost decisions {lost}")
-        for e in run.errors[:10]:
+        print(f"server CPU {figures['server_cpu_ms_per_decision']} ms per decision "
+              f"({figures['server_cpu_share']:.0%} of a core); load average {load_before[0]:.1f} before, "
+              f"{load_after[0]:.1f} after (1 min)")
+        print(f"errors {len(errors)}, lost decisions {lost}")
+        for e in errors[:10]:
             print("  " + e)
     for f in tmp.iterdir():
         f.unlink()
     tmp.rmdir()
-    return 0 if not run.errors and not lost else 1
+    return 0 if not errors and not lost else 1
 
 
 if __name__ == "__main__":

@@ -129,6 +129,8 @@ def _messages(err: "ValidationError", root) -> Iterator[tuple[Pos, str]]:
         if err.validator_value.startswith("^[A-Za-z_]"):
             shown = str(value).replace("\n", "\\n")
             yield pos, f"'{shown}' is not a valid name (letters, digits and _ only)"
+        elif err.validator_value.startswith("^#"):
+            yield pos, f"'{value}' is not a colour: write it as #rrggbb (six hexadecimal digits, e.g. #1f77b4)"
         else:
             yield pos, f"'{value}' is not a rulebook file in this folder"
         return

@@ -259,6 +259,10 @@ def load_yaml_text(text: str, file: str, report: Report):
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = Pos(file, mark.line + 1, mark.column + 1) if mark else Pos(file)
+        body = text.rstrip("\n")
+        lines = body.count("\n") + 1 if body else 0
+        if mark and mark.line + 1 > lines and lines:       # past the file's last line (a cut file ends
+            pos = Pos(file, lines, len(body.rsplit("\n", 1)[-1]) + 1)   # there): at the end of that line
         problem = exc.problem or str(exc)
         if exc.context and "alias" not in problem:
             problem = f"{exc.context}: {problem}" if "found" in problem else problem

@@ -163,3 +163,15 @@ def test_values_and_symbol_names_read_in_words():
     shown = {v["name"]: v["value"] for v in build_view(st, 0)["variables"]}
     assert shown["direction"] == "clockwise"
     assert "no_" not in shown["stop"] and "no-milk" in shown["stop"]
+
+
+def test_a_colour_that_is_not_rrggbb_is_told_as_a_colour(tmp_path, capsys):
+    # fuzz turn 4 N14 1: the schema's colour pattern was reported as "is not a rulebook file in this folder"
+    book = tmp_path / "iquazu"
+    shutil.copytree(RULES / "iquazu", book)
+    d = book / "display.yaml"
+    d.write_text(d.read_text().replace('seat_colors: ["#b03a2e"', 'seat_colors: ["blue"'))
+    assert main(["validate", str(book)]) == 1
+    out = capsys.readouterr().out
+    assert "display.yaml:24:" in out and "'blue' is not a colour: write it as #rrggbb" in out, out
+    assert "rulebook file" not in out

@@ -8,7 +8,7 @@ import pytest
 
 from browser import start_browser, wait_until as _wait
 
-pytest.importorskip("bottle", reason="serve needs the web extra: pip install -e '.[web]'")
+pytest.importorskip("starlette", reason="serve needs the web extra: pip install -e '.[web]'")
 
 from interpreter.game import Rulebook          # noqa: E402
 

@@ -16,7 +16,7 @@ import pytest
 from browser import start_browser, wait_until as _wait
 from conftest import ROOT, RULES, game_folders
 
-pytest.importorskip("bottle", reason="browser play needs the web extra: pip install -e '.[web]'")
+pytest.importorskip("starlette", reason="browser play needs the web extra: pip install -e '.[web]'")
 
 GAMES = [p.name for p in game_folders()]
 

@@ -205,6 +205,10 @@ def test_a_log_that_is_a_fifo_or_huge_is_refused(tmp_path):
                    + '{"seat": 0, "action": [1]}\n' * 200_000)
     proc = _cli("replay", big, timeout=30, env={"REGELWERK_LIMITS": "log_bytes=1000000"})
     assert proc.returncode == 1 and "limit 'log_bytes'" in proc.stderr
+    # located at the line that crosses the limit (fuzz turn 4 N14 4: it said line 0): the header is 72
+    # bytes with its newline, each move 27, so the first 1,000,000 bytes end 1 + floor(999,928 / 27) =
+    # 37,035 lines, and byte 1,000,001 is in line 37,036
+    assert f"big.jsonl:37036: error:" in proc.stderr, proc.stderr
 
 
 def test_a_log_with_many_bad_lines_shows_the_first_problems_only(tmp_path):
@@ -315,3 +319,25 @@ def test_a_crafted_findings_cache_entry_is_not_believed(tmp_path):
     os.mkfifo(entry)                                           # a FIFO in its place: a miss, not a hang
     third = _cli("validate", book, env=env, timeout=60)
     assert third.returncode == 1 and "RW203" in third.stdout
+
+
+def test_a_file_over_file_bytes_reports_no_made_up_missing_section(tmp_path):
+    # fuzz turn 4 N14 3: a too-long game.yaml (RW004) was followed by "the rulebook has no 'end' section" (RW011)
+    book = tmp_path / "longexpr"
+    book.mkdir()
+    (book / "game.yaml").write_text("regelwerk: 1\ngame: {name: Long, players: {min: 1, max: 1}}\n"
+                                    + "# padding\n" * 1000)
+    proc = _cli("validate", book, timeout=60, env={"REGELWERK_LIMITS": "file_bytes=5000"})
+    assert proc.returncode == 1 and "[RW004]" in proc.stdout + proc.stderr
+    assert "RW011" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
+def test_a_yaml_error_at_the_end_of_a_cut_file_is_placed_on_its_last_line():
+    # fuzz turn 4 N14 2: "display.yaml:7:1" for a file of 6 lines (the parser's mark after the last newline)
+    from dsl.diagnostics import Report
+    from dsl.yamlload import load_yaml_text
+    for text, where in [("a: 1\nb: [1, 2\n", (2, 9)), ("a: 1\nb: [1, 2\n\n\n", (2, 9)), ("a: {x: 1\n", (1, 9))]:
+        report = Report()
+        assert load_yaml_text(text, "cut.yaml", report) is None
+        (d,) = report.items
+        assert (d.pos.line, d.pos.col) == where and d.code == "RW001", (text, d)

@@ -21,7 +21,7 @@ import pytest
 from browser import start_browser
 from conftest import ROOT, RULES
 
-bottle = pytest.importorskip("bottle", reason="serve needs the web extra: pip install -e '.[web]'")
+pytest.importorskip("starlette", reason="serve needs the web extra: pip install -e '.[web]'")
 
 from interpreter.game import Rulebook                      # noqa: E402
 from interpreter.engine.observe import sees_zone           # noqa: E402
@@ -41,14 +41,19 @@ def call(base, method, path, data=None):
         return e.code, json.loads(e.read())
 
 
-def start_server(db, *books):
+KEYS = {}      # base address -> the creator's key the server printed
+
+
+def start_server(db, *books, port=0):
     proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", *[str(RULES / b) for b in books],
-                             "--port", "0", "--db", str(db), "--bot-delay", "0"],
+                             "--port", str(port), "--db", str(db), "--bot-delay", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
-    line = proc.stdout.readline()
-    m = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
-    assert m, line + proc.stderr.read()
+    lines = [proc.stdout.readline() for _ in range(3)]
+    m = re.search(r"(http://127\.0\.0\.1:\d+)/", lines[0])
+    key = re.search(r"/lobby\?key=(\S+)", lines[2])
+    assert m and key, "".join(lines) + proc.stderr.read()
+    KEYS[m.group(1)] = key.group(1)
     return proc, m.group(1)
 
 
@@ -61,7 +66,8 @@ def test_kill_9_and_restart_loses_nothing_acknowledged(tmp_path):
     try:
         for i, (game, n) in enumerate(GAMES):
             code, links = call(base, "POST", "/api/tables", {"rulebook": game, "players": n, "seed": 10 + i,
-                                                            "seats": ["human"] * n, "undo": True})
+                                                            "seats": ["human"] * n, "undo": True,
+                                                            "key": KEYS[base]})
             assert code == 200, links
             tables.append({"game": game, "n": n, "seed": 10 + i, "id": links["table"], "acked": [],
                            "tokens": [s["link"].rsplit("/", 1)[1] for s in links["seats"]]})
@@ -151,7 +157,7 @@ def test_two_browsers_play_a_whole_game_at_one_table(tmp_path):
         b, pb = start_browser(1200, 900)
         drivers.append((b, pb))
         # player A makes the table in the lobby (a name with HTML in it), sends B the second link
-        a.get(base + "/lobby")
+        a.get(base + "/lobby?key=" + hall.key)           # the creator's link
         wait(lambda: a.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "ready")
         a.find_element(By.CSS_SELECTOR, "#seatpicks .seatrow input").send_keys(evil)
         a.find_element(By.ID, "seed").send_keys("11")
@@ -212,6 +218,61 @@ def test_two_browsers_play_a_whole_game_at_one_table(tmp_path):
         httpd.shutdown()
         httpd.server_close()
         httpd.hall.close()
+
+
+@pytest.mark.slow
+def test_open_pages_follow_a_server_killed_and_restarted(tmp_path):
+    """Issue 38: after kill -9 and a restart, both open seat pages show the next decision without a
+    reload (the page once ignored updates numbered lower than the last it saw, and the restarted
+    server counted from 0)."""
+    import socket
+    from selenium.webdriver.common.by import By
+    db = tmp_path / "serve.sqlite"
+    with socket.socket() as k:                       # a free port, the same for both runs of the server
+        k.bind(("127.0.0.1", 0))
+        port = k.getsockname()[1]
+    proc, base = start_server(db, "yak", port=port)
+    drivers = []
+    try:
+        code, links = call(base, "POST", "/api/tables", {"rulebook": "yak", "players": 2, "seed": 3,
+                                                        "seats": ["human", "human"], "key": KEYS[base]})
+        assert code == 200, links
+        for s in links["seats"]:
+            d, profile = start_browser(1000, 800)
+            drivers.append((d, profile))
+            d.get(base + s["link"])
+        pages = [d for d, _ in drivers]
+
+        def decide_in_page():
+            n = int(pages[0].execute_script("return document.body.dataset.decisions"))
+            me = [d.execute_script("return document.body.dataset.state") for d in pages].index("mine")
+            pages[me].find_elements(By.CSS_SELECTOR, "button.opt")[0].click()
+            return n + 1
+
+        def both_show(n):
+            for d in pages:
+                wait(lambda: d.execute_script("return document.body.dataset.decisions") == str(n)
+                     and d.execute_script("return document.body.dataset.state") in ("mine", "waiting"))
+
+        both_show(0)
+        for _ in range(3):
+            both_show(decide_in_page())
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        for d in pages:                              # the pages notice the server is gone
+            wait(lambda: d.find_element(By.ID, "live").text != "live", timeout=20)
+        proc, base2 = start_server(db, "yak", port=port)
+        assert base2 == base
+        for d in pages:                              # and come back by themselves
+            wait(lambda: d.find_element(By.ID, "live").text == "live", timeout=30)
+        both_show(decide_in_page())                  # the next decision reaches both, no reload
+        both_show(decide_in_page())
+    finally:
+        for d, profile in drivers:
+            d.quit()
+            shutil.rmtree(profile, ignore_errors=True)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
 
 
 def wait(cond, timeout=30):

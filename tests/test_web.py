@@ -1,6 +1,6 @@
 """Browser play: the JSON API (default run) and full games in headless chromium (slow).
 
-The browser test needs the `web` extra (bottle, selenium) and Debian's
+The browser test needs the `web` extra (starlette, uvicorn, selenium) and Debian's
 chromium and chromedriver (`.ci/run` installs them); it skips with a clear
 message when they are missing.  Set REGELWERK_SCREENSHOTS=docs/screenshots
 to save a picture of each game's page.
@@ -24,7 +24,7 @@ from conftest import ROOT, RULES, game_folders
 from interpreter.cli import main
 from interpreter.play.replay import replay_log
 
-bottle = pytest.importorskip("bottle", reason="browser play needs the web extra: pip install -e '.[web]'")
+pytest.importorskip("starlette", reason="browser play needs the web extra: pip install -e '.[web]'")
 
 GAMES = [p.name for p in game_folders()]
 

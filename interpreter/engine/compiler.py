@@ -68,6 +68,8 @@ class Compiler:
         self.game.inline_actions = {}
         self.game.action_by_proc = {}
         self.first_file = first
+        #: a file could not be read (RW004): its sections are unknown, not missing (no RW011 for them)
+        self.unreadable = any(t is None for t in source.texts)
         self.procedures: dict[str, Procedure] = {}
         #: (action, decided in a turn of the same steps?, position) of every decide step's options
         self.offers: list = []
@@ -1125,8 +1127,9 @@ class Compiler:
     def compile_end(self, end, pos):
         g = self.game
         if not isinstance(end, dict):
-            self.report.error(Pos(self.first_file), "the rulebook has no 'end' section (how is a game scored?)",
-                              "RW011")
+            if not self.unreadable:
+                self.report.error(Pos(self.first_file), "the rulebook has no 'end' section (how is a game scored?)",
+                                  "RW011")
             g.score = lambda st, L: 0
             return
         g.scoring = self.compile_body("scoring", "scoring", end.get("scoring") or [], end.pos_of("scoring"))

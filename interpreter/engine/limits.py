@@ -34,7 +34,10 @@ limit           default    what it bounds
 ``regelwerk serve`` (docs/serve.md) is bounded too: ``serve_tables`` (500) unfinished
 tables at once, ``serve_streams`` (200) live-update connections held open at once,
 ``serve_body`` (65,536) bytes in one request body, ``serve_connections`` (400)
-connections of any kind at once.
+connections of any kind at once, ``serve_request_seconds`` (10) for a whole request
+to arrive, ``serve_finished_kept`` (32) finished tables in memory, ``serve_idle_hours``
+(48) before an untouched table is closed, ``serve_bot_seconds`` (600) of bot thinking
+per table.
 
 Research runs may raise them: ``interpreter.limits.configure(steps=10**7)``
 or the environment variable ``REGELWERK_LIMITS="steps=10000000,elements=5000000"``.
@@ -64,6 +67,10 @@ class Limits:
     serve_streams: int = 200
     serve_body: int = 65_536
     serve_connections: int = 400
+    serve_request_seconds: int = 10     # a whole request (line, headers, body) must arrive in this time
+    serve_finished_kept: int = 32       # finished or closed tables kept in memory (the others stay in SQLite)
+    serve_idle_hours: int = 48          # an unfinished table nobody touched this long is closed
+    serve_bot_seconds: int = 600        # bot thinking per table in one run; past it, bots take the first action
     depth: int = 100
     players: int = 100
     work: int = 20_000_000

@@ -168,8 +168,9 @@ def read_log(path, complete_lines: bool = False) -> tuple[GameLog | None, list[L
         most = LIMITS.log_bytes
         with open(path, "rb") as f:
             raw = f.read(most + 1)
-        if len(raw) > most:
-            return None, [LogProblem(shown, 0, f"the log has more than {most:,} bytes (limit 'log_bytes')")]
+        if len(raw) > most:                      # located at the line that crosses the limit
+            return None, [LogProblem(shown, raw[:most].count(b"\n") + 1,
+                                     f"the log has more than {most:,} bytes (limit 'log_bytes')")]
     except OSError as exc:
         return None, [LogProblem(shown, 0, f"cannot read the log: {exc.strerror or exc}")]
     try:

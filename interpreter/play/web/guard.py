@@ -9,9 +9,17 @@
   from this server's own pages.
 * A body is at most ``limits.serve_body`` bytes and must be one JSON object.
 
-Every refusal, wrong method, unknown route or fault is a JSON answer
-``{"error": "…"}`` with a 4xx (5xx for the server's own faults), never an HTML
-page or a traceback.
+Every answer — pages, JSON, pictures, live streams, refusals and faults — carries
+``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer`` (a seat's
+address holds its token) and a Content-Security-Policy that allows only this
+server's own scripts and forbids framing (:class:`Guard`, an ASGI middleware, so
+no route can forget them).  Every refusal, wrong method, unknown route or fault is
+a JSON answer ``{"error": "…"}`` with a 4xx (5xx for the server's own faults),
+never an HTML page or a traceback.
+
+A route is a plain function ``(request, body) -> answer`` wrapped by :func:`endpoint`:
+the body is read here (bounded) and the function runs in a worker thread, so the
+engine and SQLite never block the event loop.
 """
 from __future__ import annotations
 
@@ -20,9 +28,17 @@ import json
 import sys
 import traceback
 
-import bottle
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
 
 from ...game import LIMITS
+
+#: the pages load only this server's scripts, styles and pictures, send requests only to it, and may not be framed
+PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+           (b"x-frame-options", b"DENY")]
 
 
 class Refused(Exception):
@@ -34,10 +50,17 @@ class Refused(Exception):
         self.status = status
 
 
-def reply(data, status: int = 200):
-    bottle.response.status = status
-    bottle.response.content_type = "application/json"
-    return json.dumps(data)
+def reply(data, status: int = 200) -> Response:
+    return Response(json.dumps(data), status, media_type="application/json")
+
+
+def json_text(text: str, status: int = 200) -> Response:
+    """JSON already made (a table's payload, shared with its live streams)."""
+    return Response(text, status, media_type="application/json")
+
+
+def error(message: str, status: int = 400) -> Response:
+    return reply({"error": message}, status)
 
 
 def _host_name(host: str) -> str:
@@ -62,49 +85,83 @@ def host_allowed(host: str, allowed: set) -> bool:
         return False
 
 
-def check_request(allowed_hosts: set) -> None:
-    req = bottle.request
-    if not host_allowed(req.get_header("Host", ""), allowed_hosts):
+def check_request(method: str, headers: dict, allowed_hosts: set) -> None:
+    """``headers``: lower-case names -> values (latin-1 text, as HTTP has them)."""
+    host = headers.get("host", "")
+    if not host_allowed(host, allowed_hosts):
         raise Refused("this server answers to its own address only (Host refused; see --allow-host)", 403)
-    if req.method in ("POST", "PUT", "DELETE", "PATCH"):
-        site = req.get_header("Sec-Fetch-Site", "")
+    if method in ("POST", "PUT", "DELETE", "PATCH"):
+        site = headers.get("sec-fetch-site", "")
         if site and site not in ("same-origin", "none"):
             raise Refused("a request from another site is refused", 403)
-        origin = req.get_header("Origin")
+        origin = headers.get("origin")
         if origin is not None:
             scheme, _, rest = origin.partition("://")
-            if scheme not in ("http", "https") or rest.lower() != req.get_header("Host", "").lower():
+            if scheme not in ("http", "https") or rest.lower() != host.lower():
                 raise Refused("a request from another origin is refused", 403)
-        ctype = (req.content_type or "").split(";")[0].strip().lower()
+        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype != "application/json":
             raise Refused("the body must be JSON (Content-Type: application/json)", 415)
 
 
-def _drain(stream, length: int, most: int) -> None:
-    """Read and drop a refused body of up to ``most`` bytes, so that the client, still
-    sending, reads the answer instead of a broken pipe; a longer one is left unread
-    (the connection closes after the answer)."""
-    if length > most:
-        return
-    while length > 0:
-        chunk = stream.read(min(length, 65_536))
-        if not chunk:
-            return
-        length -= len(chunk)
+class Guard:
+    """ASGI middleware: :func:`check_request` before any route, the security headers on every
+    answer (a picture keeps its own stricter policy), and a JSON 500 for a fault."""
+
+    def __init__(self, app, allowed_hosts: set):
+        self.app = app
+        self.allowed = allowed_hosts
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def send_guarded(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                headers += [h for h in HEADERS if h[0] not in names]
+                if b"content-security-policy" not in names:
+                    headers.append((b"content-security-policy", PAGE_POLICY.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        try:
+            check_request(scope["method"], headers, self.allowed)
+        except Refused as exc:
+            return await error(exc.message, exc.status)(scope, receive, send_guarded)
+        try:
+            await self.app(scope, receive, send_guarded)
+        except Exception as exc:          # the server's own fault: told in its output, a JSON 500 to the client
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+            if not started:
+                await error("the server failed on this request (see its output)", 500)(scope, receive, send_guarded)
 
 
-def json_body() -> dict:
-    """The request's JSON object (an empty body is ``{}``); Refused for anything else."""
-    req = bottle.request
+async def read_json(request: Request) -> dict:
+    """The request's JSON object (an empty body is ``{}``); Refused for anything else.  A body
+    longer than ``limits.serve_body`` is refused after reading (and dropping) at most 16 times
+    that, so that a client still sending reads the answer rather than a broken pipe."""
     limit = LIMITS.serve_body
     try:
-        length = int(req.get_header("Content-Length") or 0)
+        length = int(request.headers.get("content-length") or 0)
     except ValueError:
         raise Refused("Content-Length is not a number") from None
-    if length > limit:
-        _drain(req.environ["wsgi.input"], length, 16 * limit)
+    chunks, got = [], 0
+    if length <= 16 * limit:
+        async for chunk in request.stream():
+            got += len(chunk)
+            if got <= limit:
+                chunks.append(chunk)
+            elif got > 16 * limit:
+                break
+    if length > limit or got > limit:
         raise Refused(f"the body is longer than {limit:,} bytes (limit 'serve_body')", 413)
-    raw = req.environ["wsgi.input"].read(length) if length > 0 else b""
+    raw = b"".join(chunks)
     if not raw.strip():
         return {}
     try:
@@ -116,6 +173,22 @@ def json_body() -> dict:
     if not isinstance(data, dict):
         raise Refused("the body must be a JSON object")
     return data
+
+
+def endpoint(fn, body: bool = False, threaded: bool = True):
+    """A Starlette endpoint of ``fn(request, data)``: ``data`` the JSON body (when ``body``),
+    ``fn`` run in a worker thread (``threaded``); a dict answer is JSON, a Refused a JSON error."""
+
+    async def handle(request: Request):
+        try:
+            data = await read_json(request) if body else None
+            out = await run_in_threadpool(fn, request, data) if threaded else fn(request, data)
+        except Refused as exc:
+            return error(exc.message, exc.status)
+        return reply(out) if isinstance(out, dict) else out
+
+    handle.__name__ = fn.__name__
+    return handle
 
 
 # --- fields ---------------------------------------------------------------------------
@@ -174,42 +247,3 @@ def query_seat(value, seats: int):
 def _short(v) -> str:
     s = json.dumps(v) if not isinstance(v, float) else repr(v)
     return s if len(s) <= 40 else s[:37] + "..."
-
-
-# --- installing -------------------------------------------------------------------------
-
-def install(app: bottle.Bottle, allowed_hosts: set) -> None:
-    """Every route of ``app`` behind :func:`check_request`, with JSON errors."""
-
-    def plugin(callback):
-        def wrapper(*args, **kwargs):
-            try:
-                check_request(allowed_hosts)
-                out = callback(*args, **kwargs)
-            except Refused as exc:
-                return reply({"error": exc.message}, exc.status)
-            bottle.response.set_header("X-Content-Type-Options", "nosniff")
-            bottle.response.set_header("Referrer-Policy", "no-referrer")     # seat links carry their token
-            return out
-        return wrapper
-
-    app.install(plugin)
-
-    def on_error(err: bottle.HTTPError):
-        status = err.status_code
-        if status >= 500:
-            if err.exception is not None:
-                traceback.print_exception(type(err.exception), err.exception, err.exception.__traceback__,
-                                          file=sys.stderr)
-            message = "the server failed on this request (see its output)"
-        elif status == 405:
-            message = f"{bottle.request.method} is not allowed here"
-        elif status == 404:
-            message = "no such page"
-        else:
-            message = str(err.body or "refused")
-        bottle.response.content_type = "application/json"
-        bottle.response.set_header("X-Content-Type-Options", "nosniff")
-        return json.dumps({"error": message})
-
-    app.default_error_handler = on_error

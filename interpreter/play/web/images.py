@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
-import bottle
+from starlette.responses import Response
+from starlette.routing import Route
 
+from .guard import Refused, endpoint
 from ...game import IMAGE_BYTES, IMAGE_TYPES, image_folder, image_name, image_problem
 
 #: sent with every picture: no script, no request of its own, a sandbox when opened alone
@@ -33,27 +35,26 @@ def declared_images(rulebooks) -> dict:
     return out
 
 
-def image_routes(app: bottle.Bottle, rulebooks) -> None:
+def image_routes(rulebooks) -> list:
     """GET /images/<folder>/<path>: a declared picture of a served rulebook, else 404."""
     known = declared_images(rulebooks)
 
-    @app.get("/images/<folder>/<rel:path>")
-    def image(folder, rel):
+    def image(request, _):
+        folder, rel = request.path_params["folder"], request.path_params["rel"]
         entry = known.get(folder, {}).get(rel)
         if entry is None:
-            raise bottle.HTTPError(404)
+            raise Refused("no such page", 404)
         root, written, path = entry
         if image_problem(root, written) is not None:    # the check of loading again: changed since? not served
-            raise bottle.HTTPError(404)
+            raise Refused("no such page", 404)
         try:
             with open(path, "rb") as f:
                 data = f.read(IMAGE_BYTES + 1)
         except OSError:
-            raise bottle.HTTPError(404) from None
+            raise Refused("no such page", 404) from None
         if len(data) > IMAGE_BYTES:
-            raise bottle.HTTPError(404)
-        r = bottle.response
-        r.content_type = IMAGE_TYPES[PurePosixPath(rel).suffix.lower()]
-        r.set_header("Content-Security-Policy", IMAGE_POLICY)
-        r.set_header("Cache-Control", "no-cache")
-        return data
+            raise Refused("no such page", 404)
+        return Response(data, media_type=IMAGE_TYPES[PurePosixPath(rel).suffix.lower()],
+                        headers={"Content-Security-Policy": IMAGE_POLICY, "Cache-Control": "no-cache"})
+
+    return [Route("/images/{folder}/{rel:path}", endpoint(image))]

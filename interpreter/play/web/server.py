@@ -1,7 +1,7 @@
 """``regelwerk serve RULEBOOK… [--db PATH] [--host H] [--port P] [--replay LOG]``: play in the browser.
 
-Two kinds of play, on one server (bottle for routing; the standard library's
-threaded WSGI server, bound to 127.0.0.1 unless ``--host`` says otherwise):
+Two kinds of play, on one server (Starlette for routing, on uvicorn: :mod:`.httpserver`;
+bound to 127.0.0.1 unless ``--host`` says otherwise):
 
 * **Tables** (:mod:`.tableapi`, :mod:`.tables`): a lobby (``/lobby``) lists the
   rulebooks and open tables; a table has a secret link per seat and one for
@@ -23,28 +23,30 @@ POST /api/undo        back to the last decision a person made
 GET  /api/log         the game log (JSON lines; ``regelwerk replay`` reads it)
 ====================  ======================================================
 
-Every request passes :mod:`.guard` first (Host, Origin, JSON bodies, sizes).
+Every request passes :mod:`.guard` first (Host, Origin, JSON bodies, sizes, headers).
 The pages draw every text with the DOM's text nodes, never as HTML.
 """
 from __future__ import annotations
 
 import json
-import socketserver
+import secrets
 import sys
 import threading
 from pathlib import Path
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
-import bottle
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.routing import Route
 
 from ...ai.bots import BOTS
 from ..gamelog import header
-from ...game import LIMITS, GameSetupError
+from ...game import GameSetupError
 from ...game import IllegalAction
 from ..session import HUMAN, Session, parse_seats
 from ..view import build_view
+from .guard import Guard, Refused, endpoint, error, option_map, query_seat, text, text_list, whole
 from .images import image_routes
-from .guard import Refused, install, json_body, option_map, query_seat, reply, text, text_list, whole
 from .tableapi import table_routes
 from dsl.diagnostics import RuleRuntimeError
 
@@ -64,6 +66,8 @@ class GameServer:
         self.table = None
         self._session = session
         self._lock = threading.Lock()
+        # every hot-seat request holds the gate: /api/new replaces the table that /api/act would use (N7)
+        self.gate = threading.RLock()
         if session is None and hall is not None:
             tid = hall.store.latest_hotseat(key)
             table = hall.table(tid) if tid is not None else None
@@ -79,6 +83,11 @@ class GameServer:
         return self.table.lock if self.table is not None else self._lock
 
     # --- helpers ------------------------------------------------------------------
+    @staticmethod
+    def hides_nothing(s: Session) -> bool:
+        """Whether the seed and the whole log may be shown: the game is over, or only bots play."""
+        return s.state.is_terminal() or not s.humans()
+
     def info(self) -> dict:
         g = self.rb.game
         return {"game": g.name, "min_players": g.min_players, "max_players": g.max_players,
@@ -122,17 +131,15 @@ class GameServer:
         return {"info": self.info(), "game": {
             "view": view, "at": at, "decisions": n, "story": story,
             "seats": s.kinds, "seat_names": s.seat_names, "viewer": seat,
-            "players": s.players, "seed": s.seed, "variants": s.variants, "options": s.options,
+            "players": s.players, "seed": s.seed if self.hides_nothing(s) else None,
+            "variants": s.variants, "options": s.options,
             "bot_to_move": (not s.state.is_terminal()) and not s.is_human(s.state.current_player()),
             "over": s.state.is_terminal(), "can_undo": any(s.is_human(p) for p, _ in s.history),
             "open_view": s.state.is_terminal() or not s.humans()}}
 
     # --- routes ---------------------------------------------------------------------
-    def routes(self, app: bottle.Bottle) -> None:
-        """The hot-seat page and its API on ``app`` (behind :func:`.guard.install`)."""
-
-        def error(message, status=400):
-            return reply({"error": message}, status)
+    def routes(self) -> list:
+        """The hot-seat page and its API (behind :class:`.guard.Guard`)."""
 
         def seat_of(value):
             """``?seat=`` / ``"seat"`` checked (a seat number in range, 'none', 'auto' or nothing)."""
@@ -142,30 +149,26 @@ class GameServer:
                        len(self.session.kinds) if self.session is not None else 0)
             return value
 
-        @app.get("/")
-        def index():
-            return bottle.static_file("index.html", root=str(STATIC))
+        def index(request, _):
+            return FileResponse(STATIC / "index.html")
 
-        @app.get("/api/info")
-        def api_info():
-            return reply(self.info())
+        def api_info(request, _):
+            return self.info()
 
-        @app.get("/api/state")
-        def api_state():
-            q = bottle.request.query
+        def api_state(request, _):
+            q = request.query_params
             at = q.get("at")
-            with self.lock:
+            with self.gate, self.lock:
                 try:
                     at = int(at) if at not in (None, "") else None
                 except ValueError:
                     return error("'at' takes a number")
-                return reply(self.payload(seat_of(q.get("seat")), at))
+                return self.payload(seat_of(q.get("seat")), at)
 
-        @app.post("/api/new")
-        def api_new():
-            d = json_body()
+        def api_new(request, d):
             players = whole(d, "players", self.rb.game.min_players, 1, 1000)
-            seed = whole(d, "seed", 0)
+            seed = d.get("seed")
+            seed = secrets.randbelow(2**31) if seed in (None, "") else whole(d, "seed", 0)
             seats = ",".join(text_list(d, "seats")) or HUMAN
             options = option_map(d)
             variants = text_list(d, "variants")
@@ -174,32 +177,31 @@ class GameServer:
                 parse_seats(seats, 1)
             except ValueError as exc:
                 return error(str(exc))
-            if self.hall is not None:
+            with self.gate:
+                if self.hall is not None:
+                    try:
+                        table = self.hall.create(self.key, players, seed, seats.split(","), variants, options, names,
+                                                 undo=True, hotseat=True)
+                    except ValueError as exc:
+                        return error(str(exc))
+                    old, self.table = self.table, table
+                    if old is not None:
+                        self.hall.set_aside(old)
+                    with self.lock:
+                        return self.payload()
                 try:
-                    table = self.hall.create(self.key, players, seed, seats.split(","), variants, options, names,
-                                             undo=True, hotseat=True)
-                except ValueError as exc:
+                    session = Session(self.rb, players, seed, options, variants, seats, names=names)
+                except (ValueError, TypeError, GameSetupError) as exc:
                     return error(str(exc))
-                old, self.table = self.table, table
-                if old is not None:
-                    self.hall.set_aside(old)
+                except RuleRuntimeError as exc:
+                    return error(exc.diagnostic().format())
                 with self.lock:
-                    return reply(self.payload())
-            try:
-                session = Session(self.rb, players, seed, options, variants, seats, names=names)
-            except (ValueError, TypeError, GameSetupError) as exc:
-                return error(str(exc))
-            except RuleRuntimeError as exc:
-                return error(exc.diagnostic().format())
-            with self.lock:
-                self._session = session
-                return reply(self.payload())
+                    self._session = session
+                    return self.payload()
 
-        @app.post("/api/act")
-        def api_act():
-            d = json_body()
+        def api_act(request, d):
             action = text(d, "action", "", 2000)
-            with self.lock:
+            with self.gate, self.lock:
                 s = self.session
                 if s is None:
                     return error("no game: start one", 409)
@@ -207,19 +209,17 @@ class GameServer:
                     return error("no person is to decide now", 409)
                 if self.table is not None:
                     self.hall.apply(self.table, s.state.current_player(), action)
-                    return reply(self.payload())
+                    return self.payload()
                 try:
                     s.apply(action)
                 except IllegalAction as exc:
                     return error(str(exc))
                 except RuleRuntimeError as exc:
                     return error(exc.diagnostic().format(), 500)
-                return reply(self.payload())
+                return self.payload()
 
-        @app.post("/api/bot")
-        def api_bot():
-            d = json_body()
-            with self.lock:
+        def api_bot(request, d):
+            with self.gate, self.lock:
                 s = self.session
                 if s is None:
                     return error("no game: start one", 409)
@@ -233,12 +233,10 @@ class GameServer:
                         s.bot_step()
                 except RuleRuntimeError as exc:
                     return error(exc.diagnostic().format(), 500)
-                return reply(self.payload(seat))
+                return self.payload(seat)
 
-        @app.post("/api/undo")
-        def api_undo():
-            json_body()
-            with self.lock:
+        def api_undo(request, d):
+            with self.gate, self.lock:
                 s = self.session
                 last = None if s is None else max((i for i, (p, _) in enumerate(s.history) if s.is_human(p)),
                                                   default=None)
@@ -248,65 +246,34 @@ class GameServer:
                     self.hall.take_back(self.table, s.history[last][0], last)
                 else:
                     s.reset_to(last)
-                return reply(self.payload())
+                return self.payload()
 
-        @app.get("/api/log")
-        def api_log():
-            with self.lock:
+        def api_log(request, _):
+            with self.gate, self.lock:
                 s = self.session
                 if s is None:
                     return error("no game: start one", 409)
+                if not self.hides_nothing(s):
+                    return error("the log is given once the game is over (it would tell the bots' secret "
+                                 "choices and the seed)", 409)
                 head = header(self.rb.path, self.rb.path / "x", self.rb.name, s.players, s.seed, s.options,
                               s.variants, s.kinds)
                 head["rulebook"] = str(self.rb.path.resolve())   # a download lands anywhere
                 lines = [json.dumps(head)] + [json.dumps({"seat": p, "action": a}) for p, a in s.history]
-            bottle.response.content_type = "application/x-ndjson"
             name = f"{self.rb.path.resolve().name}-seed{s.seed}.jsonl"
-            bottle.response.set_header("Content-Disposition", f'attachment; filename="{name}"')
-            return "\n".join(lines) + "\n"
+            return Response("\n".join(lines) + "\n", media_type="application/x-ndjson",
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
-
-class _Quiet(WSGIRequestHandler):
-    timeout = 30                   # a client that sends nothing does not hold its thread for ever
-
-    def log_message(self, *args):  # no line per request
-        pass
-
-
-_BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
-         b'{"error": "the server holds as many connections as it may (limit \'serve_connections\'): try again"}')
-
-
-class _Threading(socketserver.ThreadingMixIn, WSGIServer):
-    """A thread per connection, at most ``limits.serve_connections`` at once (more get a 503)."""
-    daemon_threads = True
-    request_queue_size = 128
-
-    def server_activate(self):
-        super().server_activate()
-        self.active = 0
-        self.counting = threading.Lock()
-
-    def process_request(self, request, client_address):
-        with self.counting:
-            full = self.active >= LIMITS.serve_connections
-            if not full:
-                self.active += 1
-        if full:
-            try:
-                request.sendall(_BUSY)
-            except OSError:
-                pass
-            self.shutdown_request(request)
-            return
-        super().process_request(request, client_address)
-
-    def process_request_thread(self, request, client_address):
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            with self.counting:
-                self.active -= 1
+        return [
+            Route("/", endpoint(index, threaded=False)),
+            Route("/api/info", endpoint(api_info)),
+            Route("/api/state", endpoint(api_state)),
+            Route("/api/new", endpoint(api_new, body=True), methods=["POST"]),
+            Route("/api/act", endpoint(api_act, body=True), methods=["POST"]),
+            Route("/api/bot", endpoint(api_bot, body=True), methods=["POST"]),
+            Route("/api/undo", endpoint(api_undo, body=True), methods=["POST"]),
+            Route("/api/log", endpoint(api_log)),
+        ]
 
 
 def rulebook_keys(rulebooks) -> dict:
@@ -322,34 +289,45 @@ def rulebook_keys(rulebooks) -> dict:
     return out
 
 
-def build_app(hall, hotseat: GameServer | None, allowed_hosts: set) -> bottle.Bottle:
-    app = bottle.Bottle()
-    if hotseat is not None:
-        hotseat.routes(app)
-    else:
-        @app.get("/")
-        def root():
-            return bottle.redirect("/lobby")
+async def _http_error(request, exc: HTTPException):
+    message = {404: "no such page", 405: f"{request.method} is not allowed here"}.get(exc.status_code,
+                                                                                     str(exc.detail))
+    return error(message, exc.status_code)
 
-    @app.get("/favicon.ico")
-    def favicon():
-        bottle.response.status = 204
-        return ""
 
-    @app.get("/static/<name>")
-    def static(name):
-        return bottle.static_file(name, root=str(STATIC))
+async def _fault(request, exc: Exception):
+    """The server's own fault: a JSON 500 (the Guard prints the traceback to the server's output)."""
+    return error("the server failed on this request (see its output)", 500)
 
-    table_routes(app, hall, STATIC)
-    image_routes(app, hall.rulebooks.values())
-    install(app, allowed_hosts)
-    return app
+
+def build_app(hall, hotseat: GameServer | None, allowed_hosts: set) -> Guard:
+    routes = hotseat.routes() if hotseat is not None else [
+        Route("/", endpoint(lambda request, _: RedirectResponse("/lobby"), threaded=False))]
+
+    def favicon(request, _):
+        return Response(b"", 204)
+
+    def static(request, _):
+        name = request.path_params["name"]
+        path = STATIC / name
+        if "/" in name or "\\" in name or name.startswith(".") or not path.is_file():
+            raise Refused("no such page", 404)
+        return FileResponse(path)
+
+    routes += [Route("/favicon.ico", endpoint(favicon, threaded=False)),
+               Route("/static/{name}", endpoint(static, threaded=False))]
+    routes += table_routes(hall, STATIC)
+    routes += image_routes(hall.rulebooks.values())
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _fault})
+    return Guard(app, allowed_hosts)
 
 
 def make(rulebooks, port: int, session=None, db=None, host: str = "127.0.0.1", allow_hosts=(),
          bot_delay: float = 0.3, sync: str = "normal"):
     """The server (not yet serving), its address and the hot-seat GameServer (None with several
-    rulebooks).  ``rulebooks``: one Rulebook or a list; ``db``: the SQLite file (None: in memory)."""
+    rulebooks).  ``rulebooks``: one Rulebook or a list; ``db``: the SQLite file (None: in memory).
+    Raises :class:`.store.StoreProblem` for a database it cannot use, OSError for an address."""
+    from .httpserver import Served
     from .store import Store
     from .tables import Hall
     if not isinstance(rulebooks, (list, tuple)):
@@ -361,11 +339,15 @@ def make(rulebooks, port: int, session=None, db=None, host: str = "127.0.0.1", a
     gs = GameServer(rulebooks[0], session, hall, next(iter(books))) if len(rulebooks) == 1 else None
     allowed = {host.lower(), *(h.lower() for h in allow_hosts)}
     app = build_app(hall, gs, allowed)
-    httpd = make_server(host, port, app, server_class=_Threading, handler_class=_Quiet)
+    try:
+        httpd = Served(app, host, port, hall)
+    except OSError:
+        hall.close()
+        store.close()
+        raise
     shown = host if ":" not in host else f"[{host}]"
     if host in ("0.0.0.0", "::"):
         shown = "127.0.0.1"
-    httpd.hall = hall
     return httpd, f"http://{shown}:{httpd.server_port}/", gs
 
 
@@ -384,9 +366,13 @@ def cmd_serve(args) -> int:
             return print_problems(exc)
     db = Path(args.db) if args.db else Path(".regelwerk") / "serve.sqlite"
     db.parent.mkdir(parents=True, exist_ok=True)
+    from .store import StoreProblem
     try:
         httpd, url, gs = make(rulebooks, args.port, session, db, args.host, args.allow_host or (),
                               args.bot_delay, args.sync)
+    except StoreProblem as exc:
+        print(f"regelwerk: error: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"regelwerk: error: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
@@ -399,7 +385,10 @@ def cmd_serve(args) -> int:
              f"listening on {args.host}: every computer that reaches it can connect")
     print(f"Regelwerk: {names} at {url}  (Ctrl-C stops)", flush=True)
     print(f"  lobby {url}lobby · {where} · games kept in {db}"
-          f" ({len(hall.tables)} unfinished table(s) restored)", flush=True)
+          f" ({hall.restored} unfinished table(s) restored"
+          + (f", {len(hall.problems)} not" if hall.problems else "") + ")", flush=True)
+    print(f"  your creator's link (making tables, handing out seats, closing tables; keep it to yourself): "
+          f"{url}lobby?key={hall.key}", flush=True)
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:

@@ -46,6 +46,10 @@ CREATE TABLE IF NOT EXISTS tables (
     over INTEGER NOT NULL DEFAULT 0,
     hotseat INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS meta (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS seats (
     token TEXT PRIMARY KEY,
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -87,18 +91,47 @@ class TableRecord:
     claimed: set = field(default_factory=set)
     decisions: list = field(default_factory=list)  # (seat, action or None, undo_to or None)
     hotseat: bool = False
+    closed: bool = False                          # ended by its creator or by expiry, not played out
+    touched: float = 0.0                          # when its last decision was made (0: none)
+
+
+class StoreProblem(Exception):
+    """The database cannot be used (not a database, damaged, read-only, missing folder…): the message
+    says which file and what SQLite said."""
 
 
 class Store:
     def __init__(self, path, sync: str = "normal"):
         self.path = str(path)
         self.lock = threading.Lock()
-        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(f"PRAGMA synchronous={'FULL' if sync == 'full' else 'NORMAL'}")
-        self.db.execute("PRAGMA foreign_keys=ON")
+        try:
+            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(f"PRAGMA synchronous={'FULL' if sync == 'full' else 'NORMAL'}")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            with self.lock:
+                self.db.executescript(SCHEMA)
+                cols = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
+                if "closed" not in cols:      # a file from before tables could be closed
+                    self.db.execute("ALTER TABLE tables ADD COLUMN closed INTEGER NOT NULL DEFAULT 0")
+                check = self.db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise sqlite3.DatabaseError(f"the integrity check says: {check}")
+        except sqlite3.Error as exc:
+            raise StoreProblem(f"{self.path}: cannot use this file as the game database: {exc} "
+                               f"(a damaged or read-only file? start with another --db, or restore a backup)") from None
+
+    def creator_key(self) -> str:
+        """The creator's key of this database (made once, kept: the creator's link survives restarts)."""
+        import secrets
         with self.lock:
-            self.db.executescript(SCHEMA)
+            row = self.db.execute("SELECT value FROM meta WHERE name = 'creator_key'").fetchone()
+        if row is not None:
+            return row[0]
+        key = secrets.token_urlsafe(18)
+        self._write([("INSERT OR IGNORE INTO meta (name, value) VALUES ('creator_key', ?)", (key,))])
+        with self.lock:
+            return self.db.execute("SELECT value FROM meta WHERE name = 'creator_key'").fetchone()[0]
 
     def close(self) -> None:
         with self.lock:
@@ -136,8 +169,8 @@ class Store:
             rows.append(("UPDATE tables SET over = 1 WHERE id = ?", (table_id,)))
         self._write(rows)
 
-    def set_over(self, table_id: str) -> None:
-        self._write([("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))])
+    def set_over(self, table_id: str, closed: bool = False) -> None:
+        self._write([("UPDATE tables SET over = 1, closed = ? WHERE id = ?", (int(closed), table_id))])
 
     def claim(self, token: str) -> None:
         self._write([("UPDATE seats SET claimed = 1 WHERE token = ?", (token,))])
@@ -163,15 +196,22 @@ class Store:
     def load(self, table_id: str) -> TableRecord | None:
         with self.lock:
             row = self.db.execute("SELECT id, rulebook, folder, rulebook_sha256, players, seed, options, variants, "
-                                  "kinds, undo, created, over, hotseat FROM tables WHERE id = ?", (table_id,)).fetchone()
+                                  "kinds, undo, created, over, hotseat, closed FROM tables WHERE id = ?",
+                                  (table_id,)).fetchone()
             if row is None:
                 return None
             seats = self.db.execute("SELECT seat, token, name, claimed FROM seats WHERE table_id = ?",
                                     (table_id,)).fetchall()
-            moves = self.db.execute("SELECT seat, action, undo_to FROM decisions WHERE table_id = ? ORDER BY no",
+            moves = self.db.execute("SELECT seat, action, undo_to, at FROM decisions WHERE table_id = ? ORDER BY no",
                                     (table_id,)).fetchall()
-        rec = TableRecord(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]), json.loads(row[7]),
-                          json.loads(row[8]), bool(row[9]), row[10], bool(row[11]), hotseat=bool(row[12]))
+        try:
+            options, variants, kinds = (json.loads(row[i]) for i in (6, 7, 8))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"a column of its row is not JSON ({exc})") from None
+        rec = TableRecord(row[0], row[1], row[2], row[3], row[4], row[5], options, variants,
+                          kinds, bool(row[9]), row[10], bool(row[11]), hotseat=bool(row[12]), closed=bool(row[13]))
+        rec.touched = max((m[3] for m in moves), default=0.0)
+        moves = [m[:3] for m in moves]
         for seat, token, name, claimed in seats:
             rec.tokens[seat] = token
             if name:

@@ -18,10 +18,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
+
+try:                                  # the web extra's fast encoder (a table's payload is most of a decision's JSON)
+    import orjson
+
+    def dumps(data) -> str:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+except ImportError:                   # pragma: no cover - the standard library's, slower
+    def dumps(data) -> str:
+        return json.dumps(data)
 import secrets
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ...ai.bots import BOTS
@@ -31,9 +40,12 @@ from ...game import LIMITS
 from ...game import IllegalAction
 from ..session import HUMAN, Session
 from ..view import build_view
+from .botqueue import BotQueue
 from .guard import Refused
-from .store import SPECTATORS, Store, TableRecord, effective_history
+from .store import SPECTATORS, Store, TableRecord
 from dsl.diagnostics import RuleRuntimeError
+
+BOOT = secrets.token_hex(4)     # this run of the server: live-update ids name it (see Table.update_id)
 
 
 def state_hash(state) -> str:
@@ -45,17 +57,42 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+def seen_labels(state, seat) -> Counter:
+    """What ``seat`` sees of the components: the labels it sees in every zone (hidden zones show as
+    counts and add nothing), as a multiset, with the random generator's position (a chance value
+    drawn since may have been shown)."""
+    seen: Counter = Counter()
+    for zone in state.observation(seat).get("zones", {}).values():
+        if isinstance(zone, list):
+            seen.update(json.dumps(x, sort_keys=True) if not isinstance(x, str) else x for x in zone)
+        elif isinstance(zone, dict):
+            for key, value in zone.items():
+                if key != "count":
+                    seen[f"{key}={json.dumps(value, sort_keys=True)}"] += 1
+    seen[("rng", state.rng)] = 1
+    return seen
+
+
 class Table:
-    def __init__(self, rec: TableRecord, rb, session: Session | None, problem: str | None = None):
+    def __init__(self, rec: TableRecord, rb, session: Session | None, problem: str | None = None,
+                 wake=None):
         self.rec = rec
         self.rb = rb
         self.session = session
         self.problem = problem         # why the table cannot go on (a changed rulebook…), or None
-        self.rows = len(rec.decisions)  # decision rows written (acts and undos)
+        self.rows = len(rec.decisions)  # decision rows written (acts and undos); only grows, in the store too
         self.lock = threading.Condition()
-        self.version = 0               # grows with every change; live streams wait for it
-        self.bots_busy = False
+        self.version = 0               # grows with every change in this run of the server
+        self.touched = rec.touched or rec.created   # the last decision (or the making), for expiry
+        self.closed = False
         self._sent: dict = {}           # seat -> the JSON of its payload at this version
+        self._told: dict = {}           # viewer -> (story list, entries told, everyone?, lines): told once each
+        self._wake = wake or (lambda table: None)
+        self.watchers: set = set()      # the live streams' wake-up events (asyncio)
+        # undo (N6): a seat may not take back a decision made before it last saw something new
+        self.sealed: dict = {}          # seat -> decisions it may no longer take back (the first n)
+        self._seen: dict = {}           # seat -> seen_labels now
+        self.bot_seconds = 0.0          # bot thinking at this table in this run (limit 'serve_bot_seconds')
 
     @property
     def id(self) -> str:
@@ -73,21 +110,56 @@ class Table:
 
     def bot_to_move(self) -> bool:
         s = self.session
-        return s is not None and not s.state.is_terminal() and not s.is_human(s.state.current_player())
+        return (s is not None and not self.closed and not self.problem and not s.state.is_terminal()
+                and not s.is_human(s.state.current_player()))
+
+    def update_id(self) -> str:
+        """The live-update id: the server run (``BOOT``), the decision rows ever written (they only
+        grow, across restarts too) and this run's change count.  A page takes an update whose rows are
+        more than it saw, or as many and (same run) a later change: a restarted server's are new."""
+        return f"{BOOT}-{self.rows}-{self.version}"
 
     def changed(self) -> None:
         """Call with the lock held."""
         self.version += 1
         self._sent = {}
         self.lock.notify_all()
+        if self.watchers:
+            self._wake(self)
+
+    def note_seen(self, before: int) -> None:
+        """After decisions from ``before`` on: seal, for each person, the decisions made before it saw
+        something it had not seen (with the lock held; only at tables that allow undo)."""
+        if not self.rec.undo or self.rec.hotseat or self.session is None:
+            return                      # (the hot-seat page: every seat at one screen sees it all anyway)
+        s = self.session
+        n = len(s.history)
+        for seat in s.humans():
+            now = seen_labels(s.state, seat)
+            old = self._seen.get(seat)
+            if old is not None and (now - old):
+                self.sealed[seat] = max(self.sealed.get(seat, 0), n)
+            self._seen[seat] = now
 
     def payload_json(self, seat) -> str:
         """:meth:`payload` of the present as JSON text, made once per change and seat (the live
         streams of a seat's tabs and its own decision's answer share it).  Call with the lock held."""
         text = self._sent.get(seat)
         if text is None:
-            text = self._sent[seat] = json.dumps(self.payload(seat))
+            text = self._sent[seat] = dumps(self.payload(seat))
         return text
+
+    def story_for(self, viewer) -> list:
+        """``Session.tell`` of the whole story for ``viewer``, telling each entry once: the story only
+        grows (an undo makes a new list; the end of the game, which tells everyone all, starts again)."""
+        s = self.session
+        everyone = not s.humans() or s.state.is_terminal()
+        kept = self._told.get(viewer)
+        if kept is None or kept[0] is not s.story or kept[2] != everyone or kept[1] > len(s.story):
+            kept = (s.story, 0, everyone, [])
+        lines = kept[3] + s.tell(s.story[kept[1]:], viewer)
+        self._told[viewer] = (s.story, len(s.story), everyone, lines)
+        return list(lines)
 
     # --- what a seat is sent -----------------------------------------------------------
     def payload(self, seat, asked="auto", at=None) -> dict:
@@ -105,19 +177,20 @@ class Table:
         else:
             at = n
             view = build_view(s.state, viewer)
-            if seat is None or over or s.state.current_player() != seat:
+            if seat is None or over or self.closed or s.state.current_player() != seat:
                 view["actions"] = []
         rec = self.rec
         game = {
-            "view": view, "at": at, "decisions": n, "story": s.tell(s.story, viewer),
+            "view": view, "at": at, "decisions": n, "story": self.story_for(viewer),
             "seats": s.kinds, "seat_names": s.seat_names, "viewer": viewer, "me": seat,
             "player_names": [rec.names.get(i, "") for i in range(len(s.kinds))],
             "players": s.players, "variants": s.variants, "options": s.options,
             "bot_to_move": False,                  # bots move on the server
             "bots_moving": self.bot_to_move(),
-            "over": over, "open_view": over,
+            "over": over, "open_view": over, "closed": self.closed,
             "can_undo": self.can_undo(seat) is not None,
-            "table": rec.id, "version": self.version}
+            "table": rec.id, "version": self.version,
+            "update": {"boot": BOOT, "rows": self.rows, "n": self.version}}
         if over:
             game["seed"] = s.seed
         return {"info": {"game": self.rb.name, "rulebook": rec.rulebook}, "game": game}
@@ -140,19 +213,28 @@ class Table:
 
     def can_undo(self, seat):
         """The number of decisions an undo by ``seat`` goes back to, or None: a table that
-        allows undo, the seat's own last decision, and no other person decided since."""
+        allows undo, the seat's own last decision, no other person decided since, and the seat
+        saw nothing new since it made that decision (a card drawn or revealed to it, a chance
+        value: see :meth:`note_seen`) — else undo would let it look and choose again."""
         s = self.session
-        if not self.rec.undo or seat is None or self.problem or s.state.is_terminal():
+        if not self.rec.undo or seat is None or self.problem or self.closed or s.state.is_terminal():
             return None
         hist = s.history
         last = max((i for i, (p, _) in enumerate(hist) if p == seat), default=None)
         if last is None or any(s.is_human(p) and p != seat for p, _ in hist[last + 1:]):
             return None
+        if last < self.sealed.get(seat, 0):
+            return None                  # it saw something new since: taking the decision back would be a peek
         return last
 
 
 class Hall:
-    """The rulebooks, the tables and the store.  ``rulebooks``: key -> Rulebook."""
+    """The rulebooks, the tables and the store.  ``rulebooks``: key -> Rulebook.
+
+    In memory: the unfinished tables, and at most ``limits.serve_finished_kept`` finished or
+    closed ones (the most recent); any other table is loaded from the store when its link is
+    used.  ``key``: the creator's key (in the creator's lobby link): making a table, handing
+    out a seat and closing a table need it."""
 
     def __init__(self, rulebooks: dict, store: Store, bot_delay: float = 0.3, log=None):
         self.rulebooks = rulebooks
@@ -161,21 +243,53 @@ class Hall:
         self.bot_delay = bot_delay
         self.tables: dict = {}        # id -> Table
         self.tokens: dict = {}        # token -> table id
-        self.lock = threading.Lock()
+        self.finished: list = []      # ids of finished tables kept in memory, oldest first
+        self.lock = threading.RLock()
         self.streams = 0
-        self.bots = ThreadPoolExecutor(max_workers=2, thread_name_prefix="regelwerk-bots")
+        self.stopping = False
+        self.loop = None              # the event loop of the live streams (set by the first one)
+        self.key = store.creator_key()
+        self.bots = BotQueue(self._bot_step, bot_delay)
         self.log = log or (lambda text: None)
+
+    # --- live streams ---------------------------------------------------------------
+    def _wake(self, table: Table) -> None:
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            events = list(table.watchers)
+            try:
+                loop.call_soon_threadsafe(lambda: [e.set() for e in events])
+            except RuntimeError:      # the loop stopped meanwhile
+                pass
+
+    def wake_all(self) -> None:
+        with self.lock:
+            tables = list(self.tables.values())
+        for t in tables:
+            self._wake(t)
+
+    def check_key(self, key) -> None:
+        if not isinstance(key, str) or not secrets.compare_digest(key.encode(), self.key.encode()):
+            raise Refused("this needs the creator's link (the lobby address the server printed when it "
+                          "started, with its key)", 403)
 
     # --- start-up -------------------------------------------------------------------
     def restore(self) -> list:
         """Load every unfinished table; returns a line per table that cannot go on."""
         problems = []
+        self.restored = 0
         for tid in self.store.table_ids(unfinished_only=True):
-            table = self._load(tid)
+            try:
+                table = self._load(tid)
+            except ValueError as exc:          # a row the store cannot read (not JSON…)
+                problems.append(f"table {tid}: its row in the database cannot be read: {exc}")
+                continue
             if table is not None and table.problem:
                 problems.append(f"table {tid} ({table.rec.rulebook}): {table.problem}")
             elif table is not None:
+                self.restored += 1
                 self.kick(table)
+        self.expire()
         return problems
 
     def _load(self, tid: str) -> Table | None:
@@ -200,19 +314,65 @@ class Hall:
                 except ValueError:          # a table made before names named the seats: as it was
                     names = None
                 session = Session(rb, rec.players, rec.seed, rec.options, rec.variants, rec.kinds, names=names)
-                for no, (seat, action) in enumerate(effective_history(rec.decisions)):
+            except (RuleRuntimeError, GameSetupError, ValueError, TypeError) as exc:
+                session, problem = None, f"it cannot be set up again: {exc}"
+        table = Table(rec, rb, session, problem, wake=self._wake)
+        if session is not None:
+            try:
+                table.note_seen(0)
+                for no, (seat, action, undo_to) in enumerate(rec.decisions):
+                    if action is None:
+                        session.reset_to(undo_to)
+                        for p in table.sealed:
+                            table.sealed[p] = min(table.sealed[p], undo_to)
+                        table._seen = {}
+                        table.note_seen(undo_to)
+                        continue
                     if session.state.current_player() != seat:
                         raise IllegalAction(f"decision {no + 1} was made by seat {seat}, but seat "
                                             f"{session.state.current_player()} is to decide")
                     session.apply(action)
+                    table.note_seen(len(session.history) - 1)
             except (IllegalAction, RuleRuntimeError, GameSetupError, ValueError) as exc:
-                session, problem = None, f"its decisions do not replay: {exc}"
-        table = Table(rec, rb, session, problem)
+                table.session, table.problem = None, f"its decisions do not replay: {exc}"
+        table.closed = rec.closed
         with self.lock:
-            table = self.tables.setdefault(tid, table)
+            if tid in self.tables:
+                return self.tables[tid]
+            self.tables[tid] = table
             for token in rec.tokens.values():
                 self.tokens[token] = tid
+            if table.over or table.closed or (rec.over and not table.problem):
+                self._keep_finished(table)
         return table
+
+    # --- memory ---------------------------------------------------------------------------
+    def _keep_finished(self, table: Table) -> None:
+        """With the hall's lock: ``table`` is finished (or closed); drop the oldest finished ones
+        past ``limits.serve_finished_kept`` from memory (they stay in the store)."""
+        if table.id in self.finished:
+            return
+        self.finished.append(table.id)
+        while len(self.finished) > LIMITS.serve_finished_kept:
+            self._drop(self.finished.pop(0))
+
+    def _drop(self, tid: str) -> None:
+        table = self.tables.pop(tid, None)
+        if table is not None:
+            for token in table.rec.tokens.values():
+                self.tokens.pop(token, None)
+            self.bots.forget(table)
+
+    def expire(self, now: float | None = None) -> list:
+        """Close every unfinished table nobody touched for ``limits.serve_idle_hours``; their ids."""
+        now = time.time() if now is None else now
+        cutoff = now - LIMITS.serve_idle_hours * 3600
+        with self.lock:
+            old = [t for t in self.tables.values()
+                   if not t.over and not t.closed and not t.rec.hotseat and t.touched < cutoff]
+        for t in old:
+            self.close_table(t, "it was idle too long (limit 'serve_idle_hours')")
+        return [t.id for t in old]
 
     # --- finding ------------------------------------------------------------------------
     def find(self, token: str) -> tuple[Table, int | None]:
@@ -226,7 +386,10 @@ class Hall:
         table = self._load(tid) if tid is not None else None
         if table is None:
             raise Refused("no table has this link", 404)
-        seat = table.seat_of(token)
+        try:
+            seat = table.seat_of(token)
+        except KeyError:
+            raise Refused("no table has this link", 404) from None
         if table.problem:
             raise Refused(f"this table cannot go on: {table.problem}", 409)
         return table, (None if seat == SPECTATORS else seat)
@@ -241,7 +404,7 @@ class Hall:
 
     def open_count(self) -> int:
         with self.lock:
-            return sum(1 for t in self.tables.values() if t.session is not None and not t.over)
+            return sum(1 for t in self.tables.values() if t.session is not None and not t.over and not t.closed)
 
     # --- the lobby --------------------------------------------------------------------------
     def lobby(self) -> dict:
@@ -255,7 +418,7 @@ class Hall:
             tables = list(self.tables.values())
         rows = []
         for t in sorted(tables, key=lambda t: -t.rec.created):
-            if t.session is None or t.over or t.rec.hotseat:
+            if t.session is None or t.over or t.closed or t.rec.hotseat:
                 continue
             with t.lock:
                 s = t.session
@@ -274,6 +437,8 @@ class Hall:
         rb = self.rulebooks.get(key)
         if rb is None:
             raise Refused(f"no rulebook '{key}' here (rulebooks: {', '.join(self.rulebooks)})", 404)
+        if self.open_count() >= LIMITS.serve_tables:
+            self.expire()                  # the idle ones make room first
         if self.open_count() >= LIMITS.serve_tables:
             raise Refused(f"this server holds {LIMITS.serve_tables} unfinished tables already "
                           f"(limit 'serve_tables'): finish one first", 429)
@@ -297,7 +462,8 @@ class Hall:
                           time.time(), False, tokens,
                           {i: x for i, x in enumerate(names[:n]) if x}, hotseat=hotseat)
         self.store.add_table(rec)
-        table = Table(rec, rb, session)
+        table = Table(rec, rb, session, wake=self._wake)
+        table.note_seen(0)
         with self.lock:
             self.tables[rec.id] = table
             for token in tokens.values():
@@ -310,9 +476,7 @@ class Hall:
         not restored again, and dropped from memory."""
         self.store.set_over(table.id)
         with self.lock:
-            self.tables.pop(table.id, None)
-            for token in table.rec.tokens.values():
-                self.tokens.pop(token, None)
+            self._drop(table.id)
 
     def links(self, table: Table) -> dict:
         rec = table.rec
@@ -342,6 +506,21 @@ class Hall:
             self.store.claim(table.rec.tokens[seat])
             table.rec.claimed.add(seat)
 
+    def close_table(self, table: Table, why: str = "its creator closed it") -> None:
+        """End an unfinished table without a result: kept in the store (marked over and closed), its
+        links show it as it was, nobody decides any more, its bots stop."""
+        with table.lock:
+            if table.closed or table.over:
+                return
+            self.store.set_over(table.id, closed=True)
+            table.closed = True
+            table.rec.closed = True
+            table.changed()
+        self.bots.forget(table)
+        with self.lock:
+            self._keep_finished(table)
+        self.log(f"table {table.id} closed: {why}")
+
     # --- playing ----------------------------------------------------------------------------
     def act(self, table: Table, seat, action, at) -> None:
         """Apply ``seat``'s decision if it is to move, ``at`` is the decision count it saw and
@@ -354,6 +533,8 @@ class Hall:
             s = table.session
             if s.state.is_terminal():
                 raise Refused("the game is over", 409)
+            if table.closed:
+                raise Refused("this table was closed", 409)
             if at != len(s.history):
                 raise Refused(f"the table has moved on (decision {len(s.history)}, you saw {at}): "
                               f"look again and decide anew", 409)
@@ -374,22 +555,35 @@ class Hall:
         except RuleRuntimeError as exc:
             s.reset_to(n)
             raise Refused("the rulebook failed on this decision: " + exc.diagnostic().format(), 500) from None
+        over = s.state.is_terminal()
         try:
-            self.store.add_decision(table.id, table.rows, seat, action, over=s.state.is_terminal())
+            self.store.add_decision(table.id, table.rows, seat, action, over=over)
         except BaseException:
             s.reset_to(n)
             raise
         table.rows += 1
+        table.touched = time.time()
+        table.note_seen(n)
         table.changed()
+        if over:
+            with self.lock:
+                self._keep_finished(table)
 
     def take_back(self, table: Table, seat, to: int) -> None:
         """With the table's lock: back to the first ``to`` decisions, recorded as an undo by ``seat``."""
         self.store.add_decision(table.id, table.rows, seat, None, undo_to=to)
         table.rows += 1
+        table.touched = time.time()
         table.session.reset_to(to)
+        for p in table.sealed:
+            table.sealed[p] = min(table.sealed[p], to)
+        table._seen = {}
+        table.note_seen(to)
         table.changed()
 
     def undo(self, table: Table, seat, at) -> None:
+        if seat is None:
+            raise Refused("a spectator cannot take a decision back", 403)
         with table.lock:
             s = table.session
             if at != len(s.history):
@@ -397,45 +591,51 @@ class Hall:
             to = table.can_undo(seat)
             if to is None:
                 raise Refused("nothing to undo: this table does not allow undo, or you have not decided yet, "
-                              "or another person decided since" if table.rec.undo else
+                              "or another person decided since, or you saw something new since (a card drawn "
+                              "or shown to you, a chance value)" if table.rec.undo else
                               "this table does not allow undo", 409)
             self.take_back(table, seat, to)
         self.kick(table)
 
     # --- bots -----------------------------------------------------------------------------
     def kick(self, table: Table) -> None:
-        """Let the bots move if one is to (in the background; one runner per table; the hot-seat
-        page steps its bots itself)."""
+        """Let the bots move if one is to (in the background, one decision per job, fairly between
+        tables: :mod:`.botqueue`; the hot-seat page steps its bots itself)."""
         with table.lock:
-            if table.rec.hotseat or table.bots_busy or not table.bot_to_move():
+            if table.rec.hotseat or not table.bot_to_move():
                 return
-            table.bots_busy = True
-        self.bots.submit(self._run_bots, table)
+        self.bots.add(table)
 
-    def _run_bots(self, table: Table) -> None:
+    def _bot_step(self, table: Table) -> bool:
+        """One bot decision at ``table`` (a worker of :class:`BotQueue`); whether a bot is to move again."""
         try:
-            while True:
-                with table.lock:
-                    if not table.bot_to_move():
-                        table.bots_busy = False
-                        return
-                    s = table.session
-                    seat, seen = s.state.current_player(), len(s.history)
-                    state = s.state.clone()
-                    bot = s.bots[seat]
-                if self.bot_delay:
-                    time.sleep(self.bot_delay)
-                action = bot.choose(state)          # outside the lock: a bot may think for a while
-                with table.lock:
-                    if len(s.history) != seen or table.session is not s:
-                        continue                     # an undo came in between: look again
-                    self.apply(table, seat, action)
-        except BaseException as exc:               # a failing bot must not kill the runner silently
             with table.lock:
-                table.bots_busy = False
-                table.problem = table.problem or f"a bot failed: {exc}"
-                table.changed()
-            self.log(f"table {table.id}: a bot failed: {exc}")
+                if not table.bot_to_move() or self.stopping:
+                    return False
+                s = table.session
+                seat, seen = s.state.current_player(), len(s.history)
+                state = s.state.clone()
+                bot = s.bots[seat]
+                tired = table.bot_seconds >= LIMITS.serve_bot_seconds
+            start = time.thread_time()
+            # outside the lock: a bot may think for a while.  Past the table's budget, the first legal action.
+            action = state.legal_actions()[0] if tired else bot.choose(state)
+            with table.lock:
+                table.bot_seconds += time.thread_time() - start
+                if len(s.history) != seen or table.session is not s or not table.bot_to_move():
+                    return table.bot_to_move()     # an undo came in between: look again
+                self.apply(table, seat, action)
+                return table.bot_to_move()
+        except Refused as exc:
+            problem = exc.message
+        except Exception as exc:                   # a failing bot must not kill the worker silently
+            problem = str(exc)
+        with table.lock:
+            table.problem = table.problem or f"a bot failed: {problem}"
+            table.changed()
+        self.log(f"table {table.id}: a bot failed: {problem}")
+        return False
 
     def close(self) -> None:
-        self.bots.shutdown(wait=False, cancel_futures=True)
+        self.stopping = True
+        self.bots.close()

@@ -2,6 +2,7 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 let books = [];
+const KEY = new URLSearchParams(location.search).get("key");   // the creator's link: making tables, handing out seats
 
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -69,7 +70,7 @@ async function loadLobby() {
 
 async function join(tid, seat) {
   try {
-    const d = await api("POST", `/api/tables/${encodeURIComponent(tid)}/join`, {seat});
+    const d = await api("POST", `/api/tables/${encodeURIComponent(tid)}/join`, {seat, key: KEY});
     location.href = d.link;
   } catch (e) { $("status").textContent = e.message; loadLobby(); }
 }
@@ -83,7 +84,7 @@ async function create(ev) {
     names: rows.map((r) => r.querySelector("input").value),
     variants: [...document.querySelectorAll("input.variant:checked")].map((c) => c.value),
     options: Object.fromEntries([...document.querySelectorAll("input.option")].filter((i) => i.value !== "").map((i) => [i.dataset.name, i.value])),
-    undo: $("allowundo").checked,
+    undo: $("allowundo").checked, key: KEY,
   };
   if ($("seed").value !== "") data.seed = Number($("seed").value);
   try {

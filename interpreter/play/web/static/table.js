@@ -3,11 +3,18 @@
 "use strict";
 const TOKEN = location.pathname.split("/").pop();
 const TAPI = "/api/t/" + encodeURIComponent(TOKEN);
-let shown = -1, latest = null;
+let shown = null, latest = null;
+
+function newer(u) {
+  // an update's id: decision rows written (they only grow, across restarts too), then, within one run
+  // of the server (boot), its change count; a restarted server's update with as many rows counts as new
+  if (!shown || !u) return true;
+  return u.rows > shown.rows || (u.rows === shown.rows && (u.boot !== shown.boot || u.n >= shown.n));
+}
 
 function show(p) {
-  if (p.game && p.game.version < shown && at === null) return;     // an older answer came late
-  if (p.game) shown = p.game.version;
+  if (p.game && !newer(p.game.update) && at === null) return;     // an older answer came late
+  if (p.game) shown = p.game.update;
   render(p);
   const g = p.game;
   const mine = g.me !== null && !g.over && g.view.to_move === g.me;
@@ -36,7 +43,10 @@ refresh = async function () {
 function listen() {
   const es = new EventSource(TAPI + "/events");
   es.onopen = () => { $("live").textContent = "live"; };
-  es.onerror = () => { $("live").textContent = "reconnecting…"; };
+  es.onerror = () => {
+    $("live").textContent = "reconnecting…";
+    if (es.readyState === EventSource.CLOSED && !(latest && latest.game.over)) setTimeout(listen, 2000);  // a refused reconnect
+  };
   es.onmessage = (e) => {
     latest = JSON.parse(e.data);
     if (latest.game.over) es.close();        // a finished game changes no more
