@@ -173,5 +173,6 @@ def test_a_colour_that_is_not_rrggbb_is_told_as_a_colour(tmp_path, capsys):
     d.write_text(d.read_text().replace('seat_colors: ["#b03a2e"', 'seat_colors: ["blue"'))
     assert main(["validate", str(book)]) == 1
     out = capsys.readouterr().out
-    assert "display.yaml:24:" in out and "'blue' is not a colour: write it as #rrggbb" in out, out
+    line = next(i for i, text in enumerate(d.read_text().splitlines(), 1) if "seat_colors:" in text)
+    assert f"display.yaml:{line}:" in out and "'blue' is not a colour: write it as #rrggbb" in out, out
     assert "rulebook file" not in out
