@@ -17,8 +17,9 @@ from posterior import chi2_sf, g_test, posterior
 
 BOOKS = Path(__file__).parent / "rulebooks" / "posterior"
 # face-down tricks with must-follow, a public discard between hidden zones, a fact told on the
-# built-in label, a card seen then shuffled back, secret choices (some revealed), Kuhn poker
-SMALL = ["trick", "public_discard", "label_told", "shuffled_back", "secret_pick", "kuhn"]
+# built-in label, a card seen then shuffled back, secret choices (some revealed), Kuhn poker, conditions
+# told (a void, a bound: tell without about)
+SMALL = ["trick", "public_discard", "label_told", "shuffled_back", "secret_pick", "kuhn", "void_told"]
 
 
 def states(book, want=20, seed=0):

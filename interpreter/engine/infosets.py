@@ -592,6 +592,8 @@ def _fact_tensors(st, seat: int, np) -> dict:
     col = {key: i for i, key in enumerate(_fact_columns(st.game, st.lay))}
     out = {p.name: np.zeros(p.shape, np.float32) for p in parts.values()}
     for f_seat, cid, attr, value, equal, holds in st.facts:
+        if cid < 0:                     # a condition told: in the information-state string, not here
+            continue
         zid = st.where[cid]
         part = parts.get(zid)
         if f_seat != seat or part is None or sees_zone(st, st.lay.zones[zid], seat):

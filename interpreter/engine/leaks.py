@@ -42,7 +42,7 @@ def hidden_part(st, seat: int) -> tuple:
 def contradicted_facts(r, seat: int) -> list:
     """The facts told to ``seat`` that do not hold in ``r``."""
     comps = r.lay.components
-    return [f for f in r.facts if f[0] == seat and
+    return [f for f in r.facts if f[0] == seat and f[1] >= 0 and
             ((comps[f[1]].attribute(f[2]) == f[3]) == f[4]) != f[5]]
 
 

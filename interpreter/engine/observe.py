@@ -128,6 +128,9 @@ def told_facts(st, viewer) -> list:
     for seat, cid, attr, value, equal, holds in st.facts:
         if seat != viewer:
             continue
+        if cid < 0:                     # a condition told (tell: without about:)
+            out.append([None, None, attr, holds])
+            continue
         zone = st.lay.zones[st.where[cid]]
         if sees_zone(st, zone, viewer):
             continue

@@ -554,6 +554,15 @@ class State:
             self.rec.told(self, new)
         self.facts = self.facts + tuple(f for f in new if f not in have)
 
+    def tell_that(self, seats, text: str, holds: bool) -> None:
+        """Each seat in ``seats`` is told whether the condition ``text`` holds now (``holds``): a
+        fact ``(seat, -1, text, None, True, holds)``, about no component."""
+        new = [(seat, -1, text, None, True, holds) for seat in seats]
+        if self.rec is not None:
+            self.rec.told(self, new)
+        have = set(self.facts)
+        self.facts = self.facts + tuple(f for f in new if f not in have)
+
     def forced_value(self, items, pos):
         """The next value a scenario's ``draws:`` names, for a ``random`` step:
         the item written that way (a number, a symbol, a component's label)."""

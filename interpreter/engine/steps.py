@@ -1175,9 +1175,21 @@ class StepCompiler:
     def step_tell(self, step: LDict, pos: Pos):
         """``tell: "c.ATTR == VALUE", about: "c in ZONE", to: SEATS``: the seats are told, for
         each component c, whether c.ATTR equals VALUE (``!=``: the same fact, written the other
-        way).  Facts are data (``State.facts``): kept per seat, shown in its observation while
-        the component is hidden from it, and honoured by ``resample``."""
+        way).  Without ``about:``, ``tell: CONDITION``: the seats are told whether the condition
+        holds now (``count([c for c in hand[p] if c.suit == led]) == 0``, a bound, a comparison).
+        Facts are data (``State.facts``): kept per seat, shown in its observation (a fact about a
+        component while the component is hidden from it), in its record, and honoured by
+        ``resample``."""
         tpos = step.pos_of("tell")
+        if "about" not in step:         # a condition told as it stands now
+            cs = self.cond_text(step["tell"], tpos, "what 'tell' states")
+            ts, _tt = self.text(step.get("to", "player"), step.pos_of("to") if "to" in step else pos, "'to'")
+            if cs is None or ts is None:
+                return
+            said = " ".join(str(step["tell"]).split())
+            self.emit(F.STMT, [f"{self.bind(_tell_that, 'f')}(st, {self.bind(said, 's')}, {cs}, {ts}, "
+                               f"{self.bind(pos, 'pos')})"], pos)
+            return
         parsed = self.loop_head(step, "about", "what 'tell' is about")
         if parsed is None:
             return
@@ -1379,6 +1391,13 @@ def _tell(st, comps, fact, value, seats, pos):
         raise RuleRuntimeError("tell: 'to' names no seat (none)", pos)
     attr, equal, _ = fact
     st.tell(seats, [(c.id, attr, value, (c.attribute(attr) == value) == equal) for c in comps], equal)
+
+
+def _tell_that(st, text, holds, seats, pos):
+    seats = (seats,) if seats is None or isinstance(seats, int) else tuple(seats)
+    if any(p is None for p in seats):
+        raise RuleRuntimeError("tell: 'to' names no seat (none)", pos)
+    st.tell_that(seats, text, bool(holds))
 
 
 def _reveal_values(st, family, prefix, seats, to_pos):

@@ -22,7 +22,8 @@ cannot tell apart.  The record is made of these percepts:
 ``("r", zone, labels)``
     a zone revealed to the seat (a `reveal` step), with what it held then;
 ``("t", zone, place, attribute, value, equal, holds)``
-    a fact a `tell` step told the seat about the component at that place.
+    a fact a `tell` step told the seat about the component at that place; ``("t", condition,
+    holds)`` whether a condition held when a `tell` step without ``about:`` told it.
 
 The record is not kept while a game is played: a :class:`Recorder` is attached to a replay
 (``State.rec``) by :mod:`.worlds`, which builds the record of the real game (``collect``) or
@@ -191,7 +192,9 @@ class Recorder:
         seat = self.seat
         comps = st.lay.components
         for f_seat, cid, attr, value, equal, holds in facts:
-            if f_seat == seat:
+            if f_seat == seat and cid < 0:          # a condition told (tell: without about:)
+                self.add(("t", attr, holds))
+            elif f_seat == seat:
                 zid = st.where[cid]
                 self.add(("t", zid, st.z[zid].index(comps[cid]), attr, _frozen(value), equal, holds))
 
