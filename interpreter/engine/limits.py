@@ -29,6 +29,8 @@ limit           default    what it bounds
 ``log_bytes``   2*10^7     one game log (``replay``, ``play --resume``)
 ``resample_``   1,000      the worlds ``State.resample`` tries for one sample before
 ``tries``                  it reports that none fits what the seat knows (RW921)
+``resample_``   200,000    the decisions ``State.resample`` replays for one sample, over
+``work``                   all its tries, before it reports RW921
 ==============  =========  =====================================================
 
 ``regelwerk serve`` (docs/serve.md) is bounded too: ``serve_tables`` (500) unfinished
