@@ -138,3 +138,15 @@ def test_a_player_who_did_not_follow_suit_holds_none_of_it_in_every_sample():
 
 def test_random_into_an_element_of_an_indexed_variable_marks_the_game_random():
     assert draws_at_random(Rulebook.load(HERE / "cups").game)         # before: DETERMINISTIC
+
+
+def test_spectators_see_no_hand_hidden_from_its_owner():
+    # fuzz turn 4 N12: `visible: "viewer != p"` (each hand seen by everyone but its owner) showed every
+    # hand to the spectators' link; an onlooker sees what every seat sees, so no hand here
+    from interpreter.play.view.model import build_view
+    st = Rulebook.load(HERE / "hints").new_game(2, 4)
+    obs = st.observation(None)
+    assert obs["zones"]["hand[0]"] == {"count": 3} and obs["zones"]["hand[1]"] == {"count": 3}
+    view = build_view(st, None)
+    shown = [c.get("label") for p in view["players"] for f in p["families"] for c in f["zone"].get("components", [])]
+    assert not any(shown)
