@@ -297,45 +297,17 @@ end: {score: "total[p]"}
 """
 
 
-def test_a_hidden_value_computed_from_hidden_components_is_rw263(rulebook):
-    # total[1] (hidden from seat 0) is stored from hand[1] (hidden from seat 0): resample deals
-    # seat 0 other cards for hand[1] but keeps total[1], a world that contradicts itself
+def test_a_hidden_value_computed_from_hidden_components_is_computed_again_in_every_sample(rulebook):
+    # total[1] (hidden from seat 0) is stored from hand[1] (hidden from seat 0): a resample replays a
+    # world, so its total is that world's cards' (issue 36; RW263, which warned here, is retired)
+    from interpreter.game import Rulebook
     report, _ = check_rulebook(rulebook(HAND_TOTAL))
-    assert [(d.code, d.severity, d.pos.line) for d in report.items] == [("RW263", "warning", 21)]
-    assert "'total'" in report.items[0].message and "zone 'hand'" in report.items[0].message
-    # through a function too
-    held = 'functions:\n  held:\n    params: {p: player}\n    value: "sum(hand[p], c -> c.value)"\nsetup:'
-    report, _ = check_rulebook(rulebook(HAND_TOTAL.replace('"total[p] = sum(hand[p], c -> c.value)"',
-                                                           '"total[p] = held(p)"').replace("setup:", held)))
-    assert [d.code for d in report.items] == ["RW263"]
-    # how many cards a hand holds every seat sees: no contents read
-    report, _ = check_rulebook(rulebook(HAND_TOTAL.replace('sum(hand[p], c -> c.value)"\nflow',
-                                                           'count(hand[p])"\nflow')))
     assert report.items == []
-    # a total everyone sees is no hidden value (it tells what it tells, and resample keeps it seen)
-    report, _ = check_rulebook(rulebook(HAND_TOTAL.replace(', visible: "viewer == p"}\nsetup', '}\nsetup')))
-    assert report.items == []
-
-
-def test_rw263_follows_locals_and_loops(rulebook):
-    for steps in ('{let: "s = sum(hand[p], c -> c.value)"}\n      - set: "total[p] = s + 1"',
-                  '{for: "c in hand[p]", do: [{set: "total[p] += c.value"}]}'):
-        text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"', steps)
-        report, _ = check_rulebook(rulebook(text))
-        assert [d.code for d in report.items] == ["RW263"], steps
-    # a local that holds only how many cards: no contents
-    text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"',
-                              '{let: "n = count(hand[p])"}\n      - set: "total[p] = n"')
-    report, _ = check_rulebook(rulebook(text))
-    assert report.items == []
-
-
-def test_rw263_follows_conditions_on_hidden_contents(rulebook):
-    text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"',
-                              '{if: "sum(hand[p], c -> c.value) > 6", then: [{set: "total[p] = 1"}]}')
-    report, _ = check_rulebook(rulebook(text))
-    assert [d.code for d in report.items] == ["RW263"]
-    text = HAND_TOTAL.replace('set: "total[p] = sum(hand[p], c -> c.value)"',
-                              '{if: "count(hand[p]) > 1", then: [{set: "total[p] = 1"}]}')
-    report, _ = check_rulebook(rulebook(text))
-    assert report.items == []
+    rb = Rulebook.load(rulebook(HAND_TOTAL))
+    st = rb.new_game(2, 1)
+    totals = set()
+    for k in range(30):
+        r = st.resample(0, k)
+        assert rb.evaluate(r, "total[1]") == rb.evaluate(r, "sum(hand[1], c -> c.value)")
+        totals.add(rb.evaluate(r, "total[1]"))
+    assert len(totals) > 1

@@ -32,7 +32,7 @@ from .choices import choose_sets, parse_size
 INVARIANT_SCOPES = ("turn_end", "round_end", "phase_end")
 from .flowcode import lazy_entries, lazy_instructions
 from .limits import LIMITS
-from .steps import StepCompiler, content_reads
+from .steps import StepCompiler
 from .stdlib import BUILTINS
 
 #: the expression language's own words (dsl/grammar.lark): no name can be spelled like them
@@ -80,9 +80,6 @@ class Compiler:
         #: (variable, position, action, parameter names) of every `set` in an action of a variable
         #: that may be hidden, with the parameters its value depends on (check_secret_sets)
         self.param_sets: list = []
-        #: (variable, position, value, zone family read through a local or None) of every `set`
-        #: of a variable that may be hidden (RW263: check_content_sets)
-        self.content_sets: list = []
         self.emitted: set = set()
         self.scope_names: set = set(BUILTIN_SCOPES)
         self.deferrals: list = []  # (until, pos)
@@ -232,7 +229,6 @@ class Compiler:
         g.images = check_images(s.root, g.display, s.section_pos.get("display"), self.report)
         self.compile_redaction()
         self.check_secret_sets()
-        self.check_content_sets()
         if not self.report.has_errors:
             self.mark_distinct_options()
         g.all_procs = dict(self.all_procs())
@@ -273,23 +269,6 @@ class Compiler:
         for action in list(g.actions.values()) + list(g.inline_actions.values()):
             if action.name in g.sealed:     # taken together: the others know nothing of it, not even which
                 g.secret_kept[action.name] = frozenset(p.name for p in action.params)
-
-    def check_content_sets(self):
-        """RW263: a `set` stores in a variable that may be hidden from a seat a value computed
-        from what a zone that may be hidden holds (not only how many: ``sum(hand[p], c ->
-        c.value)``, through the functions it calls too): resample redistributes the components
-        but keeps the stored value, so the sample would contradict it (or a search would read
-        the hidden contents off it)."""
-        g = self.game
-        for name, pos, value, via in self.content_sets:
-            zone = via or next(content_reads(value, g, set()), None)
-            if zone is not None:
-                self.report.warning(pos, f"'{name}' may be hidden from a seat, and this sets it from (or under a "
-                                         f"condition on) what zone '{zone}' holds, which a seat may not see: resample redistributes "
-                                         f"those components but keeps the stored value, so a resampled world "
-                                         f"would contradict it (and a search could read the hidden contents "
-                                         f"off it); compute it where it is read, with a function "
-                                         f"(functions: {{{name}: {{value: …}}}})", "RW263")
 
     def check_turn_ends(self):
         """RW153: an action that ends the turn (`end_turn`) offered by a decision not taken

@@ -375,7 +375,7 @@ class GameDef:
     #: a cooperative game (`end: together:`): f(state, [None]) -> did the seats win (together)?
     together: Callable | None = None
     #: set by Rulebook: f(layout, seed, logging, chance) -> a new game at its first decision
-    #: (engine/start.py start_game); resample replays games with it (engine/infosets.py)
+    #: (engine/start.py start_game); resample replays games with it (engine/knowledge/)
     replay_start: Callable | None = None
     #: every procedure by its unique name, for serialisation
     all_procs: dict = field(default_factory=dict)
@@ -419,7 +419,7 @@ class GameDef:
     #: (`secret:` on an action, its default, `display: secret`); see runtime.public_action_id
     redact: dict = field(default_factory=dict)
     #: action name -> its secret parameters (``redact``) whose values an action keeps in a
-    #: variable some seat may not see: ``resample`` chooses them anew (infosets.secret_choices)
+    #: variable some seat may not see: ``resample`` chooses them anew (engine/knowledge/)
     secret_kept: dict = field(default_factory=dict)
     #: a coverage recorder (interpreter/coverage.py) when the rulebook was loaded to measure its
     #: scenarios, else None: only then are instructions and lookups compiled to record what runs

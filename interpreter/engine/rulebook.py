@@ -120,7 +120,7 @@ class Rulebook:
 
     def __init__(self, game, path: Path, report: Report):
         self.game = game
-        game.replay_start = partial(start_game, game)       # for resample (engine/infosets.py)
+        game.replay_start = partial(start_game, game)       # for resample (engine/knowledge/)
         self.path = Path(path)
         self.report = report
         self._layouts: dict = {}

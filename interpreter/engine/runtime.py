@@ -93,7 +93,7 @@ class State:
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "log_marks", "logging", "steps", "error", "seed", "memo",
                  "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "vk", "broken",
-                 "origin", "moved", "shuffles", "rec", "script")
+                 "origin", "moved", "rec", "script")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -128,7 +128,6 @@ class State:
         s.origin = self.origin              # an edited start (never changed), or None
         s.script = self.script              # a sampled world's chance answers (a tuple pair), or None
         s.moved = None                      # a copy is tracked only when asked (track_moves)
-        s.shuffles = None                   # likewise (a replay's: recall.Recall)
         s.rec = None                        # a replay's record of what one seat is shown (knowledge/record.py)
         return s
 
@@ -160,8 +159,6 @@ class State:
         return value
 
     def shuffle(self, zone) -> None:
-        if self.shuffles is not None:       # a replay that a seat's recall follows (recall.Recall)
-            self.shuffles.append(zone.id)
         self.forget_results((zone.id,))
         if self.known:
             self.known.pop(zone.id, None)
@@ -510,7 +507,7 @@ class State:
     # --- chance values: variables that hold what a `random` step drew ----------
     def drew(self, slot: int, key) -> None:
         """Variable slot ``slot`` holds a value a `random` step drew when the generator was at
-        ``key``: ``resample`` may draw it anew for a seat that does not see it (infosets.py)."""
+        ``key``: ``resample`` may draw it anew for a seat that does not see it (engine/knowledge/)."""
         self.drawn = {**self.drawn, slot: key}
         if self.known:
             self.known.pop(-1 - slot, None)
@@ -932,7 +929,7 @@ class State:
 
     def recall_notes(self, seat: int) -> list:
         """Where ``resample(seat, …)`` remembers less than ``seat`` could tell from the rules:
-        ``[(decisions so far, zone name, why)]`` (see interpreter/infosets.py, recall_notes)."""
+        ``[(decisions so far, zone name, why)]``: always [] since resample replays worlds (engine/knowledge/)."""
         from .infosets import recall_notes
         return recall_notes(self, seat)
 
@@ -1011,7 +1008,6 @@ class State:
         comps = layout.components
         s.z = [[comps[i] for i in zone] for zone in data["zones"]]
         s.moved = None
-        s.shuffles = None
         s.rec = None
         s.where = [0] * len(comps)
         for zid, zone in enumerate(s.z):

@@ -53,7 +53,6 @@ def fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.chance = None
     st.broken = []
     st.moved = None
-    st.shuffles = None
     st.rec = None
     st.zf, st.zi, st.vk = lay.zfam, lay.zid, lay.vkeys
     st.origin = None

@@ -66,10 +66,6 @@ class StepCompiler:
         self.params: dict = {}
         self.param_locals: dict = {}
         self.param_conds: list = []
-        #: local slots computed from what a zone that may be hidden holds -> that zone family, and
-        #: such zone families the conditions around read (RW263)
-        self.content_locals: dict = {}
-        self.content_conds: list = []
 
     # --- helpers ---------------------------------------------------------------
     def emit(self, kind: str, lines, pos: Pos, pushes=(), call=None, leaf: bool = True) -> F.Ins:
@@ -232,7 +228,6 @@ class StepCompiler:
             if node.name in self.g.variables:
                 self.report.error(node.pos, f"'{node.name}' is a game variable; use set:, or another name", E_NAME)
             slot = self.scope.declare(node.name, vt)
-            self._note_content(slot, node.value)
             if self._chance_names(node.value) or self.chance_conds:
                 self.tainted.add(slot)
             if self.params:
@@ -248,7 +243,6 @@ class StepCompiler:
             self._check_op(op, typ, node)
             value = self._combined(op, f"{_l(int(slot))}", vs, node.pos, name)
             self.chance_locals.pop(slot, None)      # no longer the drawn value
-            self._note_content(slot, node.value)
             if self._chance_names(node.value) or self.chance_conds:
                 self.tainted.add(slot)
             if self.params:
@@ -320,31 +314,11 @@ class StepCompiler:
                         found |= self.param_locals.get(local[0], frozenset())
         return frozenset(found)
 
-    def _content_local(self, node):
-        """The zone family whose contents a local in ``node`` was computed from (RW263), or None."""
-        if not self.content_locals:
-            return None
-        for n in ast.walk(node):
-            if isinstance(n, ast.Name):
-                local = self.scope.lookup(n.id)
-                if local is not None and local[0] in self.content_locals:
-                    return self.content_locals[local[0]]
-        return None
-
-    def _note_content(self, slot, value) -> None:
-        """Local ``slot`` was set to ``value``: remember whether that reads hidden contents."""
-        zone = next(content_reads(value, self.g, set()), None) or self._content_local(value)
-        if zone is not None:
-            self.content_locals[slot] = zone
-
     def _chance_lines(self, var, node, at: str) -> list:
         """After a `set` of a variable that may be hidden: a local drawn by `random` and copied
         unchanged stays chance (``State.drew``); any other value is not (``State.undrew``).
         A value computed from a drawn one cannot be drawn anew by resample: RW260."""
         value = node.value
-        self.c.content_sets.append((var.name, node.pos, value,       # RW263
-                                    self._content_local(value) or (self.content_conds[-1] if self.content_conds
-                                                                   else None)))
         if self.params:
             used = self._param_names(value)
             if used:
@@ -405,8 +379,6 @@ class StepCompiler:
                                                  f"(cells: …)", "RW272")
         bottom = bool(step.get("bottom", False))
         where = self.bind(pos, "pos")
-        if not isinstance(wt, T.ZoneT):
-            self._check_deck_take(step["move"], step.pos_of("move"))
         if isinstance(wt, T.ZoneT):
             lines = [f"st.move_zone({ws}, {ds}, {bottom}, {where})"]
         elif isinstance(wt, T.Comp):
@@ -419,25 +391,6 @@ class StepCompiler:
             lines = [f"st.move({self.bind(_components, 'f')}(st, {ws}, {self.bind(step.pos_of('move'), 'pos')}), "
                      f"{ds}, {bottom}, {where})"]
         self.emit(F.STMT, lines, pos, ("moved", F.CHANGED))
-
-    def _check_deck_take(self, value, pos: Pos) -> None:
-        """RW264: a `move` of components picked from inside a deck that may be hidden (not its
-        `top`): what a seat knew of the places in the deck is not followed through it
-        (recall.Recall follows draws from the top; ``State.recall_notes`` says where)."""
-        node = self.c.parse(value, pos) if isinstance(value, str) else None
-        if node is None or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and
-                            node.func.id == "top"):
-            return
-        for name in [*content_reads(node, self.g, set()), self._content_local(node)]:
-            fam = self.g.zones.get(name) if name else None
-            if fam is not None and fam.ztype == "deck":
-                self.report.warning(pos, f"this moves a component picked from inside deck '{name}', which a "
-                                         f"seat may not see: resample does not follow which one left (it "
-                                         f"follows draws from the top), so a seat that knew the places in "
-                                         f"the deck may see that component anywhere it could have gone "
-                                         f"(state.recall_notes says when); draw from the top, or move top({name})",
-                                    "RW264")
-                return
 
     def _move_onto_grid(self, step: LDict, pos: Pos, ws: str, wt, ds: str):
         """``move: t, to: GRID, cells: CELLS``: one component onto a grid zone, covering the
@@ -528,20 +481,13 @@ class StepCompiler:
             self.param_conds.append(params)
         if used:
             self.chance_conds.append(used[0])
-        zone = None
-        if node is not None:
-            zone = next(content_reads(node, self.g, set()), None) or self._content_local(node)
-        if zone is not None:
-            self.content_conds.append(zone)
-        return (1 if used else 0) + (2 if params else 0) + (4 if zone is not None else 0)
+        return (1 if used else 0) + (2 if params else 0)
 
     def _pop_cond(self, n: int) -> None:
         if n & 1:
             self.chance_conds.pop()
         if n & 2:
             self.param_conds.pop()
-        if n & 4:
-            self.content_conds.pop()
 
     def step_if(self, step: LDict, pos: Pos):
         cs = self.cond_text(step["if"], step.pos_of("if"))
@@ -608,8 +554,6 @@ class StepCompiler:
         head_ins = self.emit(F.LOOP_HEAD, lines, pos, pushes, leaf=False)
         head_ins.each = (its, bind)
         used = self._chance_names(head.iter)        # a loop over what chance drew: its body depends on it
-        for slot in slots:                          # a loop over a hidden hand: its cards are contents
-            self._note_content(slot, head.iter)
         if used:
             self.tainted.update(slots)
             self.chance_conds.append(used[0])
@@ -1445,34 +1389,3 @@ _STEPS = {
 
 #: the keys that make a YAML mapping a step (for tools that read rulebooks: coverage, mutation)
 STEP_KINDS = tuple(_STEPS)
-
-
-#: calls that read only how many components a zone holds (which every seat sees), or whether
-#: a seat knows it, not what it holds
-_SIZE_ONLY = frozenset(("count", "len", "empty", "known"))
-
-
-def content_reads(node, g, seen: set):
-    """The names of the zone families that may be hidden from a seat whose contents ``node``
-    reads (directly or in the functions it calls), not only their sizes (RW263)."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        fname = node.func.id
-        if fname in _SIZE_ONLY and (fname == "known" or len(node.args) == 1):
-            return
-        f = g.functions.get(fname)
-        if f is not None and fname not in seen:
-            seen.add(fname)
-            if getattr(f, "tree", None) is not None:
-                yield from content_reads(f.tree, g, seen)
-    if isinstance(node, ast.Name):
-        fam = g.zones.get(node.id)
-        if fam is not None and fam.visible_const is not True:
-            yield node.id
-        return
-    for value in vars(node).values():
-        if isinstance(value, ast.Node):
-            yield from content_reads(value, g, seen)
-        elif isinstance(value, list):
-            for item in value:
-                if isinstance(item, ast.Node):
-                    yield from content_reads(item, g, seen)
