@@ -253,7 +253,7 @@ def _counts(text, game) -> list:
 
 def cmd_check(args) -> int:
     import os
-    from .tools.simulate import run_check, write_replay
+    from .tools.simulate import policy_findings, run_check, write_replay
     from dsl.diagnostics import Diagnostic
     rb = Rulebook.load(args.rulebook)
     counts = _counts(args.players, rb.game)
@@ -277,6 +277,8 @@ def cmd_check(args) -> int:
         for vs in variant_sets:
             findings.extend(run_check(args.rulebook, args.games, counts, options, vs, args.max_decisions,
                                       args.check_every, jobs, done=done, backend=backend))
+            for n in counts:                    # RW907: simple policies past the decision bound (warnings)
+                findings.extend(policy_findings(args.rulebook, n, options, vs))
     elapsed = time.perf_counter() - started
     # one report per distinct problem, with the first game that shows it
     distinct = {}

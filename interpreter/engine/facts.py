@@ -11,7 +11,9 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
 
     ``max_game_length`` is the rulebook's bound on the decisions of a game
     (``game: max_decisions:``; ``regelwerk check`` reports a game that goes
-    on longer), or None when it states none.  ``action_space_size`` is None when a
+    on longer), or None when it states none; ``truncation`` the decisions after which
+    an unfinished game is truncated (``State.truncated``; the environments end the
+    episode there): ``max_game_length``, else 1000 per seat (layout.DECISIONS_PER_SEAT).  ``action_space_size`` is None when a
     parameter cannot be bounded before the game (RW240): the layout has no fixed
     action space.  ``score_direction`` is
     ``"higher"`` or ``"lower"`` (``end: better: lower``: the lowest score wins).
@@ -29,6 +31,7 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
         "automata": sorted(lay.automata),
         "action_space_size": _space_size(rulebook, lay),
         "max_game_length": lay.max_decisions,
+        "truncation": lay.decision_bound,
         "score_direction": rulebook.score_direction,
         "returns": list(RETURN_KINDS),
         "random": draws_at_random(rulebook.game),

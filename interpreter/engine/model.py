@@ -375,6 +375,8 @@ class GameDef:
     #: set by Rulebook: f(layout, seed, logging, chance) -> a new game at its first decision
     #: (engine/start.py start_game); resample replays games with it (engine/infosets.py)
     replay_start: Callable | None = None
+    #: set by Rulebook: the Rulebook this game belongs to (a State pickles by it: engine/persist.py)
+    rulebook: object = None
     #: every procedure by its unique name, for serialisation
     all_procs: dict = field(default_factory=dict)
     #: score-expression slot for "p"

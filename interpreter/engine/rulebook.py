@@ -121,6 +121,7 @@ class Rulebook:
     def __init__(self, game, path: Path, report: Report):
         self.game = game
         game.replay_start = partial(start_game, game)       # for resample (engine/infosets.py)
+        game.rulebook = self                                # a State pickles by its rulebook (engine/persist.py)
         self.path = Path(path)
         self.report = report
         self._layouts: dict = {}
@@ -136,6 +137,12 @@ class Rulebook:
         if game is None:
             raise RulebookError(report.sorted() or report.items)
         return cls(game, path, report)
+
+    def __reduce__(self):
+        """Pickled by its folder: unpickling loads (and compiles) the rulebook there once per
+        process (engine/persist.py); compiled code itself never pickles."""
+        from .persist import load_rulebook_once
+        return (load_rulebook_once, (str(self.path),))
 
     @property
     def name(self) -> str:

@@ -132,10 +132,22 @@ class State:
         s.rec = None                        # a replay's record of what one seat is shown (knowledge/record.py)
         return s
 
+    def __reduce__(self):
+        """Plain ``pickle``: by the rulebook's folder and the game so far (engine/persist.py)."""
+        from .persist import reduce_state
+        return reduce_state(self)
+
     # --- queries -----------------------------------------------------------
     @property
     def terminal(self) -> bool:
         return self.status == "over"
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the game has not ended after its layout's ``decision_bound`` decisions (the
+        rulebook's ``max_decisions``, else a default per seat: layout.py): an environment ends
+        the episode there as truncated.  The engine itself plays on (to the limit 'decisions')."""
+        return self.status != "over" and len(self._history) >= self.lay.decision_bound
 
     def contents(self, zone):
         return self.z[zone.id]
