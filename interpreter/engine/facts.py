@@ -18,7 +18,8 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
     action space.  ``score_direction`` is
     ``"higher"`` or ``"lower"`` (``end: better: lower``: the lowest score wins).
     ``random`` and ``perfect_information``: see :func:`draws_at_random` and
-    :func:`perfect_information`.
+    :func:`perfect_information`.  ``unbounded``: the number variables whose observation
+    entries fall back to ±1000 because no ``min``/``max`` bounds them (:func:`unbounded_numbers`).
     """
     lay = rulebook.layout(players, options, variants)
     deciding = [s for s in lay.seats if s not in lay.automata]
@@ -41,7 +42,22 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
         info["observation_size"] = rulebook.observation_spec(players, options, variants).size()
     except ImportError:  # pragma: no cover - numpy absent: the spec itself needs no numpy
         info["observation_size"] = None
+    info["unbounded"] = unbounded_numbers(rulebook.game, lay)
     return info
+
+
+def unbounded_numbers(game, lay) -> list:
+    """The number variables nothing in the rulebook bounds (no ``min``/``max``, or only one
+    of them): their observation entries fall back to ``-VAR_BOUND..VAR_BOUND`` (±1000,
+    engine/tensors.py) on the open side, so a normalised observation of them sits near 0.5."""
+    from . import types as T
+    out = []
+    for var in game.scalar_vars + game.family_vars:
+        if var.type == T.INT:
+            lo, hi = lay.clamp.get(var.name) or (None, None)
+            if lo is None or hi is None:
+                out.append(var.name)
+    return out
 
 
 def _space_size(rulebook, lay):
