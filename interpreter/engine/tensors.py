@@ -439,17 +439,28 @@ class ObservationWriter:
 
     def vector(self, st, viewer, normalise: bool = False):
         """``observation_vector(st, viewer, normalise)``."""
+        vec = self._written(st, viewer)[:self.enc.size].copy()
+        if normalise:
+            vec -= self.enc.low
+            vec *= self.enc.inv_span
+        return vec
+
+    def write_into(self, out, st, viewer, normalise: bool = False) -> None:
+        """``out[:] = observation_vector(st, viewer, normalise)`` (a row of a batch: no new array)."""
+        np = _np()
+        np.copyto(out, self._written(st, viewer)[:self.enc.size])
+        if normalise:
+            out -= self.enc.low
+            out *= self.enc.inv_span
+
+    def _written(self, st, viewer):
         view = self.views.get(viewer)
         if (view is None or view.state is not st or view.moved is None or view.moved is not st.moved
                 or view.at < view.moved.base):         # (moves it has not read were trimmed off the journal)
             view = self.views[viewer] = self._whole(st, viewer)
         else:
             self._update(view, st, viewer)
-        vec = view.out[:self.enc.size].copy()
-        if normalise:
-            vec -= self.enc.low
-            vec *= self.enc.inv_span
-        return vec
+        return view.out
 
     # --- writing ----------------------------------------------------------------
     def _whole(self, st, viewer) -> _View:
