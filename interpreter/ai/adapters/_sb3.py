@@ -17,6 +17,7 @@ class RulebookVecEnv(VecEnv):
 
     def __init__(self, games):
         self.games = games
+        self.render_mode = None
         super().__init__(games.num_envs, spaces.Box(games.low, games.high, (games.size,), np.float32),
                          spaces.Discrete(games.n_actions))
         self._actions = None
