@@ -107,6 +107,7 @@ class VectorGames:
         self.n_actions = len(self.space)
         self.obs = np.zeros((num_envs, self.size), np.float32)
         self.masks = np.zeros((num_envs, self.n_actions), np.int8)
+        self._mask_rows = [memoryview(row) for row in self.masks]
         self.rewards = np.zeros(num_envs, np.float32)
         self.terminated = np.zeros(num_envs, bool)
         self.truncated = np.zeros(num_envs, bool)
@@ -183,11 +184,13 @@ class VectorGames:
         st, seat = self.states[i], self.seats[i]
         if self.write_obs:
             self.writers[i].write_into(self.obs[i], st, seat, self.normalise)
-        row = self.masks[i]
-        row[:] = 0
+        row = self._mask_rows[i]                     # (a memoryview: one cell at a time beats numpy here)
+        for j in self.legal[i]:
+            row[j] = 0
         if st.pending is not None and st.status != "over" and len(st._history) < self.bound:
             idx = self.legal[i] = self.space.indices_of(st.pending)
-            row[idx] = 1
+            for j in idx:
+                row[j] = 1
         else:
             self.legal[i] = []
 
