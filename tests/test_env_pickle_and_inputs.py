@@ -101,3 +101,45 @@ def test_info_names_the_numbers_that_fall_back_to_the_default_bound():
     assert info["unbounded"] == ["round", "score"]
     lay = rb.layout(2)
     assert lay.clamp["score"] == (1, None)
+
+
+def test_invariants_that_always_hold_bound_the_observations(tmp_path):
+    import shutil
+    np = pytest.importorskip("numpy")
+    from interpreter.game import observation_bounds
+    book = tmp_path / "duel"
+    shutil.copytree(ROOT / "tests" / "rulebooks" / "tiny_duel", book)
+    text = (book / "game.yaml").read_text()
+    text = text.replace("target: {init: 0, min: 0, max: 3}", "target: {init: 0}\n  spare: {init: 0}")
+    text = text.replace("score: {index: {p: players}, init: 0, min: 0, max: 6}",
+                        "score: {index: {p: players}, init: 0}")
+    text += ('invariants:\n  kept: "target in 0..3 and all(players, p -> score[p] >= 0 and score[p] <= 6)"\n'
+             '  half: {expr: "spare <= 9", when: turn_end}\n')
+    (book / "game.yaml").write_text(text)
+    rb = Rulebook.load(book)
+    assert rb.game.invariant_bounds == {"target": (0, 3), "score": (0, 6)}
+    # `spare` is bounded only at the end of a turn: not at every decision, so not at all
+    assert rb.info(2)["unbounded"] == ["spare"]
+    spec = rb.observation_spec(2)
+    low, high = observation_bounds(rb.game, rb.layout(2))
+    cols = {name: i for i, name in enumerate(spec_names(spec))}
+    assert (low[cols["target"]], high[cols["target"]]) == (0, 3)
+    assert (low[cols["score[0]"]], high[cols["score[0]"]]) == (0, 6)
+    assert (low[cols["spare"]], high[cols["spare"]]) == (-1000, 1000)
+
+
+def spec_names(spec):
+    """The name of each flat entry of the spec that holds a number variable's value."""
+    out, at = [], 0
+    for p in spec.parts:
+        n = 1
+        for d in p.shape:
+            n *= d
+        names = [None] * n
+        if p.kind == "var" and len(p.columns) == 2 and p.columns[1] == "value":
+            for r, key in enumerate(p.rows):
+                names[r * p.shape[1] + 1] = p.name.split(":", 1)[-1] if len(p.rows) == 1 else \
+                    f"{p.name.split(':', 1)[-1]}[{key}]"
+        out += names
+        at += n
+    return out

@@ -47,14 +47,15 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
 
 
 def unbounded_numbers(game, lay) -> list:
-    """The number variables nothing in the rulebook bounds (no ``min``/``max``, or only one
-    of them): their observation entries fall back to ``-VAR_BOUND..VAR_BOUND`` (±1000,
+    """The number variables nothing in the rulebook bounds on one side or both (no
+    ``min``/``max`` and no ``when: always`` invariant that keeps them within a bound): their observation entries fall back to ``-VAR_BOUND..VAR_BOUND`` (±1000,
     engine/tensors.py) on the open side, so a normalised observation of them sits near 0.5."""
     from . import types as T
+    from .tensors import number_bounds
     out = []
     for var in game.scalar_vars + game.family_vars:
         if var.type == T.INT:
-            lo, hi = lay.clamp.get(var.name) or (None, None)
+            lo, hi = number_bounds(game, lay, var.name)
             if lo is None or hi is None:
                 out.append(var.name)
     return out

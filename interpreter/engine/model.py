@@ -367,6 +367,9 @@ class GameDef:
     #: the name of what the score holds beyond its parts (`end: rest:`), or None
     score_rest: str | None = None
     invariants: list = field(default_factory=list)  # [(name, f, pos)]: checked after every decision
+    #: number variable name -> (low or None, high or None) that `when: always` invariants keep it within
+    #: (engine/bounds.py): the observation tensors' bounds where the variable declares no min/max
+    invariant_bounds: dict = field(default_factory=dict)
     #: invariants with `when: turn_end` (round_end, phase_end): scope kind -> [(name, f, pos)],
     #: checked by State.scope_end as such a scope ends (broken ones in State.broken)
     scope_invariants: dict = field(default_factory=dict)

@@ -12,20 +12,6 @@ the state from the JSON form, as ``Rulebook.state_from_json`` does.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-_LOADED: dict = {}
-
-
-def load_rulebook_once(path: str):
-    """The Rulebook at ``path``, loaded once per process (unpickling)."""
-    key = str(Path(path).resolve())
-    book = _LOADED.get(key)
-    if book is None:
-        from .rulebook import Rulebook
-        book = _LOADED[key] = Rulebook.load(key)
-    return book
-
 
 def reduce_state(st):
     book = st.game.rulebook

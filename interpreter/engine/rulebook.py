@@ -115,6 +115,18 @@ def check_names(names, players: int) -> list:
     return names
 
 
+_LOADED: dict = {}
+
+
+def load_rulebook_once(path: str) -> "Rulebook":
+    """The Rulebook at ``path``, loaded once per process (what unpickling a Rulebook calls)."""
+    key = str(Path(path).resolve())
+    book = _LOADED.get(key)
+    if book is None:
+        book = _LOADED[key] = Rulebook.load(key)
+    return book
+
+
 class Rulebook:
     """A compiled rulebook, ready to start games."""
 
@@ -141,7 +153,6 @@ class Rulebook:
     def __reduce__(self):
         """Pickled by its folder: unpickling loads (and compiles) the rulebook there once per
         process (engine/persist.py); compiled code itself never pickles."""
-        from .persist import load_rulebook_once
         return (load_rulebook_once, (str(self.path),))
 
     @property

@@ -158,6 +158,18 @@ def _var_columns(game, lay, typ):
 #: the bound of a number variable that states no ``min``/``max`` (its value is clipped to it)
 VAR_BOUND = 1000
 
+def number_bounds(game, lay, name: str) -> tuple:
+    """(low, high) of a number variable as far as the rulebook bounds it, None where nothing
+    does: its ``min``/``max`` (the layout's, a rule), else what a ``when: always`` invariant keeps
+    it within (engine/bounds.py); the observation falls back to ±VAR_BOUND where None."""
+    lo, hi = lay.clamp.get(name) or (None, None)
+    kept = game.invariant_bounds.get(name)
+    if kept is not None:
+        lo = kept[0] if lo is None else lo
+        hi = kept[1] if hi is None else hi
+    return lo, hi
+
+
 #: ``observation_vector(st, EVERYONE)``: every zone and variable shown (the full, privileged state)
 EVERYONE = "everyone"
 
@@ -257,9 +269,9 @@ class _Encoder:
                     if var.type == T.BOOL:
                         lo, hi = 0, 1
                     else:
-                        bounds = lay.clamp.get(var.name) or (None, None)
-                        lo = -VAR_BOUND if bounds[0] is None else bounds[0]
-                        hi = VAR_BOUND if bounds[1] is None else bounds[1]
+                        lo, hi = number_bounds(game, lay, var.name)
+                        lo = -VAR_BOUND if lo is None else lo
+                        hi = VAR_BOUND if hi is None else hi
                         lo, hi = min(lo, 0), max(hi, 0)     # a hidden value shows as 0
                         if hi == lo:
                             hi = lo + 1
