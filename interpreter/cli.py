@@ -345,6 +345,9 @@ def cmd_report(args) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
+    print(f"bots: {result['bots_strength']}")
+    if result.get("warning"):
+        print(f"warning: {result['warning']}")
     for label, summ in result["configs"].items():
         head = f"{rb.name}, {players} players" + (f", {label}" if len(configs) > 1 else "")
         print(f"{head}: {summ['finished']} of {summ['games']} games finished")
