@@ -41,3 +41,24 @@ def test_the_report_says_how_strong_its_bots_are_and_warns_of_random_play():
     assert "balance measured with random play" in random_play_warning("random")
     assert "balance measured with random play" in random_play_warning("ismcts,random")
     assert random_play_warning("ismcts") is None and random_play_warning("greedy,ismcts:100") is None
+
+
+def test_greedy_judges_by_the_scores_the_game_would_give_if_it_ended_now():
+    import random
+    from interpreter.ai.bots import make_bots, play_out
+    from interpreter.game import Rulebook
+    rb = Rulebook.load(ROOT / "rules" / "yak")            # Yak writes its scores only as the game ends
+    st = rb.new_game(2, 3, logging=False)
+    rng = random.Random(1)
+    for _ in range(60):
+        st.apply_index(rng.randrange(len(st.legal_action_indices())))
+    before = st.to_json()
+    assert st.scores() == [0, 0] and st.scores_if_ended() != [0, 0]
+    assert st.to_json() == before                          # scored on a copy
+    won = 0
+    for seed in range(1, 7):                               # seats alternating
+        game = rb.new_game(2, seed, logging=False)
+        spec, seat = ("greedy,random", 0) if seed % 2 else ("random,greedy", 1)
+        play_out(game, make_bots(spec, 2, seed))
+        won += seat in game.winners()
+    assert won >= 5                                        # (it won 5 of 6; blind to Yak's scores it played at random)

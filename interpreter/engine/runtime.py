@@ -839,6 +839,23 @@ class State:
             return [score(self, [0])] * self.lay.num_seats
         return [score(self, [p]) for p in self.lay.seats]
 
+    def scores_if_ended(self) -> list:
+        """The scores the game would give if it ended now: a copy runs the rulebook's
+        ``scoring:`` steps, then ``end: score:`` (this state is unchanged).  For bots that
+        judge a position by its score when the rules write scores only as the game ends; a
+        ``scoring:`` that cannot run mid-game falls back to :meth:`scores`."""
+        if self.status == "over" or self.game.scoring is None:
+            return self.scores()
+        s = self.clone()
+        s.logging = False
+        s.pending = None
+        s.end_game()
+        try:
+            run(s)
+        except RuleRuntimeError:
+            return self.scores()
+        return s.scores()
+
     def won_together(self) -> bool | None:
         """In a cooperative game (``end: together:``): whether the seats have won, once the
         game is over (False before); None in a game of each against each."""
