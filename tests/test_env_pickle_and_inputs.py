@@ -143,3 +143,10 @@ def spec_names(spec):
         out += names
         at += n
     return out
+
+
+def test_openspiel_checks_its_returns_parameter_when_the_game_loads():
+    pytest.importorskip("pyspiel")
+    from interpreter.ai.adapters import openspiel
+    with pytest.raises(ValueError, match="returns must be one of win, rank, zero_sum, score, not 'wins'"):
+        openspiel.load(ROOT / "tests" / "rulebooks" / "tiny_duel", players=2, returns="wins")

@@ -162,6 +162,8 @@ class RegelwerkGame(pyspiel.Game):
         variants = params.get("variants", "")
         self.variants = tuple(v for v in str(variants).split(",") if v)
         self.returns_kind = str(params.get("returns", "win"))
+        if self.returns_kind not in ("win", "rank", "zero_sum", "score"):      # (State.returns' kinds)
+            raise ValueError(f"returns must be one of win, rank, zero_sum, score, not {self.returns_kind!r}")
         self.automata_mode = str(params.get("automaton_seats", "players"))
         if self.automata_mode not in AUTOMATA:
             raise ValueError(f"automaton_seats must be one of {', '.join(AUTOMATA)}, not {self.automata_mode!r}")
