@@ -210,13 +210,88 @@ def measure(name, games: int, repeat: int, players: int) -> dict:
     return {way: statistics.median(v) for way, v in per.items()}
 
 
+# --- issue 39: the vector environment against the engine's index path ------------------------------
+def index_path(rb, players, decisions: int, seed: int = 0) -> float:
+    """CPU seconds per decision of random games on the engine's fastest path:
+    ``legal_action_indices()`` + ``apply_index(random position)``, new games as they end."""
+    rng = random.Random(seed)
+    n, k = 0, 0
+    t = time.process_time()
+    while n < decisions:
+        st = rb.new_game(players, k, logging=False)
+        k += 1
+        while st.status != "over" and n < decisions:
+            st.apply_index(rng.randrange(len(st.legal_action_indices())))
+            n += 1
+    return (time.process_time() - t) / n
+
+
+def vector_path(rb, players, copies: int, decisions: int, observe: bool = True, seed: int = 0) -> float:
+    """CPU seconds per decision (learners' and random opponents') through the Gymnasium vector
+    environment of ``copies`` games: per step each learner's random legal action (from the
+    legal indices the env keeps: the same draw as the index path's) and ``envs.step``
+    (batched observations written, ``observe=False``: masks only) and ``action_masks()``."""
+    import numpy as np
+    from interpreter.ai.adapters.vector import RulebookVectorEnv, VectorGames
+    games = VectorGames(rb, players, copies, seed=seed)
+    games.write_obs = observe
+    envs = RulebookVectorEnv(games)
+    envs.reset(seed=seed)
+    rng = random.Random(seed)
+    t = time.process_time()
+    start = games.decisions
+    while games.decisions - start < decisions:
+        acts = np.array([legal[rng.randrange(len(legal))] for legal in games.legal])
+        envs.step(acts)
+        envs.action_masks()
+    return (time.process_time() - t) / (games.decisions - start)
+
+
+def measure_vector(name, players: int, copies: int, decisions: int, repeat: int) -> dict:
+    rb = Rulebook.load(ROOT / "rules" / name)
+    ways = {"index": lambda: index_path(rb, players, decisions),
+            "vector": lambda: vector_path(rb, players, copies, decisions, True),
+            "vector_no_obs": lambda: vector_path(rb, players, copies, decisions, False)}
+    index_path(rb, players, 500)
+    vector_path(rb, players, copies, 500)
+    per = {w: [] for w in ways}
+    names = list(ways)
+    for r in range(repeat):
+        for w in names[r % 3:] + names[:r % 3]:
+            per[w].append(ways[w]())
+    return {w: statistics.median(v) for w, v in per.items()}
+
+
+def main_vector(args) -> int:
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({args.vector} copies, "
+          f"{args.decisions} decisions a way, medians of {args.repeat} rounds, {args.players} players)", flush=True)
+    rows = []
+    for name in args.game or GAMES:
+        m = measure_vector(name, args.players, args.vector, args.decisions, args.repeat)
+        rows.append((name, m))
+        print(f"{name:22} index path {1 / m['index']:8.0f} decisions/s   vector env {1 / m['vector']:8.0f}/s "
+              f"({m['index'] / m['vector']:.2f}× the index path)   without observations {1 / m['vector_no_obs']:8.0f}/s "
+              f"(observations cost {m['vector'] / m['vector_no_obs']:.2f}×)", flush=True)
+    speed = statistics.median(m["index"] / m["vector"] for _, m in rows)
+    obs = statistics.median(m["vector"] / m["vector_no_obs"] for _, m in rows)
+    print(f"median over the games: vector env / index path {speed:.2f}× the speed, "
+          f"a step with observations {obs:.2f}× one without")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="games per round (default 20)")
     ap.add_argument("--repeat", type=int, default=3, help="rounds; the median is shown (default 3)")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--game", action="append", help="a game of rules/ (repeatable; default: all four)")
+    ap.add_argument("--vector", type=int, metavar="N",
+                    help="instead: the vector environment of N copies against the engine's index path")
+    ap.add_argument("--decisions", type=int, default=20_000, help="with --vector: decisions a way a round")
     args = ap.parse_args(argv)
+    if args.vector:
+        return main_vector(args)
     rows = []
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"({args.games} games, medians of {args.repeat} rounds, {args.players} players)", flush=True)

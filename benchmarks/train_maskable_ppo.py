@@ -47,22 +47,28 @@ def evaluate(model, path, players: int, games: int, seed: int) -> dict:
     return {"games": games, "win_rate": points / games, "ci95": [lo, hi]}
 
 
-def train(path, players: int = 2, steps: int = 20_000, games: int = 300, seed: int = 0) -> dict:
+def train(path, players: int = 2, steps: int = 20_000, games: int = 300, seed: int = 0, vec: int = 0) -> dict:
     try:
         from sb3_contrib import MaskablePPO
     except ImportError:
         raise SystemExit("needs the train extra: pip install -e '.[rl,train]'") from None
     import torch
     torch.set_num_threads(1)
-    env = single_agent_env(path, players, seed=seed, illegal_action="terminate")
-    model = MaskablePPO("MlpPolicy", env, seed=seed, verbose=0, n_steps=512, batch_size=64,
+    if vec:         # N games in one process, the learner's seat turning game by game (adapters/vector.py)
+        from interpreter.ai.adapters.vector import sb3_vec_env
+        env = sb3_vec_env(path, players, num_envs=vec, seed=seed)
+        n_steps = max(512 // vec, 16)
+    else:
+        env = single_agent_env(path, players, seed=seed, illegal_action="terminate")
+        n_steps = 512
+    model = MaskablePPO("MlpPolicy", env, seed=seed, verbose=0, n_steps=n_steps, batch_size=64,
                         gamma=1.0, learning_rate=3e-4)
     before = evaluate(model, path, players, games, seed=1_000_000)
     t = time.perf_counter()
     model.learn(total_timesteps=steps)
     seconds = time.perf_counter() - t
     after = evaluate(model, path, players, games, seed=1_000_000)
-    return {"game": str(path), "players": players, "steps": steps, "train_seconds": round(seconds, 1),
+    return {"game": str(path), "players": players, "steps": steps, "vec": vec, "train_seconds": round(seconds, 1),
             "before": before, "after": after}
 
 
@@ -73,9 +79,11 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=20_000, help="training steps (learner decisions)")
     ap.add_argument("--eval", type=int, default=300, help="games before and after (default 300)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--vec", type=int, default=0, metavar="N",
+                    help="train through the SB3 vector environment of N games (the learner's seat rotating)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
-    out = train(args.game, args.players, args.steps, args.eval, args.seed)
+    out = train(args.game, args.players, args.steps, args.eval, args.seed, args.vec)
     if args.json:
         print(json.dumps(out))
         return 0
@@ -83,7 +91,8 @@ def main(argv=None) -> int:
         r = out[when]
         print(f"{when:6}: win rate {r['win_rate']:.1%} against random "
               f"(95% CI {r['ci95'][0]:.1%}–{r['ci95'][1]:.1%}, {r['games']} games)")
-    print(f"trained {out['steps']:,} steps in {out['train_seconds']} s on {out['game']} ({out['players']} players)")
+    print(f"trained {out['steps']:,} steps in {out['train_seconds']} s on {out['game']} ({out['players']} players"
+          + (f", {out['vec']} games at once" if out["vec"] else "") + ")")
     return 0
 
 

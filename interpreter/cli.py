@@ -253,7 +253,7 @@ def _counts(text, game) -> list:
 
 def cmd_check(args) -> int:
     import os
-    from .tools.simulate import run_check, write_replay
+    from .tools.simulate import policy_findings, run_check, write_replay
     from dsl.diagnostics import Diagnostic
     rb = Rulebook.load(args.rulebook)
     counts = _counts(args.players, rb.game)
@@ -277,6 +277,8 @@ def cmd_check(args) -> int:
         for vs in variant_sets:
             findings.extend(run_check(args.rulebook, args.games, counts, options, vs, args.max_decisions,
                                       args.check_every, jobs, done=done, backend=backend))
+            for n in counts:                    # RW907: simple policies past the decision bound (warnings)
+                findings.extend(policy_findings(args.rulebook, n, options, vs))
     elapsed = time.perf_counter() - started
     # one report per distinct problem, with the first game that shows it
     distinct = {}
@@ -343,6 +345,9 @@ def cmd_report(args) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
+    print(f"bots: {result['bots_strength']}")
+    if result.get("warning"):
+        print(f"warning: {result['warning']}")
     for label, summ in result["configs"].items():
         head = f"{rb.name}, {players} players" + (f", {label}" if len(configs) > 1 else "")
         print(f"{head}: {summ['finished']} of {summ['games']} games finished")
@@ -359,6 +364,50 @@ def cmd_report(args) -> int:
     games = args.games * len(configs)
     print(f"played {games} games in {timing['play']:.1f}s ({games / max(timing['play'], 1e-9):.1f} games/s) on "
           f"{backend.describe()}; wrote {Path(args.out) / 'report.html'} in {timing['write']:.1f}s")
+    return 0
+
+
+def cmd_ladder(args) -> int:
+    """Every pair of bots plays seeded games; their Elo with 95 % intervals (interpreter/tools/ladder.py)."""
+    from .tools.backends import BackendError, make_backend
+    from .tools.ladder import elo_table, parse_bots, run_ladder
+    from .progress import progress
+    rb = Rulebook.load(args.rulebook)
+    players = args.players if args.players is not None else rb.game.min_players
+    _counts(str(players), rb.game)
+    try:
+        bots = parse_bots(args.bots)
+        from .ai.bots import make_bots as _check_bots
+        _check_bots(",".join(bots), len(bots), 0)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if len(bots) < 2:
+        raise UsageError("a ladder needs at least two bots")
+    try:
+        backend = make_backend("processes", args.jobs or None, None)
+    except BackendError as exc:
+        raise UsageError(str(exc)) from None
+    pairs = len(bots) * (len(bots) - 1) // 2
+    started = time.perf_counter()
+    with progress(pairs * args.games, f"ladder {rb.name}", enabled=not args.json) as done:
+        ladder = run_ladder(args.rulebook, players, bots, args.games, args.seed, args.seconds, backend, done)
+    rows = elo_table(ladder)
+    elapsed = time.perf_counter() - started
+    if args.json:
+        print(json.dumps({"game": rb.name, "players": players, "games_per_pair": args.games, "seed": args.seed,
+                          "seconds": args.seconds, "bots": rows,
+                          "pairs": [{"bots": list(k), "points": sum(v), "games": len(v)}
+                                    for k, v in ladder.results.items()]}, indent=2))
+        return 0
+    print(f"{rb.name}, {players} players: {args.games} games per pair (seeds {args.seed}–{args.seed + args.games - 1}, "
+          f"seats alternating), ISMCTS at most {args.seconds:g} s a decision")
+    print(f"  {'bot':<12} {'Elo':>6}  {'95% CI':>14}  points")
+    for r in sorted(rows, key=lambda r: -r["elo"]):
+        print(f"  {r['bot']:<12} {r['elo']:6.0f}  {r['ci95'][0]:6.0f}–{r['ci95'][1]:<6.0f}  "
+              f"{r['points']:g}/{r['games']}")
+    for (a, b), v in ladder.results.items():
+        print(f"  {a} vs {b}: {sum(v):g}/{len(v)}")
+    print(f"played {pairs * args.games} games in {elapsed:.0f}s on {backend.describe()}")
     return 0
 
 
@@ -490,6 +539,17 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--max-decisions", type=_whole(1), default=20_000, help="a game longer than this fails")
     rp.add_argument("--json", action="store_true", help="print the summary as JSON (no progress bar)")
     rp.set_defaults(func=cmd_report)
+
+    ld = sub.add_parser("ladder", help="how strong the bots are: every pair plays seeded games; Elo with 95%% intervals")
+    ld.add_argument("rulebook", metavar="RULEBOOK")
+    ld.add_argument("--bots", help="comma-separated (default: random,greedy,ismcts:20,ismcts:200)")
+    ld.add_argument("--games", type=_whole(1), default=10, help="games per pair of bots (default 10)")
+    ld.add_argument("--players", type=_whole(1), help="how many play (default: the fewest the game allows)")
+    ld.add_argument("--seed", type=_SEED, default=1, help="the first seed")
+    ld.add_argument("--seconds", type=float, default=1.0, help="ISMCTS's time per decision (default 1)")
+    ld.add_argument("--jobs", type=_whole(0, 256), default=0, help="worker processes (default: the CPU count, at most 4)")
+    ld.add_argument("--json", action="store_true", help="print the table as JSON")
+    ld.set_defaults(func=cmd_ladder)
 
     sv = sub.add_parser("serve", help="play in the browser: tables with a link per seat, kept in SQLite; "
                                       "127.0.0.1 unless --host (needs the web extra)")

@@ -45,9 +45,11 @@ class FirstBot:
 class GreedyBot:
     """One-ply lookahead: the action after which the bot's score lead is largest.
 
-    The lead is the bot's score minus the best other score, as the rulebook
-    scores an unfinished game (turned round when lower scores are better);
-    ties are broken at random.
+    The lead is the bot's score minus the best other score, as the game would be
+    scored if it ended after the action (``State.scores_if_ended``: the rulebook's
+    ``scoring:`` steps run on a copy, so a game whose scores are written only at the
+    end is judged by them too), turned round when lower scores are better; ties are
+    broken at random.
     """
 
     name = "greedy"
@@ -65,7 +67,7 @@ class GreedyBot:
             nxt = state.clone()
             nxt.logging = False
             nxt.apply_action(action)
-            scores = nxt.scores()
+            scores = nxt.scores_if_ended()
             if nxt.game.score_direction == "lower":
                 scores = [-s for s in scores]
             others = [s for p, s in enumerate(scores) if p != me and nxt.game.together is None]

@@ -7,7 +7,8 @@ choosing by UCB among the actions legal in this sample, counting how often
 each was available — adds one node, plays on at random for at most
 ``depth`` (30) decisions and scores the result for every seat: at the end,
 the share of the win (1/k for k winners); before it, the seat's lead over
-the best other score, squashed into 0…1 (``0.5 + 0.5·tanh(lead / scale)``,
+the best other score as the game would be scored if it ended there
+(``State.scores_if_ended``), squashed into 0…1 (``0.5 + 0.5·tanh(lead / scale)``,
 the scale growing with the scores), so that a larger lead is worth more
 than a narrow one.  The action chosen is the most visited.  It never reads
 the real state's hidden contents.
@@ -174,7 +175,7 @@ def _values(st) -> list:
     if st.game.together is not None:            # one result for all: won, or the shared score
         if st.is_terminal():
             return [1.0 if st.won_together() else 0.0] * n
-        s = st.scores()[0] * (-1 if st.game.score_direction == "lower" else 1)
+        s = st.scores_if_ended()[0] * (-1 if st.game.score_direction == "lower" else 1)
         return [0.5 + 0.5 * math.tanh(s / max(3.0, 0.15 * abs(s)))] * n
     if st.is_terminal():
         places = st.ranking()
@@ -182,7 +183,7 @@ def _values(st) -> list:
         return [1.0 / k if p == 1 else 0.0 for p in places]
     if n == 1:
         return [1.0]
-    scores = st.scores()
+    scores = st.scores_if_ended()          # (the `scoring:` steps run on a copy: scores written at the end count)
     if st.game.score_direction == "lower":
         scores = [-s for s in scores]
     scale = max(3.0, 0.15 * sum(abs(s) for s in scores) / n)

@@ -1176,11 +1176,17 @@ class Compiler:
                 when = str(expr.get("when", "always"))
                 pos = expr.pos_of("expr") if "expr" in expr else pos
                 expr = expr.get("expr", "true")
-            fn, _ = self.dyn_expr(expr, pos, scope, f"invariant {name}", cond=True)
+            node = expr if isinstance(expr, ast.Node) else self.parse(expr, pos)
+            if node is None:
+                continue
+            fn, _ = self.dyn_expr(node, pos, scope, f"invariant {name}", cond=True)
             if fn is None:
                 continue
             if when == "always":
                 self.game.invariants.append((name, sized(fn, scope), pos))
+                # what it keeps number variables within bounds the observations (engine/bounds.py)
+                from .bounds import invariant_bounds, merge
+                merge(self.game.invariant_bounds, invariant_bounds(self.game, node))
             else:
                 kind = when[:-len("_end")]
                 self.game.scope_invariants.setdefault(kind, []).append((name, sized(fn, scope), pos))

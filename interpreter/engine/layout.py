@@ -46,6 +46,11 @@ class _LayoutState:
         return self.lay.vkeys
 
 
+#: a rulebook that states no ``max_decisions``: its games count as truncated after this many
+#: decisions per seat (docs/environments.md, "Every game ends")
+DECISIONS_PER_SEAT = 1000
+
+
 class Layout:
     def __init__(self, game, num_players: int, options: dict, variants):
         self.game = game
@@ -84,6 +89,15 @@ class Layout:
         self.start_where: tuple = ()
         #: the components, zones and variable instances made so far (limit 'components')
         self.instances = 0
+
+    @property
+    def decision_bound(self) -> int:
+        """The decisions after which an unfinished game counts as truncated (``State.truncated``):
+        the rulebook's ``max_decisions``, else :data:`DECISIONS_PER_SEAT` per seat (never above the
+        limit 'decisions', where the engine refuses to go on)."""
+        if self.max_decisions is not None:
+            return min(self.max_decisions, LIMITS.decisions)
+        return min(DECISIONS_PER_SEAT * self.num_seats, LIMITS.decisions)
 
     def describe(self) -> dict:
         return {"players": self.num_players, "options": dict(self.options), "variants": sorted(self.variants)}

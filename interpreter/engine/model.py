@@ -369,6 +369,9 @@ class GameDef:
     #: the name of what the score holds beyond its parts (`end: rest:`), or None
     score_rest: str | None = None
     invariants: list = field(default_factory=list)  # [(name, f, pos)]: checked after every decision
+    #: number variable name -> (low or None, high or None) that `when: always` invariants keep it within
+    #: (engine/bounds.py): the observation tensors' bounds where the variable declares no min/max
+    invariant_bounds: dict = field(default_factory=dict)
     #: invariants with `when: turn_end` (round_end, phase_end): scope kind -> [(name, f, pos)],
     #: checked by State.scope_end as such a scope ends (broken ones in State.broken)
     scope_invariants: dict = field(default_factory=dict)
@@ -377,6 +380,8 @@ class GameDef:
     #: set by Rulebook: f(layout, seed, logging, chance) -> a new game at its first decision
     #: (engine/start.py start_game); resample replays games with it (engine/knowledge/)
     replay_start: Callable | None = None
+    #: set by Rulebook: the Rulebook this game belongs to (a State pickles by it: engine/persist.py)
+    rulebook: object = None
     #: every procedure by its unique name, for serialisation
     all_procs: dict = field(default_factory=dict)
     #: score-expression slot for "p"

@@ -115,12 +115,25 @@ def check_names(names, players: int) -> list:
     return names
 
 
+_LOADED: dict = {}
+
+
+def load_rulebook_once(path: str) -> "Rulebook":
+    """The Rulebook at ``path``, loaded once per process (what unpickling a Rulebook calls)."""
+    key = str(Path(path).resolve())
+    book = _LOADED.get(key)
+    if book is None:
+        book = _LOADED[key] = Rulebook.load(key)
+    return book
+
+
 class Rulebook:
     """A compiled rulebook, ready to start games."""
 
     def __init__(self, game, path: Path, report: Report):
         self.game = game
         game.replay_start = partial(start_game, game)       # for resample (engine/knowledge/)
+        game.rulebook = self                                # a State pickles by its rulebook (engine/persist.py)
         self.path = Path(path)
         self.report = report
         self._layouts: dict = {}
@@ -136,6 +149,11 @@ class Rulebook:
         if game is None:
             raise RulebookError(report.sorted() or report.items)
         return cls(game, path, report)
+
+    def __reduce__(self):
+        """Pickled by its folder: unpickling loads (and compiles) the rulebook there once per
+        process (engine/persist.py); compiled code itself never pickles."""
+        return (load_rulebook_once, (str(self.path),))
 
     @property
     def name(self) -> str:

@@ -131,10 +131,22 @@ class State:
         s.rec = None                        # a replay's record of what one seat is shown (knowledge/record.py)
         return s
 
+    def __reduce__(self):
+        """Plain ``pickle``: by the rulebook's folder and the game so far (engine/persist.py)."""
+        from .persist import reduce_state
+        return reduce_state(self)
+
     # --- queries -----------------------------------------------------------
     @property
     def terminal(self) -> bool:
         return self.status == "over"
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the game has not ended after its layout's ``decision_bound`` decisions (the
+        rulebook's ``max_decisions``, else a default per seat: layout.py): an environment ends
+        the episode there as truncated.  The engine itself plays on (to the limit 'decisions')."""
+        return self.status != "over" and len(self._history) >= self.lay.decision_bound
 
     def contents(self, zone):
         return self.z[zone.id]
@@ -840,6 +852,23 @@ class State:
         if self.game.together is not None:     # one score, shared (p is the first seat)
             return [score(self, [0])] * self.lay.num_seats
         return [score(self, [p]) for p in self.lay.seats]
+
+    def scores_if_ended(self) -> list:
+        """The scores the game would give if it ended now: a copy runs the rulebook's
+        ``scoring:`` steps, then ``end: score:`` (this state is unchanged).  For bots that
+        judge a position by its score when the rules write scores only as the game ends; a
+        ``scoring:`` that cannot run mid-game falls back to :meth:`scores`."""
+        if self.status == "over" or self.game.scoring is None:
+            return self.scores()
+        s = self.clone()
+        s.logging = False
+        s.pending = None
+        s.end_game()
+        try:
+            run(s)
+        except RuleRuntimeError:
+            return self.scores()
+        return s.scores()
 
     def won_together(self) -> bool | None:
         """In a cooperative game (``end: together:``): whether the seats have won, once the

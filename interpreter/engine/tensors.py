@@ -158,6 +158,18 @@ def _var_columns(game, lay, typ):
 #: the bound of a number variable that states no ``min``/``max`` (its value is clipped to it)
 VAR_BOUND = 1000
 
+def number_bounds(game, lay, name: str) -> tuple:
+    """(low, high) of a number variable as far as the rulebook bounds it, None where nothing
+    does: its ``min``/``max`` (the layout's, a rule), else what a ``when: always`` invariant keeps
+    it within (engine/bounds.py); the observation falls back to ±VAR_BOUND where None."""
+    lo, hi = lay.clamp.get(name) or (None, None)
+    kept = game.invariant_bounds.get(name)
+    if kept is not None:
+        lo = kept[0] if lo is None else lo
+        hi = kept[1] if hi is None else hi
+    return lo, hi
+
+
 #: ``observation_vector(st, EVERYONE)``: every zone and variable shown (the full, privileged state)
 EVERYONE = "everyone"
 
@@ -257,9 +269,9 @@ class _Encoder:
                     if var.type == T.BOOL:
                         lo, hi = 0, 1
                     else:
-                        bounds = lay.clamp.get(var.name) or (None, None)
-                        lo = -VAR_BOUND if bounds[0] is None else bounds[0]
-                        hi = VAR_BOUND if bounds[1] is None else bounds[1]
+                        lo, hi = number_bounds(game, lay, var.name)
+                        lo = -VAR_BOUND if lo is None else lo
+                        hi = VAR_BOUND if hi is None else hi
                         lo, hi = min(lo, 0), max(hi, 0)     # a hidden value shows as 0
                         if hi == lo:
                             hi = lo + 1
@@ -439,17 +451,28 @@ class ObservationWriter:
 
     def vector(self, st, viewer, normalise: bool = False):
         """``observation_vector(st, viewer, normalise)``."""
+        vec = self._written(st, viewer)[:self.enc.size].copy()
+        if normalise:
+            vec -= self.enc.low
+            vec *= self.enc.inv_span
+        return vec
+
+    def write_into(self, out, st, viewer, normalise: bool = False) -> None:
+        """``out[:] = observation_vector(st, viewer, normalise)`` (a row of a batch: no new array)."""
+        np = _np()
+        np.copyto(out, self._written(st, viewer)[:self.enc.size])
+        if normalise:
+            out -= self.enc.low
+            out *= self.enc.inv_span
+
+    def _written(self, st, viewer):
         view = self.views.get(viewer)
         if (view is None or view.state is not st or view.moved is None or view.moved is not st.moved
                 or view.at < view.moved.base):         # (moves it has not read were trimmed off the journal)
             view = self.views[viewer] = self._whole(st, viewer)
         else:
             self._update(view, st, viewer)
-        vec = view.out[:self.enc.size].copy()
-        if normalise:
-            vec -= self.enc.low
-            vec *= self.enc.inv_span
-        return vec
+        return view.out
 
     # --- writing ----------------------------------------------------------------
     def _whole(self, st, viewer) -> _View:

@@ -13,6 +13,11 @@ RW904   the engine's own invariants broken: a component in two zones or in
 RW905   an error inside the rules (an expression that fails, a full zone…)
 RW906   a legal action id outside the layout's fixed action space
         (``Rulebook.action_space``: a parameter's ``bounds`` are too narrow)
+RW907   (a warning) a game played by a simple policy — always the lowest-numbered
+        legal action, always the highest, or random — runs past the layout's
+        decision bound (``max_decisions``, else 1000 per seat), where the AI
+        environments truncate it: a learner whose policy collapses there never
+        sees the game end (:func:`policy_findings`)
 RW920   a text shown to a seat — a line of the log, its legal actions, another seat's decision as
         told — differs between worlds the seat cannot otherwise tell apart: it tells the seat
         something it cannot see (engine/knowledge/leaks.py); a warning (a rulebook that means to
@@ -185,6 +190,41 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
             "RW902" if "no legal action" in exc.message else "RW905"
         finding(code, exc.message, exc.pos)
     return findings
+
+
+#: the policies of RW907: the index among the legal actions they take, given how many there are
+POLICIES = {"lowest-first": lambda n, rng: 0, "highest-first": lambda n, rng: n - 1,
+            "random": lambda n, rng: rng.randrange(n)}
+
+
+def policy_findings(path, players: int, options: dict, variants: list, seeds=(1, 2)) -> list[Finding]:
+    """RW907 warnings: games of the lowest-first, highest-first and random policies (on the
+    engine's index path, seeds ``seeds``) that have not ended at the layout's decision bound,
+    one per policy, with the seed and the decisions that reproduce it.  (A game that fails on
+    the way is left to the random games' checks.)"""
+    import random
+    rb = _book(path)
+    bound = rb.layout(players, options, variants).decision_bound
+    declared = rb.game.max_decisions_pos
+    out = []
+    for name, policy in POLICIES.items():
+        for seed in seeds:
+            try:
+                st = rb.new_game(players, seed, options, variants, logging=False)
+                rng = random.Random(seed)
+                while not st.is_terminal() and not st.truncated:
+                    st.apply_index(policy(len(st.legal_action_indices()), rng))
+            except RuleRuntimeError:
+                continue
+            if st.truncated:
+                pos = declared or (rb.game.flow.pos if rb.game.flow else Pos(rb.game.source_files[0]))
+                what = "rulebook's max_decisions" if declared else "default bound (1000 decisions per seat)"
+                out.append(Finding("RW907", f"a game played {name} has not ended after {bound} decisions, the "
+                                            f"{what}: the AI environments truncate it there",
+                                   pos.file, pos.line, pos.col, players, seed, list(variants), dict(options),
+                                   [a for _w, a in st.history], severity="warning"))
+                break
+    return out
 
 
 def _play_batch(args) -> list[dict]:

@@ -27,12 +27,16 @@ and states pickle (by the rulebook's folder, the parameters and the steps).
 The game type comes from the rulebook: zero-sum when the returns are
 ``zero_sum`` over every seat (else general-sum), perfect information when
 nothing is ever hidden, deterministic when nothing is drawn at random (else
-explicit chance).  ``max_game_length`` is the rulebook's ``max_decisions``
-(else the engine's limit) plus, per segment between decisions, the bound
+explicit chance).  ``max_game_length`` is the layout's decision bound (the
+rulebook's ``max_decisions``, else 1000 decisions per seat; ``Rulebook.info``'s
+``truncation``) plus, per segment between decisions, the bound
 :func:`max_chance_per_segment` on chance nodes, which the state enforces.
 ``new_initial_state()`` takes no seed: it is the root of the game tree, a
 chance node where setup draws; each game's randomness is whatever outcomes
 the caller samples there (OpenSpiel's own ``sample_chance_outcome`` etc.).
+
+Every game ends: a state whose game has not ended after the decision bound is
+terminal (truncated: ``state.truncated()`` says so), with returns of 0 for all.
 """
 from __future__ import annotations
 
@@ -44,7 +48,7 @@ except ImportError as exc:  # pragma: no cover - the rl extra is absent
 
 from pathlib import Path
 
-from ...game import (LIMITS, ChanceState, Rulebook, draws_at_random, information_state_string, observation_vector,
+from ...game import (ChanceState, Rulebook, draws_at_random, information_state_string, observation_vector,
                      perfect_information)
 
 __all__ = ["load", "register", "AUTOMATA"]
@@ -158,6 +162,8 @@ class RegelwerkGame(pyspiel.Game):
         variants = params.get("variants", "")
         self.variants = tuple(v for v in str(variants).split(",") if v)
         self.returns_kind = str(params.get("returns", "win"))
+        if self.returns_kind not in ("win", "rank", "zero_sum", "score"):      # (State.returns' kinds)
+            raise ValueError(f"returns must be one of win, rank, zero_sum, score, not {self.returns_kind!r}")
         self.automata_mode = str(params.get("automaton_seats", "players"))
         if self.automata_mode not in AUTOMATA:
             raise ValueError(f"automaton_seats must be one of {', '.join(AUTOMATA)}, not {self.automata_mode!r}")
@@ -175,7 +181,8 @@ class RegelwerkGame(pyspiel.Game):
         zero_sum = (self.returns_kind == "zero_sum" and self.num_openspiel_players > 1
                     and (self.automata_mode == "players" or not lay.automata))   # the returns of every seat
         self.chance_per_segment = max_chance_per_segment(lay)
-        decisions = lay.max_decisions if lay.max_decisions else LIMITS.decisions
+        decisions = lay.decision_bound          # a longer game ends there, truncated (RegelwerkState)
+        self.decision_bound = decisions
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.space),
             max_chance_outcomes=max(len(lay.components), len(lay.zones), 64),
@@ -211,11 +218,12 @@ class _GameFacts:
     """What a state's steps need of its game, shared by the state and its copies (OpenSpiel
     copies a Python state's attributes with ``copy.deepcopy``: this one stays the same)."""
 
-    __slots__ = ("space", "chance_bound")
+    __slots__ = ("space", "chance_bound", "decision_bound")
 
     def __init__(self, game):
         self.space = game.space
         self.chance_bound = game.chance_per_segment
+        self.decision_bound = game.decision_bound
 
     def __deepcopy__(self, memo):
         return self
@@ -239,7 +247,7 @@ class RegelwerkState(pyspiel.State):
         st = self.cs.state                   # (asked by OpenSpiel on every step: kept short)
         if st is None:
             return _CHANCE
-        if st.status == "over":              # (State.is_terminal)
+        if st.status == "over" or len(st._history) >= self._facts.decision_bound:   # (State.truncated)
             return _TERMINAL
         return st.current_player()
 
@@ -265,7 +273,7 @@ class RegelwerkState(pyspiel.State):
                 return [k for k, _p in self.cs.chance_outcomes()]
             return []
         who = st.current_player()
-        if st.is_terminal() or (player is not None and player != who):
+        if st.is_terminal() or st.truncated or (player is not None and player != who):
             return []
         return list(self._legal_actions(who))
 
@@ -300,8 +308,13 @@ class RegelwerkState(pyspiel.State):
         return self.get_game().space.action_id(int(action))
 
     def is_terminal(self):
+        st = self.cs.state                                 # (asked every step: kept short)
+        return st is not None and (st.status == "over" or len(st._history) >= self._facts.decision_bound)
+
+    def truncated(self) -> bool:
+        """Whether the game was cut off at the decision bound (terminal, returns 0) rather than ended."""
         st = self.cs.state
-        return st is not None and st.status == "over"      # (ChanceState.is_terminal, asked every step)
+        return st is not None and st.truncated
 
     def returns(self):
         game = self.get_game()

@@ -22,6 +22,15 @@ seed from that generator (seeded by the constructor's ``seed``, else from
 the operating system), so every unseeded reset starts a fresh game and a
 seeded run of resets repeats exactly.
 
+Every episode ends: a game that has not ended after its layout's
+decision bound (the rulebook's ``max_decisions``, else 1000 decisions per
+seat: ``Rulebook.info(...)["truncation"]``) is *truncated*: ``truncations``
+turn True for every agent, the rewards are 0 and each agent steps ``None``
+out, as at a termination.
+
+An action is one index (an ``int`` or a numpy integer): ``None`` for a live
+agent, an array of any shape but 0-d, or a non-integral number raise
+``TypeError``/``ValueError`` at once (a bug in the calling code, never a move).
 An illegal action (``illegal_action=``): ``"terminate"`` (the default, as
 PettingZoo's classic environments): the acting agent gets ``illegal_reward``
 (default -1), every other agent 0, the episode ends, and the acting agent's
@@ -46,6 +55,9 @@ import random
 
 from ...game import EVERYONE, IllegalAction, ObservationWriter, Rulebook, observation_bounds
 
+#: the kinds of rewards (``State.returns``)
+REWARD_KINDS = ("win", "rank", "zero_sum", "score")
+
 __all__ = ["env", "RulebookEnv", "ILLEGAL_ACTION"]
 
 #: what ``step`` does with an action that is not legal now
@@ -69,6 +81,11 @@ class RulebookEnv(AECEnv):
         super().__init__()
         if illegal_action not in ILLEGAL_ACTION:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTION)}, not {illegal_action!r}")
+        if reward_kind not in REWARD_KINDS:
+            raise ValueError(f"reward_kind must be one of {', '.join(REWARD_KINDS)}, not {reward_kind!r}")
+        self._init_args = (rulebook, players, dict(options or {}), tuple(variants), render_mode, reward_kind,
+                           dict(seed=seed, illegal_action=illegal_action, illegal_reward=illegal_reward,
+                                normalise=normalise))
         self.rulebook = rulebook
         self.players = players
         self.options = dict(options or {})
@@ -99,6 +116,7 @@ class RulebookEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.game_state = None
+        self._bound = lay.decision_bound            # decisions after which an episode is truncated
         self._rng = random.Random(seed)       # None: seeded from the operating system
         # observation vectors written over the last one of the same agent (only what changed)
         self._writer = ObservationWriter(rulebook.game, lay)
@@ -164,7 +182,8 @@ class RulebookEnv(AECEnv):
         st = self.game_state
         obs = self._writer.vector(st, seat, self.normalise)
         pending = st.pending
-        mask = self._legal_mask().copy() if pending is not None and pending.who == seat else self._no_mask.copy()
+        mask = (self._legal_mask().copy() if pending is not None and pending.who == seat and not st.truncated
+                else self._no_mask.copy())
         return {"observation": obs, "action_mask": mask}
 
     def state(self):
@@ -181,6 +200,7 @@ class RulebookEnv(AECEnv):
         st = self.game_state
         # a plain index of a legal action straight on; anything else is looked at closely
         if not (type(action) is int and 0 <= action < self._n and self._legal_mask()[action]):
+            action = _one_index(action)
             why = self._illegal(action)
             if why is not None:
                 if self.illegal_action == "raise":
@@ -193,7 +213,13 @@ class RulebookEnv(AECEnv):
         self.rewards = dict.fromkeys(self.agents, 0.0)
         pending = st.pending
         if pending is not None and st.status != "over":
-            self.agent_selection = self.agent_of[pending.who]        # (rewards are all 0: none to add up)
+            if len(st._history) >= self._bound:              # (State.truncated) every episode ends
+                for a in self.agents:
+                    self.truncations[a] = True
+                self.agent_selection = self.agent_of[pending.who]
+                self._accumulate_rewards()
+            else:
+                self.agent_selection = self.agent_of[pending.who]    # (rewards are all 0: none to add up)
         else:
             if st.is_terminal():
                 returns = st.returns(self.reward_kind) if self.reward_kind != "win" else st.returns()
@@ -205,12 +231,25 @@ class RulebookEnv(AECEnv):
         if self.render_mode == "ansi":
             print(self.render())
 
+    def __getstate__(self):
+        """Plain ``pickle``: the constructor's arguments, the game so far (``State`` pickles by
+        its rulebook) and the episode's bookkeeping; the caches are made anew."""
+        return {"args": self._init_args, "rng": self._rng.getstate(), "game_state": self.game_state,
+                "episode": None if self.game_state is None else {
+                    k: getattr(self, k) for k in ("agents", "rewards", "_cumulative_rewards", "terminations",
+                                                  "truncations", "infos", "agent_selection", "game_seed")}}
+
+    def __setstate__(self, saved):
+        rulebook, players, options, variants, render_mode, reward_kind, kw = saved["args"]
+        self.__init__(rulebook, players, options, variants, render_mode, reward_kind, **kw)
+        self._rng.setstate(saved["rng"])
+        self.game_state = saved["game_state"]
+        for k, v in (saved["episode"] or {}).items():
+            setattr(self, k, v)
+
     def _illegal(self, action):
         """Why ``action`` is not legal now, or None."""
-        try:
-            i = int(action)
-        except (TypeError, ValueError):
-            return f"{action!r} is not an action index"
+        i = action
         if i != action or not 0 <= i < len(self.space):
             return f"{action!r} is not an index of the action space (0..{len(self.space) - 1})"
         if not self._legal_mask()[i]:
@@ -234,3 +273,22 @@ class RulebookEnv(AECEnv):
 
     def close(self):
         pass
+
+
+def _one_index(action) -> int:
+    """``action`` as one action index, or a TypeError/ValueError that says what is wrong with its
+    shape (the legality of the index is ``_illegal``'s)."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    if action is None:
+        raise TypeError("step(None) is only for an agent whose episode is over; this agent must act: "
+                        "pass one action index (an int)")
+    if isinstance(action, np.ndarray):
+        if action.ndim != 0:
+            raise ValueError(f"an action is one index (an int), not an array of shape {action.shape}")
+        action = action.item()
+    if isinstance(action, float) and action.is_integer():
+        return int(action)
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    raise TypeError(f"an action is one index (an int), not {type(action).__name__} {action!r:.60}")

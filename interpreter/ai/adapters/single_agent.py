@@ -16,6 +16,9 @@ legal mask (what sb3-contrib's ``MaskablePPO`` asks for), also in
 environment (at the end; with ``illegal_action="terminate"`` the penalty of
 an illegal action, which ends the episode).  Seeds work as in the AEC
 environment: ``reset(seed=s)`` repeats exactly, ``reset()`` draws a fresh game.
+A game past its decision bound ends the episode with ``truncated=True``
+(reward 0).  The environment pickles with plain ``pickle`` (the opponent must
+be picklable: a module-level function such as :func:`random_opponent`).
 """
 from __future__ import annotations
 
@@ -65,16 +68,15 @@ class SingleAgentEnv(gymnasium.Env):
         if seed is not None:
             self._rng = random.Random(int(seed))
         self.aec.reset(seed=seed)
-        obs, _reward, _done, info = self._play_others()
+        obs, _reward, _terminated, _truncated, info = self._play_others()
         return obs, info
 
     def step(self, action):
         aec = self.aec
-        if aec.agent_selection != self.learner or aec.terminations[self.learner]:
+        if aec.agent_selection != self.learner or aec.terminations[self.learner] or aec.truncations[self.learner]:
             raise RuntimeError("the episode is over: reset() first")
         aec.step(action)
-        obs, reward, done, info = self._play_others()
-        return obs, reward, done, False, info
+        return self._play_others()
 
     def action_masks(self):
         """The learner's legal mask now (all 0 at the end)."""
@@ -82,25 +84,27 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _play_others(self):
         """Let the other agents move until the learner decides or the episode is over; the
-        learner's observation, reward, whether the episode is over, and its info."""
+        learner's observation, reward, whether the episode terminated or was truncated (the game
+        went past its decision bound), and its info."""
         aec = self.aec
         while True:
             agent = aec.agent_selection
             obs, reward, terminated, truncated, info = aec.last()
             if agent == self.learner and not (terminated or truncated):
                 self._mask = obs["action_mask"]
-                return obs["observation"], float(reward), False, dict(info, action_mask=self._mask)
+                return obs["observation"], float(reward), False, False, dict(info, action_mask=self._mask)
             if terminated or truncated:
                 if not aec.agents or self.learner not in aec.agents or agent == self.learner:
                     break
                 aec.step(None)
                 continue
             aec.step(self.opponent(obs["observation"], obs["action_mask"], self._rng))
+        truncated = bool(aec.truncations.get(self.learner)) and not aec.terminations.get(self.learner)
         reward = float(aec._cumulative_rewards.get(self.learner, 0.0)) if self.learner in aec.agents else 0.0
         obs = aec.observe(self.learner)
         self._mask = np.zeros(self.action_space.n, np.int8)
         info = dict(aec.infos.get(self.learner, {}), action_mask=self._mask)
-        return obs["observation"], reward, True, info
+        return obs["observation"], reward, not truncated, truncated, info
 
     def render(self):
         return self.aec.render()

@@ -129,14 +129,54 @@ def write_report(plan: Plan, backend, out: Path, title: str, done=None, timing: 
         sections.append(page.comparison([labels[0]] + list(comparisons), list(comparisons.values()), plot))
     meta = [f"{plan.games} games per configuration, {plan.players} players, seeds {plan.first_seed}–"
             f"{plan.first_seed + plan.games - 1}, bots: {plan.bots}",
-            f"rulebook: {plan.rulebook}; raw results: games.jsonl; numbers: summary.json"]
+            f"how strong the bots are: {bots_strength(plan.bots)}"]
+    warning = random_play_warning(plan.bots)
+    if warning:
+        meta.append(f"Warning: {warning}")
+    meta.append(f"rulebook: {plan.rulebook}; raw results: games.jsonl; numbers: summary.json")
     (out / "report.html").write_text(page.page(title, meta, sections), encoding="utf-8")
     for summ in summaries.values():               # the raw values are in games.jsonl
         if "margin" in summ:
             summ["margin"] = {k: v for k, v in summ["margin"].items() if k != "values"}
     result = {"rulebook": plan.rulebook, "players": plan.players, "games": plan.games, "bots": plan.bots,
+              "bots_strength": bots_strength(plan.bots), "warning": warning,
               "first_seed": plan.first_seed, "configs": summaries, "comparisons": comparisons}
     (out / "summary.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     if timing is not None:
         timing.update({"play": played - started, "write": time.perf_counter() - played})
     return result
+
+
+#: what each bot is, in a line (docs/bots.md has the measurements; `regelwerk ladder` measures a game)
+STRENGTH = {
+    "random": "random: a uniformly random legal action (no skill at all: the floor of the ladder, Elo 0)",
+    "first": "first: always the first legal action (no skill; for tests)",
+    "greedy": "greedy: one ply, the largest score lead after its own move (beats random in most games, "
+              "blind to anything the score does not show yet)",
+    "ismcts": "ismcts: information-set MCTS, 1 s a decision (beat greedy in 80-99 % of 100-game matches "
+              "on the four shipped games: docs/bots.md)",
+}
+
+
+def bots_strength(spec: str) -> str:
+    """One line per distinct bot of ``spec`` saying how strong it is, and where to measure it."""
+    names = []
+    for n in spec.split(","):
+        base, _, arg = n.strip().partition(":")
+        line = STRENGTH.get(base, base)
+        if arg:
+            line = line.replace("1 s a decision", f"at most {arg} iterations a decision")
+        if line not in names:
+            names.append(line)
+    return "; ".join(names) + " — `regelwerk ladder RULEBOOK` measures them at this game (Elo, 95 % intervals)"
+
+
+def random_play_warning(spec: str) -> str | None:
+    """A warning when any seat is played at random: balance then says how the rules treat seats
+    under random play, which can differ from how they treat players who play the game."""
+    bases = {n.strip().partition(":")[0] for n in spec.split(",")}
+    if bases & {"random", "first"}:
+        return ("balance measured with random play: a seat's win rate here says how the rules treat it when "
+                "every choice is random, not when it plays well; for balance between players who play, "
+                "use --bots ismcts (or greedy), and see `regelwerk ladder` for how strong the bots are")
+    return None
