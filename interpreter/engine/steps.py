@@ -407,6 +407,9 @@ class StepCompiler:
         where = self.bind(pos, "pos")
         if not isinstance(wt, T.ZoneT):
             self._check_deck_take(step["move"], step.pos_of("move"))
+        if "at" in step:
+            self._move_to_place(step, pos, ws, wt, ds, where)
+            return
         if isinstance(wt, T.ZoneT):
             lines = [f"st.move_zone({ws}, {ds}, {bottom}, {where})"]
         elif isinstance(wt, T.Comp):
@@ -418,6 +421,31 @@ class StepCompiler:
         else:
             lines = [f"st.move({self.bind(_components, 'f')}(st, {ws}, {self.bind(step.pos_of('move'), 'pos')}), "
                      f"{ds}, {bottom}, {where})"]
+        self.emit(F.STMT, lines, pos, ("moved", F.CHANGED))
+
+    def _move_to_place(self, step: LDict, pos: Pos, ws: str, wt, ds: str, where: str):
+        """``move: …, to: ZONE, at: N``: into a place of the zone's order, N components of it
+        under them (0 the bottom), also within the zone they are in (State.move_to_place)."""
+        apos = step.pos_of("at")
+        ps, pt = self.text(step["at"], apos, "at")
+        if ps is None:
+            return
+        if not T.is_numeric(pt) and not T.is_any(pt):
+            self.report.error(apos, f"at: is a place in the zone's order (a number, 0 the bottom), "
+                                    f"not {T.describe(pt)}", E_TYPE)
+        if step.get("bottom"):
+            self.report.error(step.pos_of("bottom"), "say either bottom: true or at: (at: 0 is the bottom)",
+                              "RW271")
+        lines = []
+        if isinstance(wt, T.ZoneT):
+            what = f"tuple(st.contents({ws}))"
+        elif isinstance(wt, T.Comp):
+            none = self.error("nothing to move (none)", step.pos_of("move"))
+            lines = [f"_w_c = {ws}", "if _w_c is None:", f"    raise {none}()"]
+            what = "(_w_c,)"
+        else:
+            what = f"{self.bind(_components, 'f')}(st, {ws}, {self.bind(step.pos_of('move'), 'pos')})"
+        lines.append(f"st.move_to_place({what}, {ds}, {ps}, {where})")
         self.emit(F.STMT, lines, pos, ("moved", F.CHANGED))
 
     def _check_deck_take(self, value, pos: Pos) -> None:
