@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.game import Rulebook
+from interpreter.game import Rulebook, check_rulebook
 
 RULEBOOKS = Path(__file__).with_name("rulebooks")
 
@@ -41,3 +41,47 @@ def test_a_place_outside_the_zone_is_a_located_error():
         s.apply("aside_at(k=4)")
     assert "at: 4 is not a place in deck: 3 other components lie there" in str(err.value)
     assert str(err.value.pos).endswith("zone_order/game.yaml:26:42")      # at the step
+
+
+# --- a decide nobody can make ----------------------------------------------------------
+
+DECIDE_WITHOUT_PLAYER = """\
+regelwerk: 1
+game: {name: Decide without player, players: {min: 1, max: 1}}
+variables:
+  done: false
+actions:
+  stop:
+    do: [{set: "done = true"}]
+flow:
+  - while: "not done"
+    do:
+      - decide: [stop]
+%s
+end: {score: "0"}
+"""
+
+
+def _codes(folder, severity=None) -> list:
+    report, _ = check_rulebook(folder)
+    return [(d.code, d.pos.line, d.pos.col) for d in report.items if severity in (None, d.severity)]
+
+
+def test_a_decide_nobody_can_make_is_a_warning_at_the_decide(rulebook):
+    folder = rulebook(DECIDE_WITHOUT_PLAYER % "")
+    report, _ = check_rulebook(folder)
+    found = [d for d in report.items if d.code == "RW312"]
+    assert [(d.severity, d.pos.line, d.pos.col) for d in found] == [("warning", 11, 9)]
+    assert "'player' is not set" in found[0].message and "who:" in found[0].message
+    assert not [d for d in report.items if d.severity == "error"]
+
+
+def test_a_decide_with_who_or_inside_turns_is_not_reported(rulebook):
+    assert "RW312" not in [c for c, *_ in _codes(rulebook(DECIDE_WITHOUT_PLAYER % "        who: 0"))]
+    in_turns = DECIDE_WITHOUT_PLAYER.replace("""  - while: "not done"
+    do:
+      - decide: [stop]""", """  - turns: 0
+    while: "not done"
+    do:
+      - decide: [stop]""") % ""
+    assert "RW312" not in [c for c, *_ in _codes(rulebook(in_turns))]

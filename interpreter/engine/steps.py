@@ -916,6 +916,10 @@ class StepCompiler:
                 bound = turns[-1].extra.get("as", "another name")
                 self.report.error(pos, f"nobody decides here: the turns loop around binds '{bound}' (as:), not "
                                        f"'player'; give who:", "RW311")
+            elif not turns:             # a new check (language version 1): a warning
+                self.report.warning(pos, f"nobody decides here: this decide is in the {self.proc.kind} outside "
+                                         f"every turns loop, where 'player' is not set, so every game stops here "
+                                         f"(RW900); give who:", "RW312")
         if "who" in step:
             who, wt = self.text(step["who"], step.pos_of("who"), "who decides")
             if who is not None and not T.compatible(wt, T.PLAYER):
