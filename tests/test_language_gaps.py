@@ -85,3 +85,62 @@ def test_a_decide_with_who_or_inside_turns_is_not_reported(rulebook):
     do:
       - decide: [stop]""") % ""
     assert "RW312" not in [c for c, *_ in _codes(rulebook(in_turns))]
+
+
+# --- ** and first/last with a default ---------------------------------------------------
+
+LIB = """\
+regelwerk: 1
+game: {name: Lib, players: {min: 2, max: 2}}
+variables:
+  x: 0
+flow: []
+end: {score: "0"}
+"""
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    folder = _write(tmp_path_factory.mktemp("lib"), LIB)
+    rb = Rulebook.load(folder)
+    return rb, rb.new_game(2, seed=1)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2 ** 10", 1024),
+    ("-2 ** 2", -4),                      # as in Python: the power first, then the minus
+    ("(-2) ** 3", -8),
+    ("2 ** 3 ** 2", 512),                 # to the right: 2 ** 9
+    ("3 * 2 ** 2", 12),
+    ("10 ** 0", 1),
+    ("first([], 7)", 7),
+    ("first([4, 5], 7)", 4),
+    ("first([4, 5], x -> x > 4, 9)", 5),
+    ("first([4], x -> x > 4, 9)", 9),
+    ("first([4], x -> x > 4)", None),
+    ("last([1, 2], 0)", 2),
+    ("last([], x -> x > 1, 3)", 3),
+])
+def test_power_and_a_default_for_first_and_last(lib, text, expected):
+    rb, state = lib
+    assert rb.evaluate(state, text) == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ("2 ** -1", "'**' needs a power of at least 0, not -1"),
+    ("10 ** 5000", "limit 'digits'"),
+    ("2 ** 100000000000", "limit 'digits'"),          # refused before it is computed
+])
+def test_a_power_that_is_not_a_whole_number_or_too_big_is_a_located_error(lib, text, message):
+    from dsl.diagnostics import RuleRuntimeError
+    rb, state = lib
+    with pytest.raises(RuleRuntimeError) as err:
+        rb.evaluate(state, text)
+    assert message in str(err.value) and str(err.value).startswith("<expression>:1:")
+
+
+def test_power_needs_numbers(lib):
+    from dsl.diagnostics import RulebookError
+    rb, state = lib
+    with pytest.raises(RulebookError, match=r"'\*\*' needs numbers, but this is a boolean \[RW102\]"):
+        rb.evaluate(state, "2 ** true")

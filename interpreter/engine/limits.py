@@ -164,6 +164,17 @@ def check_number(n: int) -> int:
     return n
 
 
+def power(base: int, exponent: int) -> int:
+    """``base ** exponent`` of whole numbers: a negative exponent is refused (it is not a whole
+    number), and a result past the limit 'digits' before it is computed."""
+    if exponent < 0:
+        raise ValueError(f"'**' needs a power of at least 0, not {exponent} (the result would not be a "
+                         f"whole number)")
+    if abs(base) > 1 and exponent * (abs(base).bit_length() - 1) > LIMITS.bits:
+        raise LimitError(f"a number of more than {LIMITS.digits:,} digits (limit 'digits')")
+    return check_number(base ** exponent)
+
+
 def check_permutations(n: int, k: int | None = None) -> None:
     check_size(perm(n, k), "this list of orderings")
 

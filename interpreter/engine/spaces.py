@@ -605,6 +605,11 @@ class _Bounder:
             return AbsList(None)
         f = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
              "//": lambda x, y: x // y, "%": lambda x, y: x % y}.get(op)
+        if op == "**":                  # known only for small numbers (else unknown, not computed)
+            if a is None or b is None or not all(isinstance(y, int) and 0 <= y <= 64 for y in b) or \
+                    not all(isinstance(x, int) and abs(x) < 1 << 16 for x in a):
+                return None
+            f = pow
         if f is None:
             return None
         out = _product([a, b], f)
@@ -735,6 +740,12 @@ class _Bounder:
         args = node.args
         if name in ("filter", "sorted", "reversed", "distinct", "take", "flatten_not"):
             return AbsList(self.elems(args[0], env)) if args else None
+        if name in ("first", "last") and (len(args) == 3 or (len(args) == 2 and
+                                                             not isinstance(args[1], ast.Lambda))):
+            xs, default = self.elems(args[0], env), self.val(args[-1], env)     # with a default
+            if xs is None or default is None or isinstance(default, AbsList):
+                return None
+            return xs | default
         if name in ("first", "last", "top", "bottom", "argmax", "argmin"):
             return self.elems(args[0], env) if args else None
         if name in ("count", "count_nonempty", "room", "capacity", "len"):
