@@ -860,13 +860,13 @@ class Compiler:
                                                                            "name the parameter differently", E_NAME)
                 continue
             choose = None
+            sizes = None                            # the size's bounds as Python text, their statements
             if isinstance(domain, dict):            # {set: LIST, size: K}: a set-valued choice
+                spos = domain.pos_of("size") if "size" in domain else dpos
                 choose = parse_size(domain.get("size"))
                 if choose is None:
-                    self.report.error(domain.pos_of("size") if "size" in domain else dpos, f"the size of set parameter '{pname}' must be a "
-                                      f"number or \"lo..hi\" (numbers, lo <= hi), not {domain.get('size')!r}",
-                                      E_TYPE)
-                    choose = (0, 0)
+                    sizes = self._set_size(pname, domain.get("size"), spos, scope, gen)
+                    choose = (0, None) if sizes is not None else (0, 0)
                 dpos = domain.pos_of("set") if "set" in domain else dpos
                 domain = domain.get("set", [])
             tree = None if isinstance(domain, list) else self.parse(domain, dpos)
@@ -883,7 +883,11 @@ class Compiler:
                 text = f"st.z[{text}.id]"
             text = text or "()"
             if choose is not None:                  # its values: the sets, each a list in the set order
-                text = f"{gen.bind(choose_sets, 'f')}({text}, {int(choose[0])}, {int(choose[1])})"
+                lo, hi = (str(int(choose[0])), str(int(choose[1]))) if sizes is None else sizes[:2]
+                if sizes is not None:
+                    pre = [*pre, *sizes[2]]
+                text = gen.guard(f"{gen.bind(choose_sets, 'f')}({text}, {lo}, {hi})", dpos,
+                                 f"set parameter '{pname}'")
                 elem = T.ListT(elem)
                 action.has_sets = True
             slot = scope.declare(pname, elem)
@@ -906,6 +910,32 @@ class Compiler:
         sc.emit(flowcode.STMT, [sc.scope_end("action", action.name)], proc.pos, ("action_end", flowcode.DEFERRED))
         proc.nslots = scope.nslots
         proc.slot_names = list(scope.names)
+
+    def _set_size(self, pname: str, size, pos: Pos, scope: Scope, gen: Gen):
+        """The ``size:`` of a set parameter that is not a literal number or "lo..hi": an
+        expression of the state (``count(hand[player]) - 3``) or a range of two
+        (``"0..count(hand[player])"``), as ``(lo_text, hi_text, pre)``; None when it is
+        neither (reported)."""
+        literal = isinstance(size, str) and re.fullmatch(r"\s*-?\d+\s*(\.\.\s*-?\d+\s*)?", size)
+        tree = self.parse(size, pos) if isinstance(size, str) and not literal else None
+        if tree is None:
+            if not isinstance(size, str) or literal:
+                self.report.error(pos, f"the size of set parameter '{pname}' must be a number, \"lo..hi\" or an "
+                                       f"expression giving a number, not {size!r}", E_TYPE)
+            return None
+        ends = (tree.lo, tree.hi) if isinstance(tree, ast.Range) else (tree, tree)
+        texts, pre = [], []
+        for end in ends:
+            text, typ, more = self.text_expr(end, pos, scope, gen, f"the size of set parameter '{pname}'")
+            if text is None:
+                return None
+            if not T.is_numeric(typ):
+                self.report.error(pos, f"the size of set parameter '{pname}' must be a number, not "
+                                       f"{T.describe(typ)}", E_TYPE)
+                return None
+            texts.append(text)
+            pre.extend(more)
+        return texts[0], texts[1], pre
 
     def _compile_secret(self, action: ActionDecl, spec: LDict):
         """`secret: true` (every parameter), `secret: false` (none), `secret: [names]`, or by

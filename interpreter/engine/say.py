@@ -40,6 +40,7 @@ from typing import Iterator
 from dsl.diagnostics import Diagnostic, ERROR, WARNING
 
 from . import types as T
+from .limits import LIMITS
 
 _EMPTY = {"0", "false", "none", "[]", "()", ""}
 _NAME = re.compile(r"[A-Za-z_]\w*\Z")
@@ -104,6 +105,8 @@ def parse_template(text: str) -> list:
         if ch == "}":
             raise TemplateError(i, "a '}' without its '{' (write }} for a brace)")
         if ch == "[":
+            if len(opened) >= LIMITS.depth:     # _render and slots recurse once per level
+                raise TemplateError(i, f"[brackets] nested more than {LIMITS.depth} deep (limit 'depth')")
             flush()
             opt = Opt([])
             stack[-1].append(opt)

@@ -250,11 +250,16 @@ def _set_values(elems, sizes):
     None beyond MAX_SET sets."""
     from .choices import set_key
     from .values import format_value
+    from .choices import count_sets
     lo, hi = sizes
     groups: dict = {}
     for v in elems:
         groups.setdefault(format_value(v), []).append(v)
     kinds = sorted(groups.values(), key=lambda g: set_key(g[0]))
+    if hi is None:                      # a size that comes from the state: every size there can be
+        hi = len(elems)
+    if count_sets([len(g) for g in kinds], lo, min(hi, len(elems)), work=False) > MAX_SET:
+        return None
     out = []
 
     def pick(i, k, chosen):
