@@ -20,6 +20,22 @@ def _labels(state, zone: str) -> list:
     return list(state.observation(0)["zones"][zone])
 
 
+#: the test rulebooks of this file: each validates clean, its scenarios (hand calculations)
+#: pass and random games find no problem
+BOOKS = {"zone_order": 1, "set_size_from_state": 2}      # rulebook: players
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_the_rulebooks_validate_clean_and_their_scenarios_pass(book):
+    from interpreter.tools.scenarios import run_scenarios
+    from interpreter.tools.simulate import run_check
+    report, rules = check_rulebook(RULEBOOKS / book)
+    assert rules is not None and report.items == [], [d.format() for d in report.items]
+    results = run_scenarios([RULEBOOKS / book])
+    assert results and all(r.ok for r in results), [r for r in results if not r.ok]
+    assert run_check(str(RULEBOOKS / book), 10, [BOOKS[book]], {}, [], jobs=1) == []
+
+
 # --- moves within a zone --------------------------------------------------------------
 
 def test_a_move_within_its_own_zone_to_the_bottom_or_a_place_reorders_it():
@@ -33,14 +49,15 @@ def test_a_move_within_its_own_zone_to_the_bottom_or_a_place_reorders_it():
     assert now[1] == before[-2] and len(now) == 4
 
 
-def test_a_place_outside_the_zone_is_a_located_error():
+def test_a_place_outside_the_zone_is_a_located_error(tmp_path):
     from dsl.diagnostics import RuleRuntimeError
-    rb = Rulebook.load(RULEBOOKS / "zone_order")
+    text = (RULEBOOKS / "zone_order" / "game.yaml").read_text()
+    rb = Rulebook.load(_write(tmp_path, text.replace('params: {k: "0..3"}', 'params: {k: "0..4"}')))
     s = rb.new_game(players=1, seed=1)
     with pytest.raises(RuleRuntimeError) as err:
         s.apply("aside_at(k=4)")
     assert "at: 4 is not a place in deck: 3 other components lie there" in str(err.value)
-    assert str(err.value.pos).endswith("zone_order/game.yaml:26:42")      # at the step
+    assert str(err.value.pos).endswith("game.yaml:26:42")      # at the step
 
 
 # --- a decide nobody can make ----------------------------------------------------------
@@ -144,3 +161,56 @@ def test_power_needs_numbers(lib):
     rb, state = lib
     with pytest.raises(RulebookError, match=r"'\*\*' needs numbers, but this is a boolean \[RW102\]"):
         rb.evaluate(state, "2 ** true")
+
+
+# --- set sizes from the state -----------------------------------------------------------
+
+SET_HEAD = """\
+regelwerk: 1
+game: {name: T, players: {min: 2, max: 2}}
+actions:
+  pick:
+    params: {xs: {set: "1..6", size: %s}}
+    do: []
+flow:
+  - decide: [pick]
+    who: 0
+    otherwise: []
+end: {score: "0"}
+"""
+
+
+@pytest.mark.parametrize("size, message", [
+    ('"3..1"', "the size of set parameter 'xs' must be a number"),
+    ('"-1"', "the size of set parameter 'xs' must be a number"),
+    ('"true"', "the size of set parameter 'xs' must be a number, not a boolean"),
+    ("[1, 2]", "the size of set parameter 'xs' must be a number"),
+])
+def test_a_size_that_is_no_number_is_located(rulebook, size, message):
+    report, game = check_rulebook(rulebook(SET_HEAD % size))
+    errors = [d for d in report.items if d.severity == "error"]
+    assert game is None and any(message in e.message for e in errors), [d.format() for d in report.items]
+    assert {e.pos.line for e in errors} == {5}
+
+
+@pytest.mark.parametrize("size, count", [
+    ('"num_players"', 15),                  # C(6, 2)
+    ('"num_players + 10"', 0),              # more than there are: no set
+    ('"num_players - 3"', 1),               # below 0 counts as 0: the empty set
+    ('"num_players..num_players + 1"', 15 + 20),
+    ('"5..num_players"', 0),                # an empty range
+])
+def test_a_size_from_the_state_offers_the_sets_of_that_size(rulebook, size, count):
+    rb = Rulebook.load(rulebook(SET_HEAD % size))
+    assert len(rb.new_game(2, seed=1).legal_actions()) == count
+
+
+def test_counting_sets_of_alike_elements():
+    import itertools
+    from interpreter.engine.choices import count_sets
+    for sizes in ([1, 1, 1], [2, 1], [3, 2, 1], [1, 4], [2, 2, 2]):
+        elems = [j for j, n in enumerate(sizes) for _ in range(n)]
+        for lo in range(5):
+            for hi in range(lo, 7):
+                by_hand = len({c for k in range(lo, hi + 1) for c in itertools.combinations(elems, k)})
+                assert count_sets(sizes, lo, hi) == by_hand, (sizes, lo, hi)

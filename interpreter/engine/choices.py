@@ -33,9 +33,9 @@ def choose_sets(xs, lo: int, hi: int) -> list:
     names) are one choice: a set holds the first of them in ``xs``'s order, as many as it
     takes.  How many sets there are is counted before one is built: more than the limit
     'elements' is a LimitError (RW910 where the parameter is written), never a search that
-    fills the memory.  ``lo`` and ``hi`` may come from the state: below 0 counts as 0, and
-    ``hi < lo`` offers no set."""
-    lo = max(lo, 0)
+    fills the memory.  ``lo`` and ``hi`` may come from the state: below 0 counts as 0 ("discard
+    down to 3" from 2 cards: the empty set), and ``hi < lo`` offers no set."""
+    lo, hi = max(lo, 0), max(hi, 0)
     groups: dict = {}
     for v in dict.fromkeys(xs):
         groups.setdefault(format_value(v), []).append(v)
