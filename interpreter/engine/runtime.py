@@ -18,7 +18,7 @@ from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import rng as rngmod
 from .flowcode import direct_function, rule_error
-from .limits import LIMITS, WORK
+from .limits import LIMITS, NEXT, WORK
 from .observe import observation
 from .frames import Decision, Frame, Option, ScopeRec, id_part, option_id  # noqa: F401 - part of this module's API
 from .values import Component, Record, encode, decode, format_value
@@ -1035,6 +1035,7 @@ def run(st: State, limit: int | None = None, first=None, L=None, proc=None) -> N
     if limit is None:
         limit = LIMITS.steps
     st.step_limit = limit           # for the loops of generated step code (interpreter/flowcode.py)
+    NEXT[0] -= WORK[0]              # what was built counts towards the next look at the memory
     WORK[0] = 0                     # the elements built between two decisions (limit 'work')
     frames = st.frames
     steps = 0

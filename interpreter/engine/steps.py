@@ -28,7 +28,7 @@ from .codegen import Gen, LazyExpr, local as _l
 from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, contents_of, gen_as_list, gen_cond, gen_text, guard,
                     note_range, suggest, E_NAME, E_TYPE)
 from . import flowcode as F
-from .limits import LIMITS
+from .limits import LIMITS, kept
 from .model import Label, LoopInfo, Procedure, ScopeInfo
 from .frames import ScopeRec
 from .values import Record, Zone, bounded, format_value
@@ -264,6 +264,9 @@ class StepCompiler:
             self.report.error(node.value.pos, f"variable '{name}' holds {T.describe(var.type)}, "
                                               f"not {T.describe(vt)}", E_TYPE)
         self._check_op(op, var.type, node)
+        if vs is not None and isinstance(vt, (T.ListT, T.TupleT)) and not T.depth_unbounded(vt):
+            # a list kept: its elements count towards the next look at the memory (limit 'memory')
+            vs = self.gen.guard(f"{self.bind(kept, 'f')}({vs})", node.value.pos, "this value")
         if var.index:
             if node.index is None:
                 self.report.error(node.pos, f"variable '{name}' needs an index", E_NAME)
