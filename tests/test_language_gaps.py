@@ -214,3 +214,67 @@ def test_counting_sets_of_alike_elements():
             for hi in range(lo, 7):
                 by_hand = len({c for k in range(lo, hi + 1) for c in itertools.combinations(elems, k)})
                 assert count_sets(sizes, lo, hi) == by_hand, (sizes, lo, hi)
+
+
+# --- the order of an open deck in the observation tensor ---------------------------------
+
+OPEN_DECK = """\
+regelwerk: 1
+game: {name: Open deck order, players: {min: 2, max: 2}}
+components:
+  card:
+    attributes: {n: int}
+    items: [{for_each: {n: "1..3"}, count: 1}]
+    label: "c{n}"
+    home: row
+zones:
+  row: {type: deck, holds: [card], visible: %s}
+  taken: {index: {p: players}, holds: [card]}
+actions:
+  take_top:
+    do: [{move: "top(row)", to: "taken[player]"}]
+  roll:
+    do: [{move: "top(row)", to: row, bottom: true}]
+  mix:
+    do: [{shuffle: row}]
+setup:
+  - shuffle: row
+flow:
+  - turns: 0
+    while: "count(row) > 0"
+    do: [{decide: [take_top, roll, mix]}]
+end: {score: "sum(taken[p], c -> c.n)"}
+"""
+
+
+def test_an_open_decks_order_is_in_the_tensor_top_first(rulebook):
+    np = pytest.importorskip("numpy", reason="observation tensors need numpy (the rl extra)")
+    rb = Rulebook.load(rulebook(OPEN_DECK % "true"))
+    spec = rb.observation_spec(2)
+    assert spec.rows("order:row") == [("row", 0), ("row", 1), ("row", 2)] and spec.columns("order:row") == ["c1", "c2", "c3"]
+    seen = {}
+    for seed in range(20):                    # the reproducer's check: all 6 orders, 6 different tensors
+        st = rb.new_game(2, seed=seed)
+        order = tuple(st.observation(0)["zones"]["row"])          # bottom first
+        vec = rb.observation_spec(2).flatten(st.observation_tensor(0))
+        seen.setdefault(order, vec)
+        rows = st.observation_tensor(0)["order:row"]
+        assert [spec.columns("order:row")[int(np.argmax(r))] for r in rows] == list(reversed(order))
+    assert len(seen) == 6
+    vecs = list(seen.values())
+    assert all(not np.array_equal(a, b) for i, a in enumerate(vecs) for b in vecs[i + 1:])
+
+
+def test_a_hidden_deck_has_no_order_rows_and_the_writer_follows_reorders(rulebook):
+    np = pytest.importorskip("numpy", reason="observation tensors need numpy (the rl extra)")
+    from interpreter.engine.tensors import ObservationWriter, observation_vector
+    assert "order:row" not in Rulebook.load(rulebook(OPEN_DECK % "false")).observation_spec(2).shapes
+    rb = Rulebook.load(rulebook(OPEN_DECK % "true"))
+    st = rb.new_game(2, seed=1)
+    writer = ObservationWriter(st.game, st.lay)
+    for action in ["roll", "mix", "roll", "take_top", "mix", "roll", "take_top"]:
+        st.apply(action)
+        for seat in (0, 1):
+            assert np.array_equal(writer.vector(st, seat), observation_vector(st, seat)), action
+    rows = st.observation_tensor(0)["order:row"]
+    assert rows[0].sum() == 1 and rows[1].sum() == 0 and rows[2].sum() == 0     # one card left, on top
