@@ -22,7 +22,7 @@ def _labels(state, zone: str) -> list:
 
 #: the test rulebooks of this file: each validates clean, its scenarios (hand calculations)
 #: pass and random games find no problem
-BOOKS = {"zone_order": 1, "set_size_from_state": 2}      # rulebook: players
+BOOKS = {"zone_order": 1, "set_size_from_state": 2, "piece_parts": 1}      # rulebook: players
 
 
 @pytest.mark.parametrize("book", BOOKS)
@@ -278,3 +278,76 @@ def test_a_hidden_deck_has_no_order_rows_and_the_writer_follows_reorders(ruleboo
             assert np.array_equal(writer.vector(st, seat), observation_vector(st, seat)), action
     rows = st.observation_tensor(0)["order:row"]
     assert rows[0].sum() == 1 and rows[1].sum() == 0 and rows[2].sum() == 0     # one card left, on top
+
+
+# --- a piece's parts against the cells it is laid on ------------------------------------
+
+PIECE = """\
+regelwerk: 1
+game: {name: Piece cells, players: {min: 1, max: 1}}
+constants:
+  bar5: [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4]]
+components:
+  patch: {count: 1, label: bar5, home: pool%s}
+zones:
+  pool: {holds: [patch]}
+  quilt: {holds: [patch], cells: "[(r, c) for r in 0..8 for c in 0..8]"}
+actions:
+  lay_one_cell:
+    do: [{move: "first(pool)", to: quilt, cells: "[(4, 4)]"}]
+  lay_scattered:
+    do: [{move: "first(pool)", to: quilt, cells: "[(0, 0), (8, 8), (3, 7)]"}]
+  lay_row:
+    do: [{move: "first(pool)", to: quilt, cells: "[(1, c) for c in 2..6]"}]
+flow:
+  - decide: [lay_one_cell, lay_scattered, lay_row]
+    who: 0
+end: {score: "count(covered(quilt))"}
+"""
+
+
+@pytest.mark.parametrize("action, cells", [("lay_one_cell", 1), ("lay_scattered", 3)])
+def test_a_piece_laid_on_fewer_cells_than_its_shape_is_a_located_error(rulebook, action, cells):
+    from dsl.diagnostics import RuleRuntimeError
+    rb = Rulebook.load(rulebook(PIECE % ', shape: "bar5"'))
+    st = rb.new_game(1, seed=1)
+    with pytest.raises(RuleRuntimeError) as err:
+        st.apply(action)
+    assert f"bar5 has 5 parts (its shape), so it covers 5 cells, not {cells}" in str(err.value)
+    assert err.value.pos.line == {"lay_one_cell": 12, "lay_scattered": 14}[action]      # at the move
+    good = rb.new_game(1, seed=1)
+    good.apply("lay_row")
+    assert rb.evaluate(good, "count(covered(quilt))") == 5
+
+
+def test_without_a_shape_a_piece_covers_any_cells_as_before(rulebook):
+    rb = Rulebook.load(rulebook(PIECE % ""))
+    st = rb.new_game(1, seed=1)
+    st.apply("lay_scattered")
+    assert rb.evaluate(st, "count(covered(quilt))") == 3
+
+
+def test_a_scenario_lay_is_checked_against_the_shape(rulebook):
+    from interpreter.tools.scenarios import run_scenarios
+    folder = rulebook(PIECE % ', shape: "bar5"')
+    (folder / "scenarios").mkdir()
+    (folder / "scenarios" / "lay.yaml").write_text("""\
+scenario: "A piece of five laid on one cell"
+source: "By hand: bar5 has five parts; a start that lays it on one cell is refused where it is written."
+players: 1
+seed: 1
+start:
+  lay: {quilt: {bar5: "[(4, 4)]"}}
+steps:
+  - legal_includes: [lay_row]
+""")
+    [result] = run_scenarios([folder])
+    assert not result.ok
+    assert any("bar5 has 5 parts (its shape), so it covers 5 cells, not 1" in d.message and d.pos.line == 6
+               for d in result.messages), [d.format() for d in result.messages]
+
+
+def test_a_shape_that_is_no_list_is_located(rulebook):
+    report, game = check_rulebook(rulebook(PIECE % ', shape: "5"'))
+    assert game is None and any(d.code == "RW102" and "shape is the list of a piece's cells" in d.message
+                                and d.pos.line == 6 for d in report.items), [d.format() for d in report.items]

@@ -482,6 +482,15 @@ class Compiler:
                 kind.home = fn
                 kind.home_pos = spec.pos_of("home")
                 kind.home_nslots = scope.nslots
+            if "shape" in spec:                 # a piece's cells as drawn: as many as its parts
+                scope = Scope([(a, t) for a, t in kind.attributes.items()])
+                fn, typ = self.dyn_expr(spec["shape"], spec.pos_of("shape"), scope, "shape")
+                if fn is not None and not T.is_listlike(typ) and not T.is_any(typ):
+                    self.report.error(spec.pos_of("shape"), f"shape is the list of a piece's cells, not "
+                                                            f"{T.describe(typ)}", E_TYPE)
+                kind.shape = fn
+                kind.shape_pos = spec.pos_of("shape")
+                kind.shape_nslots = scope.nslots
 
     def compile_item(self, kind: KindDecl, item: LDict, pos: Pos, whole_spec: bool) -> ItemSpec:
         scope = Scope()
@@ -496,7 +505,8 @@ class Compiler:
             for_each.append(IndexSpec(var, fn or (lambda st, L: ()), elem, slot, dpos))
         count = self.compile_count(item.get("count", 1), item.pos_of("count") if "count" in item else pos, scope)
         attrs = {}
-        skip = {"count", "for_each"} | ({"attributes", "label", "home", "description", "items"} if whole_spec else set())
+        skip = {"count", "for_each"} | ({"attributes", "label", "home", "shape", "description", "items"} if whole_spec
+                                        else set())
         for aname, value in item.items():
             if aname in skip:
                 continue

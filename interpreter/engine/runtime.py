@@ -448,6 +448,10 @@ class State:
             slots.append(at)
         if not slots:
             raise RuleRuntimeError(f"{c.label} must cover at least one cell of {dst.name}", pos)
+        parts = self.lay.parts.get(c.id)
+        if parts is not None and parts != len(slots):
+            raise RuleRuntimeError(f"{c.label} has {parts} parts (its shape), so it covers {parts} cells, not "
+                                   f"{len(slots)}", pos)
         game = self.game
         if src == did:
             _uncover(v, grid, c)
