@@ -351,3 +351,28 @@ def test_a_shape_that_is_no_list_is_located(rulebook):
     report, game = check_rulebook(rulebook(PIECE % ', shape: "5"'))
     assert game is None and any(d.code == "RW102" and "shape is the list of a piece's cells" in d.message
                                 and d.pos.line == 6 for d in report.items), [d.format() for d in report.items]
+
+
+# --- records with a field spelled like an enum symbol -----------------------------------
+
+RECORDS = """\
+regelwerk: 1
+game: {name: Records, players: {min: 2, max: 2}}
+enums:
+  color: [red, blue]
+constants:
+  points: {red: 3, blue: 2}
+  shop: [{name: "a", red: 1, cost: 4}, {name: "b", red: 0, cost: 2}]
+variables:
+  x: 0
+flow: []
+end: {score: "0"}
+"""
+
+
+def test_a_record_with_a_field_named_like_a_symbol_stays_a_record(rulebook):
+    rb = Rulebook.load(rulebook(RECORDS))
+    st = rb.new_game(2, seed=1)
+    assert rb.evaluate(st, "shop[0].red") == 1                      # was: "a table has no attributes"
+    assert list(rb.evaluate(st, "[o.name for o in shop if o.red > 0]")) == ["a"]
+    assert rb.evaluate(st, "points[red] + points[blue]") == 5      # every key a symbol: still a table

@@ -156,8 +156,10 @@ class Compiler:
                 out[kv] = vv
                 ktypes.append(kt)
                 vtypes.append(vt)
-            if all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_]\w*", k) for k in out) and not any(
-                    isinstance(kt, T.Sym) for kt in ktypes):
+            # a record: every key a name, unless every key is an enum symbol (a table by symbol,
+            # `{red: 3, blue: 2}`); a record may have a field spelled like a symbol ({type: x, red: 1})
+            if all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_]\w*", k) for k in out) and not (
+                    ktypes and all(isinstance(kt, T.Sym) for kt in ktypes)):
                 from .values import Record
                 return Record(out), T.RecordT(tuple((k, t) for k, t in zip(out, vtypes)))
             return out, T.MapT(T.join_all(ktypes), T.join_all(vtypes))
