@@ -194,7 +194,8 @@ def test_a_size_that_is_no_number_is_located(rulebook, size, message):
 
 
 @pytest.mark.parametrize("size, count", [
-    ('"num_players"', 15),                  # C(6, 2)
+    ('"2"', 15),                            # a quoted number is the number: C(6, 2)
+    ('"num_players"', 15),
     ('"num_players + 10"', 0),              # more than there are: no set
     ('"num_players - 3"', 1),               # below 0 counts as 0: the empty set
     ('"num_players..num_players + 1"', 15 + 20),

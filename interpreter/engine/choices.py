@@ -114,9 +114,11 @@ def parse_size(size):
         return (size, size) if size >= 0 else None
     if isinstance(size, str):
         lo, sep, hi = size.partition("..")
+        if not sep:                     # "2", quoted: the number
+            hi = lo
         try:
             a, b = int(lo.strip()), int(hi.strip())
         except ValueError:
             return None
-        return (a, b) if sep and 0 <= a <= b else None
+        return (a, b) if 0 <= a <= b else None
     return None
