@@ -145,11 +145,12 @@ def _look() -> None:
 
 
 def kept(value):
-    """``value`` (a list, tuple or record a variable is about to keep), its elements counted as
+    """``value`` (a list a variable is about to keep; none passes), its elements counted as
     built: many small values kept add up to a look at the memory as one big one does."""
-    WORK[0] += len(value)
-    if WORK[0] > NEXT[0]:
-        _look()
+    if type(value) is tuple:
+        WORK[0] += len(value)
+        if WORK[0] > NEXT[0]:
+            _look()
     return value
 
 
