@@ -123,7 +123,12 @@ def cmd_play(args) -> int:
             parse_seats(args.seats, 1)
         return resume_in_terminal(rb, args.resume, args.seats, args.log, args.complete_lines, compact=args.compact)
     if args.players is None:
-        raise UsageError("the following arguments are required: --players")
+        # the fewest the game allows (said, so that --players is found when another count is wanted)
+        args.players = rb.game.min_players
+        if not args.json and not args.quiet:
+            n = rb.game.min_players
+            more = "" if rb.game.max_players == n else f"; --players up to {rb.game.max_players}"
+            print(f"{n} player{'s' if n != 1 else ''} (the fewest {rb.name} allows{more})")
     if "human" in [x.strip() for x in seats.split(",")]:
         from .play.session import parse_seats
         from .play.tui import play_in_terminal
@@ -137,7 +142,11 @@ def cmd_play(args) -> int:
         args.seed = secrets.randbelow(1_000_000)
         if not args.json:
             print(f"seed {args.seed} (play the same game again with --seed {args.seed})")
-    state = rb.new_game(args.players, args.seed, options, variants)
+    try:
+        state = rb.new_game(args.players, args.seed, options, variants,
+                            names=[n.strip() for n in args.names.split(",")] if args.names else None)
+    except ValueError as exc:
+        raise UsageError(f"--names: {exc}") from None
     bots = make_bots(seats, state.lay.num_seats, args.seed)
     log_file = open(args.log, "w", encoding="utf-8") if args.log else None
     decisions = 0
@@ -161,7 +170,7 @@ def cmd_play(args) -> int:
                 log_file.write(json.dumps({"seat": seat, "action": action}) + "\n")
                 log_file.flush()            # a kill keeps every decision made so far
             if tell:
-                for line in narrator.lines_after(state):
+                for line in narrator.lines_after(state, (seat, action)):
                     print(line)
         if tell:
             for line in narrator.lines_after(state) + narrator.ending(state):
@@ -277,7 +286,7 @@ def cmd_check(args) -> int:
     if args.format == "json":
         out = []
         for f, count in distinct.values():
-            item = Diagnostic(f.pos, f.message, "error", f.code).as_json()
+            item = Diagnostic(f.pos, f.message, f.severity, f.code).as_json()
             item.update({"players": f.players, "seed": f.seed, "variants": f.variants, "options": f.options,
                          "decisions": f.decisions, "games_affected": count})
             out.append(item)
@@ -291,10 +300,13 @@ def cmd_check(args) -> int:
             where = f"{f.players} players, seed {f.seed}" + (f", variant {'+'.join(f.variants)}" if f.variants else "")
             print(Diagnostic(f.pos, f"{f.message} ({where}, after {len(f.decisions)} decisions; "
                                     f"{count} game{'s' * (count != 1)} affected; {replay})",
-                             "error", f.code).format())
-        print(f"{rb.name}: {played} games ({', '.join(map(str, counts))} players), {len(distinct)} "
-              f"problem{'s' * (len(distinct) != 1)} found, {elapsed:.1f}s")
-    return 1 if distinct else 0
+                             f.severity, f.code).format())
+        errors = sum(f.severity == "error" for f, _ in distinct.values())
+        warned = len(distinct) - errors
+        print(f"{rb.name}: {played} games ({', '.join(map(str, counts))} players), {errors} "
+              f"problem{'s' * (errors != 1)} found" + (f", {warned} warning{'s' * (warned != 1)}" if warned else "")
+              + f", {elapsed:.1f}s")
+    return 1 if any(f.severity == "error" for f, _ in distinct.values()) else 0
 
 
 def cmd_report(args) -> int:
@@ -401,14 +413,18 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--format", choices=["text", "json"], default="text")
     v.set_defaults(func=cmd_validate)
 
-    pl = sub.add_parser("play", help="play a full game with bots")
+    from .ai.bots import BOTS
+    kinds = ", ".join(["human"] + [f"{b}[:N]" if b == "ismcts" else b for b in BOTS])
+    pl = sub.add_parser("play", help="play a game: people at this terminal, bots, or both")
     pl.add_argument("rulebook", metavar="RULEBOOK")
-    pl.add_argument("--players", type=_whole(1), help="how many play (required unless --resume)")
+    pl.add_argument("--players", type=_whole(1), help="how many play (default: the fewest the game allows)")
     pl.add_argument("--seed", type=_SEED, help="the game's seed (default: a random one, printed)")
     pl.add_argument("--bots", default="random", help="comma-separated, per seat (the last repeats): "
-                                                     "human, random, greedy, first")
+                                                     f"{kinds} (ismcts:N: at most N iterations a decision)")
     pl.add_argument("--seats", help="like --bots: who plays each seat, e.g. human,random (a person at this "
                                     "terminal; two or more people take turns at it)")
+    pl.add_argument("--names", metavar="NAME,NAME…", help="the people's names for the seats, in seat order "
+                                                         "(e.g. Ann,Bob; shown instead of Player 1, Player 2)")
     pl.add_argument("--resume", metavar="LOG", help="go on with a game saved by quit (seats as in the log, "
                                                        "or --seats)")
     pl.add_argument("--complete-lines", action="store_true",
@@ -505,7 +521,18 @@ def build_parser() -> argparse.ArgumentParser:
     from .tools import coverage_command as coverage, mutate             # issue 15: their own modules, registered here
     coverage.add_parser(sub)
     mutate.add_parser(sub)
+    from .tools.rulesdoc import command as rules_document                   # issue 41
+    rules_document.add_parser(sub)
     return p
+
+
+def _shipped_hint(raw: str) -> None:
+    """A path that does not exist but ends in a shipped game's name (``rules/<game>`` outside the
+    checkout): say the game's name, which works from anywhere."""
+    p = Path(raw)
+    if not p.exists() and p.name in shipped_games() and str(p) != p.name:
+        raise UsageError(f"{raw}: no such file or folder; the shipped game is called '{p.name}' "
+                         f"(e.g. regelwerk play {p.name})")
 
 
 def main(argv=None) -> int:
@@ -523,8 +550,11 @@ def _main(argv=None) -> int:
         # a shipped game's name stands for its folder wherever a rulebook is named (a path that exists wins)
         if isinstance(getattr(args, "rulebook", None), str):
             args.rulebook = str(rulebook_path(args.rulebook))
+            _shipped_hint(args.rulebook)
         if isinstance(getattr(args, "paths", None), list):
             args.paths = [str(rulebook_path(x)) for x in args.paths]
+            for x in args.paths:
+                _shipped_hint(x)
         return args.func(args)
     except UsageError as exc:
         print(f"regelwerk: error: {exc}", file=sys.stderr)

@@ -19,7 +19,7 @@ from dsl.diagnostics import RulebookError, RuleRuntimeError
 # --- games: load, start, play, serialise (docs/api.md) ----------------------------------------------
 from .engine.chance import ChanceState
 from .engine.layout import GameSetupError
-from .engine.rulebook import Rulebook, check_rulebook
+from .engine.rulebook import Rulebook, check_names, check_rulebook
 from .engine.runtime import IllegalAction, State, public_action_id
 from .engine.shipped import rulebook_path, shipped_games
 
@@ -35,7 +35,8 @@ from .engine.spaces import space_of
 from .engine.infosets import information_state_string
 
 # --- what each seat may be shown, checked in random games (issue 26: RW920, RW923) ------------------
-from .engine.leaks import hidden_from_all, hidden_from_others, legal_leak, log_leak, resample_problem, told_leak
+from .engine.leaks import resample_problem
+from .engine.knowledge import record_of, shown_leaks
 
 # --- the rulebook's display: section (drawing a state is the play wing's) --------------------------
 from .engine.display import DisplayHints, check_display, fact_problem, read_hints, space_readers
@@ -46,6 +47,9 @@ from .engine.say import Phrases, check_say, parse_template, words
 from .engine.display import SHAPES, Pick, fill_template, template_fields
 # --- pieces with a shape (issue 27): what a grid cell covered by a piece's part shows ----------------
 from .engine.display import part_problem
+
+# --- issue 41: the rulebook's names in words, for a rules document (`regelwerk rules`; RW274) --------
+from .engine.wording import display_words, plain_constants
 
 # --- the engine's limits (the play wing's server adds its own fields: serve_tables, serve_streams…) -
 from .engine.limits import LIMITS, configure as configure_limits
@@ -64,14 +68,14 @@ from .engine.steps import STEP_KINDS, StepCompiler
 
 __all__ = [
     "Rulebook", "State", "ChanceState", "IllegalAction", "GameSetupError", "RulebookError", "RuleRuntimeError",
-    "check_rulebook", "public_action_id", "rulebook_path", "shipped_games",
+    "check_rulebook", "check_names", "public_action_id", "rulebook_path", "shipped_games",
     "types", "Component", "Zone", "format_value", "plain", "Rng",
     "information_state_string", "space_of",
-    "hidden_from_all", "hidden_from_others", "legal_leak", "log_leak", "resample_problem", "told_leak",
+    "resample_problem", "record_of", "shown_leaks",
     "EVERYONE", "observation_bounds", "observation_vector", "draws_at_random", "perfect_information",
     "DisplayHints", "check_display", "read_hints", "space_readers", "fact_problem", "Phrases", "check_say",
     "parse_template", "words", "SHAPES", "Pick", "fill_template", "template_fields",
-    "part_problem",
+    "part_problem", "display_words", "plain_constants",
     "IMAGE_BYTES", "IMAGE_TYPES", "image_folder", "image_name", "image_problem", "image_url", "track_problem",
     "LIMITS", "configure_limits",
     "Cx", "Scope", "compile_expr", "suggest", "instruction", "rule_error", "Procedure", "Frame", "STEP_KINDS",

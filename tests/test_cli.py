@@ -66,7 +66,6 @@ def test_play_log_file_replays(tmp_path, capsys):
     (["check", AZUL, "--games", "1", "--max-decisions", "-5"], "must be at least 1"),
     (["check", AZUL, "--games", "1", "--jobs", "-2"], "must be from 0 to 256"),
     (["replay", "x.jsonl", "--until", "-1"], "must be at least 0"),
-    (["play", AZUL], "required"),
     (["play", AZUL, "--players", "2", "--bots", "genius"], "unknown bot"),
     (["play", AZUL, "--players", "2", "--variant", "nope"], "unknown variant"),
     (["play", AZUL, "--players", "2", "--option", "x"], "NAME=VALUE"),
@@ -77,6 +76,29 @@ def test_bad_arguments_give_one_line(capsys, argv, words):
     code, out, err = run(capsys, *argv)
     assert code == 2
     assert words in err and err.strip().count("\n") == 0
+
+
+def test_play_without_players_plays_the_fewest_the_game_allows(capsys):
+    """Issue 38: no --players is the game's minimum, said in one line with how to ask for more."""
+    code, out, _ = run(capsys, "play", AZUL, "--seed", "1")
+    assert code == 0
+    assert out.splitlines()[0] == "2 players (the fewest Azul: Summer Pavilion allows; --players up to 4)"
+    assert "1. Player" in out and "Player 3" not in out
+
+
+def test_a_shipped_game_named_by_a_path_that_is_not_here_says_its_name(capsys, tmp_path, monkeypatch):
+    """`rules/yak` outside the checkout: the error says to name the game (`yak`)."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "play", "rules/yak", "--seed", "1")
+    assert code == 2 and "the shipped game is called 'yak'" in err and "regelwerk play yak" in err
+
+
+def test_play_help_names_every_bot(capsys):
+    from interpreter.ai.bots import BOTS
+    with pytest.raises(SystemExit):
+        run(capsys, "play", "--help")
+    out = capsys.readouterr().out
+    assert "with bots" not in out and all(b in out for b in BOTS)
 
 
 def test_a_seat_may_repeat_a_bot_name(capsys):

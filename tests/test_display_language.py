@@ -2,7 +2,7 @@
 seat colours, and the story's round headers where the round begins.  Cheap: a few states per game."""
 import shutil
 
-from conftest import RULES
+from conftest import ROOT, RULES
 from interpreter.ai.bots import make_bots
 from interpreter.cli import main
 from interpreter.game import Rulebook
@@ -132,3 +132,34 @@ def test_the_story_names_components_as_the_choices_do():
     assert attaches and all(re.search(r" attaches [a-z]+(-[a-z]+)? \d+ to ", x) or "doubler" in x
                             or "worthless" in x for x in attaches), attaches
     assert not any(re.search(r"\b(red|blue|white|green|yellow)\d", x) for x in story)
+
+
+def test_validate_reports_bad_steps_covers_values_and_parameter_titles(tmp_path, capsys):
+    """Issue 38: display: steps:, covers:, values: and titles of an action's parameters name what exists."""
+    book = tmp_path / "patch_quilt"
+    shutil.copytree(ROOT / "tests" / "rulebooks" / "patch_quilt", book)
+    g = book / "game.yaml"
+    text = g.read_text()
+    text = text.replace("    sew: [t, o, [r, c]]", "    sew: [t, o, [r, col], t]\n    sow: [t]")
+    text = text.replace("    sew: {zone: quilt, index: [player], cells: cells}",
+                        "    sew: {zone: offer, index: [], cells: fits}\n    rest: {zone: quilt, index: [p, q], cells: cellz}")
+    text = text.replace("    sew.o: turn", "    sew.o: turn\n    sew.x: nothing")
+    text += "  values:\n    buttons: {1: one}\n    button: {1: one}\n"
+    g.write_text(text)
+    assert main(["validate", str(book)]) == 1
+    out = capsys.readouterr().out
+    assert out.count("[RW275]") == 9, out
+    for words in ("steps: 'col' is no parameter of sew", "sew chooses 't' twice", "steps names 'sow', which is no action",
+                  "covers zone 'offer' is no zone family with cells:", "fits takes 'p', which is no parameter of sew",
+                  "quilt has 1 indices, not 2", "'p' is no parameter of rest", "'q' is no parameter of rest", "'cellz' is no function"):
+        assert words in out, words
+    assert "titles names 'x', which is no parameter of sew [RW254]" in out
+    assert "values names 'button', which is no variable" in out and "values names 'buttons'" not in out
+
+
+def test_values_and_symbol_names_read_in_words():
+    """Yak's carts move 'clockwise' (display: values:), not 1; a table keyed by carts names them."""
+    st = Rulebook.load(RULES / "yak").new_game(2, 1)
+    shown = {v["name"]: v["value"] for v in build_view(st, 0)["variables"]}
+    assert shown["direction"] == "clockwise"
+    assert "no_" not in shown["stop"] and "no-milk" in shown["stop"]

@@ -85,3 +85,71 @@ def test_ismcts_starts_no_iteration_that_would_end_after_its_time(monkeypatch):
     bot._iterate = slow_iterate
     assert bot.choose(st) in st.legal_actions()
     assert bot.last_iterations == 3 and clock[0] <= 1.0
+
+
+# --- a search whose sampling fails says so (issue 42) ------------------------------
+class _Unsampleable:
+    """A real game whose resample fails as a rulebook's can (RW921: no world gives the seat
+    what it saw): everything else is the real state's."""
+
+    def __init__(self, st):
+        self._st = st
+
+    def __getattr__(self, name):
+        return getattr(self._st, name)
+
+    def resample(self, seat, seed):
+        from dsl.diagnostics import Pos, RuleRuntimeError
+        raise RuleRuntimeError("resample: no game in 1,000 tries draws the values hidden from seat 1",
+                               Pos("game.yaml", 14, 9), "RW921")
+
+
+def _sealed_bids():
+    from conftest import ROOT
+    from interpreter.game import Rulebook
+    return Rulebook.load(ROOT / "tests" / "rulebooks" / "sealed_bids").new_game(2, 1)
+
+
+def test_ismcts_whose_every_sample_fails_reports_it_and_plays_nothing():
+    import pytest
+    from interpreter.ai.ismcts import SearchFailed
+    bot = IsmctsBot(seed=1, seat=0, playouts=20)
+    with pytest.raises(SearchFailed, match="all 20 samples failed") as err:
+        bot.choose(_Unsampleable(_sealed_bids()))
+    assert err.value.code == "RW921" and err.value.pos.line == 14
+    assert bot.failed_samples == 20 and bot.fallbacks == 0
+
+
+def test_ismcts_random_fallback_is_opt_in_warns_with_the_count_and_names_itself():
+    import pytest
+    from interpreter.ai.bots import make_bots
+    from interpreter.ai.ismcts import SamplingWarning
+    bot = make_bots("ismcts:20:fallback", 2, 1)[0]
+    st = _sealed_bids()
+    with pytest.warns(SamplingWarning, match=r"20 of 20 samples failed, playing a legal action at random.*RW921"):
+        action = bot.choose(_Unsampleable(st))
+    assert action in st.legal_actions()
+    assert bot.fallbacks == 1 and bot.name == "ismcts (random fallback 1 time)"
+    assert make_bots("ismcts:20", 2, 1)[0].fallback is False
+
+
+
+def test_ismcts_on_a_rulebook_after_a_reveal_never_plays_at_random_silently():
+    """Sealed bids after the first reveal: resample may fail there (the revealed bids must be
+    hit again; the knowledge issue fixes it) — then the bot says so; else it searched."""
+    import warnings as w
+    from interpreter.ai.ismcts import SamplingWarning, SearchFailed
+    st = _sealed_bids()
+    for a in ("bid(amount=2)", "bid(amount=4)"):
+        st.apply(a)
+    bot = IsmctsBot(seed=3, seat=0, playouts=10)
+    with w.catch_warnings(record=True) as caught:
+        w.simplefilter("always")
+        try:
+            bot.choose(st)
+        except SearchFailed as exc:
+            assert bot.last_failed == 10 and "samples failed" in exc.message
+            return
+    told = [c for c in caught if issubclass(c.category, SamplingWarning)]
+    assert bool(told) == (bot.last_failed > 0)
+    assert bot.fallbacks == 0 and bot.name == "ismcts"

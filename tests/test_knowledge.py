@@ -38,7 +38,9 @@ def test_a_revealed_zone_shows_in_the_seats_observation_until_it_changes():
     st.apply_action("peek(target=1)")
     assert st.observation(0)["zones"]["hand[1]"] == ["5"]          # the peeker sees it
     assert st.observation(1)["zones"]["hand[0]"] == {"count": 1}   # nothing else changed
-    assert st.observation(None)["zones"]["hand[1]"] == {"count": 1}  # an onlooker sees nothing
+    # an onlooker sees what every seat sees (issue 36): seat 1 its own hand, seat 0 the revealed one
+    assert st.observation(None)["zones"]["hand[1]"] == ["5"]
+    assert st.observation(None)["zones"]["hand[0]"] == {"count": 1}  # seat 1 does not see this one
     assert rb.evaluate(st, "known(0, hand[1])") is True
     assert rb.evaluate(st, "known(0, deck)") is False
     st.apply_action("guess(target=0,v=1)")                          # wrong: nothing moves

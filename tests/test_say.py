@@ -216,7 +216,9 @@ def test_facts_show_each_player_s_cart(tmp_path, capsys):
     for p in view["players"]:
         fact = p["variables"][0]
         assert fact["title"] == "Cart in front"
-        assert fact["value"] == rb.evaluate(st, f"my_cart({p['seat']})").replace("_", " ")
+        cart = rb.evaluate(st, f"my_cart({p['seat']})")
+        # the cart by its name in the rulebook's words (display: symbols: no_milk: {name: no-milk})
+        assert fact["value"] == rb.game.display["symbols"][cart]["name"]
     book = tmp_path / "yak"
     shutil.copytree(RULES / "yak", book)
     d = book / "display.yaml"

@@ -21,7 +21,9 @@ def test_each_seat_sees_its_own_dice_until_the_showdown_shows_all():
     for seat in (0, 1):
         shown = st.observation(seat)["variables"]["die"]
         assert len(shown) == 6 and [shown[f"(1,{i})"] for i in (1, 2, 3)] == dice(st, 1)
-    assert "die" not in st.observation(None)["variables"]          # an onlooker was shown nothing
+    # an onlooker sees what every seat sees (issue 36): before the showdown nothing of the dice, now all of them
+    assert st.observation(None)["variables"]["die"] == st.observation(0)["variables"]["die"]
+    assert "die" not in Rulebook.load(CUPS).new_game(2, 3).observation(None)["variables"]
     again = type(st).from_json(st.game, st.to_json(), st.lay)
     assert again.observation(0) == st.observation(0)
 

@@ -104,13 +104,23 @@ def make_bots(spec: str | None, seats: int, seed: int) -> list:
         base, _, arg = n.partition(":")
         if base not in BOTS:
             raise ValueError(f"unknown bot '{n}' (bots: {', '.join(BOTS)})")
-        if arg and (base != "ismcts" or not arg.isdigit() or int(arg) < 1):
-            raise ValueError(f"'{n}': only ismcts takes a budget, a whole number of iterations (ismcts:200)")
+        if arg and (base != "ismcts" or not _ismcts_arg(arg)):
+            raise ValueError(f"'{n}': only ismcts takes a budget, a whole number of iterations (ismcts:200), "
+                             f"and 'fallback' (ismcts:fallback, ismcts:200:fallback: play at random when "
+                             f"every sample fails)")
 
     def make(name, i):
         base, _, arg = name.partition(":")
         return BOTS[base](seed, i, arg) if arg else BOTS[base](seed, i)
     return [make(names[min(i, len(names) - 1)], i) for i in range(seats)]
+
+
+def _ismcts_arg(arg: str) -> bool:
+    """'200', 'fallback' or '200:fallback'."""
+    parts = arg.split(":")
+    if parts[-1] == "fallback":
+        parts.pop()
+    return len(parts) <= 1 and all(p.isdigit() and int(p) >= 1 for p in parts)
 
 
 def play_out(state, bots, max_decisions: int = 100_000):

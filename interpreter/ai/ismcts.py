@@ -16,11 +16,24 @@ It starts no iteration that would end after the time allowed, judging by
 the longest one so far, so a decision takes at most about that long.
 ``--bots ismcts`` thinks for up to 1 second per decision;
 ``ismcts:N`` for at most N iterations (and the second).
+
+A search never degrades silently.  A sample the rules cannot give or continue
+(``resample`` finds no world that gives the seat what it saw, RW921; a rule
+error while playing on) is skipped and counted: ``last_failed`` and
+``failed_samples`` hold the counts, and a :class:`SamplingWarning` says how
+many of the decision's samples failed and why.  When every sample of a
+decision fails, the bot raises :class:`SearchFailed` (a located rule error,
+the first failure's) — unless its random fallback is asked for
+(``fallback=True``, ``--bots ismcts:fallback`` or ``ismcts:200:fallback``):
+then it warns, plays a legal action at random, counts it (``fallbacks``) and
+its ``name`` says so (``ismcts (random fallback 3 times)``), so a result
+names what was actually played.
 """
 from __future__ import annotations
 
 import math
 import time
+import warnings
 
 from dsl.diagnostics import RuleRuntimeError
 
@@ -37,17 +50,41 @@ class _Node:
         self.avail = 0
 
 
-class IsmctsBot:
-    name = "ismcts"
+class SamplingWarning(UserWarning):
+    """Some samples of a search failed (how many, and the first reason)."""
 
+
+class SearchFailed(RuleRuntimeError):
+    """Every sample of a search failed, and the bot's random fallback was not asked for."""
+
+
+class IsmctsBot:
     def __init__(self, seed: int = 0, seat: int = 0, playouts=None, seconds: float = 1.0, depth: int = 30,
-                 exploration: float = 0.7):
+                 exploration: float = 0.7, fallback: bool = False):
         self.rng = Rng(seed, 5000 + seat)
-        self.playouts = int(playouts) if playouts not in (None, "") else None
+        self.seat = seat
+        parts = [] if playouts in (None, "") else str(playouts).split(":")
+        if "fallback" in parts:                 # 'ismcts:200:fallback' or 'ismcts:fallback'
+            fallback = True
+            parts.remove("fallback")
+        self.playouts = int(parts[0]) if parts else None
         self.seconds = seconds
         self.depth = depth
         self.c = exploration
+        self.fallback = bool(fallback)
         self.last_iterations = 0
+        #: samples that failed in the last decision, and in all decisions so far
+        self.last_failed = 0
+        self.failed_samples = 0
+        #: decisions played at random because every sample failed (only with ``fallback``)
+        self.fallbacks = 0
+
+    @property
+    def name(self) -> str:
+        """``ismcts``; with the times it played at random instead said (a result names what played)."""
+        if self.fallbacks:
+            return f"ismcts (random fallback {self.fallbacks} time{'s' if self.fallbacks != 1 else ''})"
+        return "ismcts"
 
     def choose(self, state) -> str:
         legal = state.legal_actions()
@@ -59,17 +96,33 @@ class IsmctsBot:
         deadline = start + self.seconds
         longest = 0.0               # the longest iteration so far: the next may take as long
         done = 0
+        failed = 0
+        first = None
         while (self.playouts is None or done < self.playouts) and now + longest < deadline:
             done += 1
             try:
                 self._iterate(state, me, root)
-            except RuleRuntimeError:
-                pass                # a sample the rules cannot continue: skip it
+            except RuleRuntimeError as exc:
+                failed += 1         # a sample the rules cannot give or continue: skipped, counted
+                if first is None:
+                    first = exc
             then, now = now, time.perf_counter()
             longest = max(longest, now - then)
         self.last_iterations = done
+        self.last_failed = failed
+        self.failed_samples += failed
         visited = [(root.children[a].n, a) for a in legal if a in root.children]
+        if failed:
+            why = f"{first.message} [{first.code}]" if first is not None else "?"
+            if not visited and not self.fallback:
+                raise SearchFailed(f"ismcts (seat {me}): all {failed} samples failed, nothing searched "
+                                   f"(ask for the random fallback with ismcts:fallback): {first.message}",
+                                   first.pos, first.code)
+            what = "playing a legal action at random instead" if not visited else "the rest searched"
+            warnings.warn(f"ismcts (seat {me}): {failed} of {done} samples failed, {what}: {why}",
+                          SamplingWarning, stacklevel=2)
         if not visited:
+            self.fallbacks += 1
             return legal[self.rng.below(len(legal))]
         top = max(n for n, _ in visited)
         best = [a for n, a in visited if n == top]

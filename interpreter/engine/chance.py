@@ -224,102 +224,22 @@ class ChanceState:
         return c
 
     def resample(self, seat: int, seed: int) -> "ChanceState":
-        """A game at this decision that ``seat`` cannot tell from this one (engine/infosets.py
-        for the plain state): the chance outcomes that drew values hidden from the seat drawn
-        anew — the game replayed with them, kept only if the seat saw what it saw at every
-        decision (at most ``limits.resample_tries`` tries, then RW921) — and what the seat cannot
-        see among the components redistributed.  Its history is this game's with the new
-        outcomes; after a redistribution it is no longer a path of outcomes."""
-        from dsl.diagnostics import RuleRuntimeError
-        from .infosets import hidden_draws, needs_recall, permuted, secret_choices
-        from .limits import LIMITS
-        from .rng import Rng
+        """A game at this decision that ``seat`` cannot tell from this one: a world drawn from the
+        posterior of what the seat was shown (engine/knowledge/), as the chance outcomes and
+        decisions that lead to it.  It is a real game: its history is that world's, it plays on,
+        clones and pickles as itself."""
+        from .knowledge import resample_steps
         st = self.state
         if st is None:
             raise ValueError("resample at a decision, not at a chance node")
-        redraw = {-1 - key for key in hidden_draws(st, seat) if key < 0}
-        # another seat's secret choices kept in hidden variables: their places among the steps
-        decisions = [i for i, step in enumerate(self.history) if step[0] != "chance"]
-        secrets = {decisions[i] for i in secret_choices(st, seat) if i < len(decisions)}
-        recall = needs_recall(st, seat)
-        got = None
-        if redraw or secrets:
-            expect = self._replayed(seat, set(), None, None)[1]
-            fresh = Rng(seed, 6000)
-            for _ in range(LIMITS.resample_tries):
-                got = self._replayed(seat, redraw, fresh, expect, recall, secrets)
-                if got is not None:
-                    break
-            else:
-                raise RuleRuntimeError(f"resample: no game in {LIMITS.resample_tries:,} tries draws the values "
-                                       f"hidden from seat {seat} so that it sees what it saw (limit "
-                                       f"'resample_tries')", st.pending.pos if st.pending else None, "RW921")
-        elif recall:        # what the seat saw of the components since the start (recall.Recall)
-            got = (self.clone(), None, self._recall(seat))
-        cs = got[0] if got is not None else self.clone()
-        cs.state = permuted(cs.state, seat, seed, got[2] if got is not None else None)
-        # the checkpoint is the sample itself: the history before it is no longer a path to it
-        cs.base, cs.base_at, cs.since, cs.need = cs.state.clone(), len(cs.steps), 0, 0
-        cs._worker = cs._script = None
-        cs._paused = False
-        return cs
-
-    def _recall(self, seat):
-        """``Recall.memory()`` of ``seat`` in this game (a replay of its steps), cached: a search
-        resamples one state many times."""
-        key = (id(self.rulebook), self.players, repr(sorted(self.options.items())), self.variants, seat,
-               tuple(self.history))
-        places = _RECALLS.get(key)
-        if places is None:
-            places = self._replayed(seat, set(), None, None, True)[2]
-            if len(_RECALLS) >= 64:
-                _RECALLS.clear()
-            _RECALLS[key] = places
-        return places
-
-    def _replayed(self, seat, redraw, fresh, expect, recall: bool = False, secrets=frozenset()):
-        """This game's steps again, the chance outcomes numbered in ``redraw`` drawn by
-        ``fresh``: (game, [seat's observation at each decision], ``Recall.memory()`` of the seat
-        when ``recall``, else None); None as soon as an observation differs from ``expect``
-        or a step is impossible; the other seats' decisions at the places ``secrets`` (in the
-        history) are chosen anew (infosets.chosen_anew)."""
-        from .infosets import chosen_anew
-        from .recall import Recall
-        from .observe import observation
-        from .runtime import IllegalAction
+        steps = resample_steps(st, self.history, seat, seed)
         cs = ChanceState(self.rulebook, self.players, self.options, self.variants)
-        memory = None
-        if recall:
-            memory = Recall(self.rulebook.layout(self.players, self.options, self.variants), seat)
-        seen = []
-        n = 0
-        try:
-            for at, step in enumerate(self.history):
-                if step[0] == "chance":
-                    if cs.state is not None:
-                        return None
-                    k = fresh.below(cs.need) if n in redraw else step[1]
-                    n += 1
-                    cs.apply_outcome(k)
-                    continue
-                if cs.state is None:
-                    return None
-                seen.append(observation(cs.state, seat))
-                if expect is not None and seen[-1] != expect[len(seen) - 1]:
-                    return None
-                if memory is not None:
-                    memory.step(cs.state)
-                cs.apply_action(chosen_anew(cs.state, step[1], fresh) if at in secrets else step[1])
-        except (ValueError, IllegalAction):
-            return None
-        if cs.state is None:
-            return None
-        seen.append(observation(cs.state, seat))
-        if expect is not None and seen[-1] != expect[len(seen) - 1]:
-            return None
-        if memory is not None:
-            memory.step(cs.state)
-        return cs, seen, (memory.memory() if memory is not None else None)
+        for kind, x in steps:
+            if kind == "chance":
+                cs.apply_outcome(x)
+            else:
+                cs.apply_action(x)
+        return cs
 
     def __deepcopy__(self, memo) -> "ChanceState":
         return self.clone()
@@ -437,8 +357,6 @@ def _segment(st, fresh: bool, actions, script):
 
 
 _BOOKS: dict = {}
-#: what a seat remembers of the components (recall.Recall.memory()), by game and history
-_RECALLS: dict = {}
 #: the outcome lists of chance nodes, by their number of outcomes (copied when handed out)
 _UNIFORM: dict = {}
 

@@ -141,7 +141,8 @@ def _scan_step(body: Body, step: LDict, pos: Pos, enclosing: set) -> None:
                 inner.always = not ref.get("params") and "where" not in ref
                 body.inline.append(inner)
                 refs.append(inner)
-        body.decides.append((refs, pos, "otherwise" in step, frozenset(enclosing)))
+        # a decision taken together needs no otherwise: a seat with nothing legal takes no part
+        body.decides.append((refs, pos, "otherwise" in step or "together" in step, frozenset(enclosing)))
         _scan_list(body, step.get("otherwise"), enclosing)
     if "if" in step:
         lit = _literal_bool(step["if"])
@@ -310,10 +311,18 @@ def unused_definitions(a: Analysis) -> Iterator[Diagnostic]:
     shown = g.display.get("spaces") if isinstance(g.display, dict) else None   # display: spaces: calls them
     shown = {str(f) for spec in shown.values() if isinstance(spec, dict) for f in spec.values()} \
         if isinstance(shown, dict) else set()
+    for key in ("facts", "parts"):          # display: facts: (function names as keys), parts: (as values)
+        hint = g.display.get(key) if isinstance(g.display, dict) else None
+        if isinstance(hint, dict):
+            shown |= {str(k) for k in hint} if key == "facts" else {str(v) for v in hint.values()}
+    # an enum is used where a component attribute, a variable or a parameter has it as type
+    typed = {_enum_of(t) for kind in g.kinds.values() for t in kind.attributes.values()}
+    typed |= {_enum_of(v.type) for v in g.variables.values()}
     for section, table, what in (("tables", g.tables, "table"), ("functions", g.functions, "function"),
                                  ("constants", g.constants, "constant"), ("enums", g.enums, "enum")):
         for name in table:
-            if not uses.get(name) and not (section == "functions" and name in shown):
+            if not uses.get(name) and not (section == "functions" and name in shown) \
+                    and not (section == "enums" and name in typed):
                 yield Diagnostic(a.decl_pos(section, name), f"{what} '{name}' is never used", WARNING, "RW201")
     for name, var in g.variables.items():
         if not uses.get(name) and not var.shown:
@@ -327,6 +336,16 @@ def unused_definitions(a: Analysis) -> Iterator[Diagnostic]:
             from .exprs import suggest
             yield Diagnostic(trig.pos, f"trigger '{trig.name}' waits for event '{trig.event}', which nothing "
                                        f"raises{suggest(trig.event, raised_anywhere)}", WARNING, "RW201")
+
+
+def _enum_of(t):
+    """The enum a type is of (a symbol, or a list of symbols), else None."""
+    while t is not None:
+        name = getattr(t, "enum", None)
+        if name is not None:
+            return name
+        t = getattr(t, "elem", None)
+    return None
 
 
 def unreachable(a: Analysis) -> Iterator[Diagnostic]:
@@ -600,6 +619,13 @@ def action_sentences(a: Analysis) -> Iterator[Diagnostic]:
     yield from check_say(a.src, a.game)
 
 
+def rules_document_names(a: Analysis) -> Iterator[Diagnostic]:
+    """RW274: a name a rules document (`regelwerk rules`) would print raw, in a drawn rulebook;
+    RW254: a `display: names:` entry that names nothing used."""
+    from .wording import unnamed
+    yield from unnamed(a.src, a.game)
+
+
 def bounded_parameters(a: Analysis) -> Iterator[Diagnostic]:
     """RW240: a parameter whose values cannot be bounded before the game (no fixed action space).
     A warning: the game plays, tests and is checked without one; only ``Rulebook.action_space``
@@ -681,6 +707,7 @@ def leaky_parameters(a: Analysis) -> Iterator[Diagnostic]:
     if not actions:
         return
     reported = set()
+    shown = revealed_when_offered(a.src, g)
     for n in range(g.min_players, g.max_players + 1):
         try:
             st = fresh_state(g, make_layout(g, n), 0, False)
@@ -691,6 +718,8 @@ def leaky_parameters(a: Analysis) -> Iterator[Diagnostic]:
                 if param.tree is None or (act.name, param.name) in reported:
                     continue
                 for kind, fam, args in _hidden_refs(param.tree, g):
+                    if fam.name in shown.get(act.name, ()):
+                        continue            # a reveal: step showed it to the chooser just before
                     what = _hidden_for_a_chooser(st, kind, fam, args, zone_visible, var_visible)
                     if what is not None:
                         reported.add((act.name, param.name))
@@ -700,6 +729,44 @@ def leaky_parameters(a: Analysis) -> Iterator[Diagnostic]:
                                          f"the choice from what the chooser sees, e.g. a position: 1..count(…))",
                                          WARNING, "RW261")
                         break
+
+
+_STEP_CHANGES = ("move", "draw", "shuffle", "set", "call", "random", "for", "while", "repeat", "turns", "if",
+                 "phase", "round", "scope", "bidding")
+
+
+def revealed_when_offered(src, game) -> dict:
+    """action name -> the zone and variable families a ``reveal:`` step showed to the
+    chooser (``to:`` left out, ``player`` or ``players``) among the steps right before every
+    decide step that offers it (nothing that may change them between: only logs, lets,
+    tells and other reveals), so its ids name nothing the chooser does not see then."""
+    import re
+    families = set(game.zones) | set(game.variables)
+    found: dict = {}
+
+    def walk(value):
+        if isinstance(value, list):
+            shown: set = set()
+            for step in value:
+                if isinstance(step, dict) and "reveal" in step:
+                    to = str(step.get("to", "player")).strip()
+                    if to in ("player", "players"):
+                        shown |= set(re.findall(r"[A-Za-z_]\w*", str(step["reveal"]))) & families
+                    continue
+                if isinstance(step, dict) and "decide" in step and "together" not in step:
+                    for ref in step.get("decide") or ():
+                        name = ref if isinstance(ref, str) else ref.get("name") if isinstance(ref, dict) else None
+                        if name is not None:
+                            found.setdefault(name, []).append(frozenset(shown))
+                elif isinstance(step, dict) and any(k in step for k in _STEP_CHANGES):
+                    shown = set()
+                walk(step)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+    for section in ("setup", "flow", "procedures", "actions", "triggers"):
+        walk(src.sections.get(section))
+    return {name: frozenset.intersection(*sets) for name, sets in found.items() if sets}
 
 
 def _hidden_for_a_chooser(st, kind, fam, args, zone_visible, var_visible):
@@ -726,7 +793,7 @@ def _hidden_for_a_chooser(st, kind, fam, args, zone_visible, var_visible):
 
 CHECKS = (unused_definitions, unreachable, component_accounting, table_coverage, deferred_points,
           trigger_cycles, empty_decisions, display_hints, action_sentences, bounded_parameters,
-          leaky_parameters)
+          leaky_parameters, rules_document_names)
 
 
 def run_checks(source: RulebookSource, game) -> list[Diagnostic]:

@@ -269,6 +269,10 @@ class Compiler:
             secret = params & info[1] if info is not None else frozenset()
             if secret:
                 self.game.secret_kept[action] = self.game.secret_kept.get(action, frozenset()) | secret
+        g = self.game
+        for action in list(g.actions.values()) + list(g.inline_actions.values()):
+            if action.name in g.sealed:     # taken together: the others know nothing of it, not even which
+                g.secret_kept[action.name] = frozenset(p.name for p in action.params)
 
     def check_content_sets(self):
         """RW263: a `set` stores in a variable that may be hidden from a seat a value computed
@@ -439,6 +443,7 @@ class Compiler:
                 problem = T.attribute_name_problem(str(aname))
                 if problem:
                     self.report.error(apos, problem, E_NAME)
+                    g.shadowed_attrs = g.shadowed_attrs | {str(aname)}
                     continue
                 attrs[aname] = self.type_name(tname, apos)
             kind = KindDecl(name, attrs, comps.key_pos[name])
@@ -449,7 +454,9 @@ class Compiler:
                 for piece in re.split(r"(\{[^{}]*\})", label):
                     if piece.startswith("{") and piece.endswith("}"):
                         field = piece[1:-1].strip()
-                        if field in T.RESERVED_ATTRIBUTES:
+                        if field in g.shadowed_attrs:
+                            pass                # its declaration is the error (reported once)
+                        elif field in T.RESERVED_ATTRIBUTES:
                             self.report.error(spec.pos_of("label"), f"label field: {T.attribute_name_problem(field)}",
                                               E_NAME)
                         elif field not in attrs:

@@ -71,6 +71,16 @@ class ScoreTrack:
     title: str | None = None
 
 
+@dataclass
+class Cover:
+    """Which cells of a grid an option of an action covers (`display: covers:`): the grid ``zone``
+    (at ``index``: per index of the family, the action parameter or ``player`` that gives it) and
+    the function ``cells`` of the action's parameters (by name) that lists them."""
+    zone: str
+    index: list
+    cells: str
+
+
 #: the shapes a component may be drawn in (`display: components: <kind>: shape:`)
 SHAPES = ("square", "circle", "hexagon", "card", "cube", "meeple", "disc")
 
@@ -107,10 +117,32 @@ class DisplayHints:
     boards: dict = field(default_factory=dict)
     #: [ScoreTrack] (`display: score_track:`; one for now, a list so that more may come)
     score_tracks: list = field(default_factory=list)
+    #: action -> [[parameter, ...], ...]: a decision among its options made in these steps, each
+    #: step choosing the values of its parameters (`display: steps:`; default one parameter a step)
+    steps: dict = field(default_factory=dict)
+    #: action -> Cover: the cells of a grid each of its options covers (`display: covers:`)
+    covers: dict = field(default_factory=dict)
+    #: enum symbol -> how it reads in words (`display: symbols: <symbol>: name:`)
+    symbol_names: dict = field(default_factory=dict)
+    #: variable or fact function -> {value as written (format_value): words} (`display: values:`)
+    values: dict = field(default_factory=dict)
 
 
 def _names(value) -> list:
     return [str(x) for x in value] if isinstance(value, list) else []
+
+
+def _value_key(value) -> str:
+    """A key of `display: values:` as the engine writes the value (1, -1, true, red)."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    return str(value)
+
+
+def symbol_names(display) -> dict:
+    """enum symbol -> its name in words from `display: symbols: <symbol>: name:`."""
+    syms = display.get("symbols") if isinstance(display, dict) else None
+    return {str(k): v["name"] for k, v in (syms or {}).items() if isinstance(v, dict) and isinstance(v.get("name"), str)}
 
 
 def read_hints(game) -> DisplayHints:
@@ -127,6 +159,10 @@ def read_hints(game) -> DisplayHints:
     for sym, spec in (d.get("symbols") or {}).items():
         if isinstance(spec, dict):
             h.symbols[str(sym)] = {k: str(v) for k, v in spec.items() if k in ("color", "glyph")}
+    h.symbol_names = symbol_names(d)
+    for name, table in (d.get("values") or {}).items():
+        if isinstance(table, dict):
+            h.values[str(name)] = {_value_key(k): str(v) for k, v in table.items() if isinstance(v, (str, int))}
     if isinstance(d.get("round"), str):
         h.round = d["round"]
     elif "round" in game.variables:
@@ -171,6 +207,12 @@ def read_hints(game) -> DisplayHints:
         h.boards[str(name)] = Board(str(name), b["image"] if isinstance(b.get("image"), str) else None,
                                     tuple(b["size"]), b.get("seat") is True,
                                     b["title"] if isinstance(b.get("title"), str) else None, places)
+    for action, spec in (d.get("steps") or {}).items():
+        if isinstance(spec, list):
+            h.steps[str(action)] = [_names(x) if isinstance(x, list) else [str(x)] for x in spec]
+    for action, c in (d.get("covers") or {}).items():
+        if isinstance(c, dict) and isinstance(c.get("index"), list) and isinstance(c.get("cells"), str):
+            h.covers[str(action)] = Cover(str(c.get("zone")), _names(c["index"]), c["cells"])
     t = d.get("score_track")
     if isinstance(t, dict) and isinstance(t.get("of"), str) and isinstance(t.get("length"), int):
         h.score_tracks.append(ScoreTrack(t["of"], t["length"], t["start"] if isinstance(t.get("start"), int) else 0,
@@ -465,15 +507,20 @@ def check_display(source, game) -> Iterator[Diagnostic]:
             continue
         for name, value in items.items():
             fam_name, dot, index_name = str(name).partition(".")
-            if key == "titles" and dot:
+            if key == "titles" and dot and fam_name not in zones and _decls(game, fam_name):
+                # "sew.t": the title of parameter t of action sew (a step of choosing it)
+                if index_name not in {p.name for a in _decls(game, fam_name) for p in a.params}:
+                    yield Diagnostic(at(items, name), f"display: titles names '{index_name}', which is no "
+                                                      f"parameter of {fam_name}", ERROR, "RW254")
+            elif key == "titles" and dot:
                 # "board.s": the title of index s of family board (its rows or spaces: "star")
                 if fam_name not in zones:
                     yield Diagnostic(at(items, name), f"display: titles names '{fam_name}', which is no zone "
-                                                      f"family", ERROR, "RW254")
+                                                      f"family or action", ERROR, "RW254")
                 elif index_name not in [x.name for x in zones[fam_name].index]:
                     yield Diagnostic(at(items, name), f"display: titles names '{index_name}', which is no index of "
                                                       f"{fam_name}", ERROR, "RW254")
-            elif key == "titles" and name not in zones and name not in game.variables:
+            elif key == "titles" and name not in zones and name not in game.variables and name not in getattr(game, "options", {}):
                 yield Diagnostic(at(items, name), f"display: titles names '{name}', which is no zone family or "
                                                   f"variable", ERROR, "RW254")
             elif key == "layout":
@@ -488,6 +535,13 @@ def check_display(source, game) -> Iterator[Diagnostic]:
                                                           f"{'index' if need == '1' else 'indices'} besides the player; "
                                                           f"{name} has {n}", ERROR, "RW254")
     yield from _check_pick(d.get("pick"), game, at)
+    values = d.get("values")
+    if isinstance(values, dict):
+        for name in values:
+            if name not in game.variables and name not in (d.get("facts") or {}):
+                yield Diagnostic(at(values, name), f"display: values names '{name}', which is no variable nor "
+                                                   f"function of display: facts:", ERROR, "RW254")
+    yield from _check_steps(d.get("steps"), d.get("covers"), game, at)
     yield from _check_components(d.get("components"), game, at)
     yield from _check_boards(d.get("boards"), game, at)
     yield from _check_tracks(d.get("score_track"), game, at)
@@ -517,6 +571,55 @@ def check_display(source, game) -> Iterator[Diagnostic]:
 
 def _decls(game, action: str) -> list:
     return [a for a in list(game.actions.values()) + list(game.inline_actions.values()) if a.name == action]
+
+
+def _check_steps(steps, covers, game, at) -> Iterator[Diagnostic]:
+    """`display: steps:` names actions and each of their parameters once; `display: covers:` names an
+    action, a grid family (cells:), its indices' parameters and a function whose parameters are
+    parameters of the action (RW275)."""
+    def err(pos, message):
+        return Diagnostic(pos, message, ERROR, "RW275")
+    for action, spec in (steps.items() if isinstance(steps, dict) else ()):
+        decls = _decls(game, action)
+        if not decls:
+            yield err(at(steps, action), f"display: steps names '{action}', which is no action")
+            continue
+        params = {p.name for a in decls for p in a.params}
+        seen = set()
+        for i, step in enumerate(spec if isinstance(spec, list) else []):
+            for name in (step if isinstance(step, list) else [step]):
+                if name not in params:
+                    yield err(at(spec, i), f"display: steps: '{name}' is no parameter of {action} "
+                                           f"(its parameters: {', '.join(sorted(params)) or 'none'})")
+                elif name in seen:
+                    yield err(at(spec, i), f"display: steps: {action} chooses '{name}' twice")
+                seen.add(name)
+    for action, c in (covers.items() if isinstance(covers, dict) else ()):
+        decls = _decls(game, action)
+        if not decls:
+            yield err(at(covers, action), f"display: covers names '{action}', which is no action")
+            continue
+        if not isinstance(c, dict):
+            continue
+        params = {p.name for a in decls for p in a.params}
+        fam = game.zones.get(c.get("zone"))
+        if fam is None or fam.cells is None:
+            yield err(at(c, "zone"), f"display: covers zone '{c.get('zone')}' is no zone family with cells:")
+        elif isinstance(c.get("index"), list):
+            index = c["index"]
+            if len(index) != len(fam.index):
+                yield err(at(c, "index"), f"display: {fam.name} has {len(fam.index)} indices, not {len(index)}")
+            for i, name in enumerate(index):
+                if name not in params and name != "player":
+                    yield err(at(index, i), f"display: '{name}' is no parameter of {action} (nor player)")
+        fn = game.functions.get(c.get("cells"))
+        if fn is None:
+            yield err(at(c, "cells"), f"display: covers: '{c.get('cells')}' is no function")
+        else:
+            for name, _ in fn.params:
+                if name not in params:
+                    yield err(at(c, "cells"), f"display: covers: {fn.name} takes '{name}', which is no "
+                                              f"parameter of {action} (it is called with the action's parameters by name)")
 
 
 def _check_pick(picks, game, at) -> Iterator[Diagnostic]:

@@ -496,8 +496,9 @@ def _attr(node: ast.Attr, cx: Cx):
     os_, ot = gen_expr(node.obj, cx)
     name = node.name
     if isinstance(ot, T.Comp):
-        if name == "kind":
-            return gen.guard(f"{os_}.kind", node.pos, "kind"), T.Sym("kind")
+        if name == "kind":          # (declared as an attribute too: that error, reported once, is enough)
+            return gen.guard(f"{os_}.kind", node.pos, "kind"), (T.ANY if name in g.shadowed_attrs
+                                                                else T.Sym("kind"))
         if name == "label":
             return gen.guard(f"{os_}.label", node.pos, "label"), T.STR
         kinds = ot.kinds or frozenset(g.kinds)

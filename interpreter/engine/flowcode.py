@@ -76,6 +76,8 @@ LEAVE = "\x00LEAVE"
 #: (``GameDef.live``): event names, CHANGED (condition triggers), DEFERRED (effects at a scope's end)
 CHANGED = "\x00changed"
 DEFERRED = "\x00deferred"
+#: the actions of a decision taken together, run when every seat has chosen (steps.step_together)
+TOGETHER = "\x00together"
 
 
 class Ins:
@@ -108,11 +110,13 @@ class DecideSpec:
     raises the located error of a decision nobody can take), whether it has an
     ``otherwise``, and the pc it goes on at once decided (``after``)."""
 
-    __slots__ = ("who", "actions", "as_slot", "pos", "group", "cannot", "otherwise", "after")
+    __slots__ = ("who", "actions", "as_slot", "pos", "group", "cannot", "otherwise", "after", "together")
 
     def __init__(self, who, actions, as_slot, pos, group, cannot, otherwise):
         self.who, self.actions, self.as_slot, self.pos, self.group = who, actions, as_slot, pos, group
         self.cannot, self.otherwise, self.after = cannot, otherwise, None
+        #: a decision taken together: (the local holding the chosen options, the local of the seats)
+        self.together = None
 
 
 def decide_lines(unit: "Unit", ins: Ins, d: int) -> None:
@@ -134,10 +138,18 @@ def decide_lines(unit: "Unit", ins: Ins, d: int) -> None:
     for i, _ in enumerate(spec.actions):
         put(d, f"_rw_o{pc}_{i}(st, _w_who, L, {seen}, _w_o)", pc)
     put(d, "if _w_o:", pc)
-    put(d + 1, f"st.pending = _rw_Decision(_w_who, _w_o, {spec.as_slot}, {spec.pos}, {spec.group})", pc)
+    if spec.together is not None:       # the seats still to choose: this one and the ones after it
+        held, seats = spec.together
+        put(d + 1, f"st.pending = _rw_Decision(_w_who, _w_o, None, {spec.pos}, {spec.group}, {held}, "
+                   f"{local(seats)}[len({local(held)}):])", pc)
+    else:
+        put(d + 1, f"st.pending = _rw_Decision(_w_who, _w_o, {spec.as_slot}, {spec.pos}, {spec.group})", pc)
     put(d + 1, f"fr.pc = {spec.after}", pc)
     put(d + 1, "return True", pc)
-    if not spec.otherwise:
+    if spec.together is not None:       # a seat with nothing legal takes no part
+        held = local(spec.together[0])
+        put(d, f"{held} = {held} + ((_w_who, None, ()),)", pc)
+    elif not spec.otherwise:
         put(d, f"{spec.cannot}(st, _w_who, True)", pc)
 
 

@@ -67,9 +67,9 @@ class Decision:
     pairs (``raw``, what the option enumerators list); :class:`Option` objects are made
     only when asked for (``options``) — a playout choosing by index never needs them."""
 
-    __slots__ = ("who", "raw", "_options", "_by_id", "as_slot", "pos", "group")
+    __slots__ = ("who", "raw", "_options", "_by_id", "as_slot", "pos", "group", "held", "seats")
 
-    def __init__(self, who, raw, as_slot, pos, group=None):
+    def __init__(self, who, raw, as_slot, pos, group=None, held=None, seats=None):
         self.who = who
         self.raw = raw
         self._options = None
@@ -78,6 +78,11 @@ class Decision:
         self.pos = pos
         #: the `simultaneous:` group of the decide step, or None
         self.group = group
+        #: a decision taken together (`together:`): the local of the deciding frame that holds
+        #: the options chosen so far, and every seat still to choose (``who`` first, then the
+        #: others in seat order); None for a decision of one seat
+        self.held = held
+        self.seats = seats
 
     @property
     def options(self) -> list:

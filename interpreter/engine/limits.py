@@ -73,6 +73,7 @@ class Limits:
     expr_chars: int = 20_000
     log_bytes: int = 20_000_000
     resample_tries: int = 1_000     # worlds State.resample tries before it gives up (issue 26)
+    resample_work: int = 200_000    # decisions State.resample replays, over all its tries, before it gives up (issue 36)
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)

@@ -426,6 +426,15 @@ class GameDef:
     random_steps: bool = False
     #: a `decide` step is `simultaneous:` (seats choose without seeing each other's choice)
     simultaneous: bool = False
+    #: built-in component attributes (``kind``) a rulebook declared as its own (an error, reported
+    #: once): reading them is then not type-checked further, so the one error does not cascade
+    shadowed_attrs: frozenset = frozenset()
+    #: the actions offered by a decision taken together (`together:`): another seat is told
+    #: such a decision as ``…`` (neither the action nor its parameters; runtime.public_action_id)
+    sealed: frozenset = frozenset()
+    #: a `decide` step is not taken together (a decision of one seat): with ``sealed``, the
+    #: game mixes both kinds (the adapters play it turn by turn, not as joint actions)
+    single_decides: bool = False
     #: what may start a frame while steps run: the events some trigger listens for, and
     #: flowcode.CHANGED (a condition trigger exists), flowcode.DEFERRED (something is deferred)
     live: frozenset = frozenset()

@@ -31,15 +31,20 @@ def zone_visible(st, zone, viewer) -> bool:
 
 def sees_zone(st, zone, viewer) -> bool:
     """Whether ``viewer`` sees what ``zone`` holds: its ``visible`` rule, or a
-    ``reveal`` step showed it to the viewer and it has not changed since."""
+    ``reveal`` step showed it to the viewer and it has not changed since.  ``None``,
+    an onlooker, sees what every seat sees (never more than any seat)."""
     if viewer is None:
-        return zone_visible(st, zone, -1)
+        return all(sees_zone(st, zone, seat) for seat in st.lay.seats)
     return zone_visible(st, zone, viewer) or viewer in st.revealed_to(zone)
 
 
 def var_visible(st, var, key, viewer) -> bool:
+    """Whether ``viewer`` sees the variable ``var`` (its element ``key``) by its ``visible``
+    rule; ``None``, an onlooker, when every seat does."""
     if var.visible_const is not None:
         return var.visible_const
+    if viewer is None:
+        return all(var_visible(st, var, key, seat) for seat in st.lay.seats)
     L = [None] * max(var.nslots, 1)
     values = key if isinstance(key, tuple) and len(var.index) > 1 else (key,)
     for spec, value in zip(var.index, values):
@@ -61,13 +66,13 @@ def observation(st, viewer: int | None) -> dict:
     game = st.game
     known = st.known
     for var in game.scalar_vars:
-        if var_visible(st, var, None, viewer) or (known and viewer in known.get(-1 - var.offset, ())):
+        if var_visible(st, var, None, viewer) or (known and _told_value(known, -1 - var.offset, viewer, st)):
             variables[var.name] = _plain(st.v[var.offset])
     for var in game.family_vars:
         keys = st.lay.vkeys[var.family_id]
         shown = {}
         for key, at in keys.items():
-            if var_visible(st, var, key, viewer) or (known and viewer in known.get(-1 - at, ())):
+            if var_visible(st, var, key, viewer) or (known and _told_value(known, -1 - at, viewer, st)):
                 shown[format_value(key)] = _plain(st.v[at])
         if shown:
             variables[var.name] = shown
@@ -92,6 +97,13 @@ def observation(st, viewer: int | None) -> dict:
         **({"facts": facts} if facts else {}),
         **({"cells": grid_cells(st)} if st.lay.grids else {}),
     }
+
+
+def _told_value(known, key, viewer, st) -> bool:
+    seats = known.get(key, ())
+    if viewer is None:
+        return bool(seats) and all(seat in seats for seat in st.lay.seats)
+    return viewer in seats
 
 
 def grid_cells(st) -> dict:

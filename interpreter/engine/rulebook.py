@@ -14,6 +14,8 @@ state follows the OpenSpiel habits: ``current_player``, ``legal_actions``,
 """
 from __future__ import annotations
 
+import copy
+
 import gc
 from contextlib import contextmanager
 from functools import partial
@@ -22,6 +24,7 @@ from pathlib import Path
 from dsl.diagnostics import Report, RulebookError, RuleRuntimeError
 from dsl.loader import load_rulebook
 
+from .bidding import expand_bidding
 from .compiler import compile_source
 from .layout import GameSetupError, make_layout
 from .runtime import Frame, IllegalAction, State, run
@@ -61,6 +64,7 @@ def _no_cycle_collection():
 def _check_rulebook(path, semantic: bool, coverage) -> tuple[Report, object]:
     report = Report()
     source = load_rulebook(path, report)
+    expand_bidding(source)          # open bidding: the plain steps it means (engine/bidding.py)
     game = None
     if source.files and not report.has_errors:
         game = compile_source(source, report, coverage)
@@ -95,6 +99,22 @@ def _semantic_findings(source, game) -> list:
     return found
 
 
+def check_names(names, players: int) -> list:
+    """People's names for the seats: at most one per player, each a short line of
+    printable text, no two alike (a blank one keeps the seat's own name); a ValueError says
+    what is wrong."""
+    names = [str(n).strip() for n in names]
+    if len(names) > players:
+        raise ValueError(f"{len(names)} names for {players} players")
+    for n in names:
+        if len(n) > 40 or not n.isprintable():
+            raise ValueError(f"a seat's name is at most 40 printable characters, not {n[:40]!r}")
+    given = [n for n in names if n]
+    if len(set(given)) != len(given):
+        raise ValueError("two seats have the same name: " + ", ".join(sorted({n for n in given if given.count(n) > 1})))
+    return names
+
+
 class Rulebook:
     """A compiled rulebook, ready to start games."""
 
@@ -126,12 +146,25 @@ class Rulebook:
         """``"higher"`` (the default) or ``"lower"`` (``end: better: lower``): which scores win."""
         return self.game.score_direction
 
-    def layout(self, players: int, options=None, variants=()):
+    def layout(self, players: int, options=None, variants=(), names=None):
+        """The layout of a game for ``players`` (made once per options and variants); ``names``:
+        the seats' names instead of "Player 1" … (people's names: every seat of a player in
+        order, the last ones may be left out), a copy that shares everything else."""
         key = (players, tuple(sorted((options or {}).items())), tuple(sorted(variants)))
         lay = self._layouts.get(key)
         if lay is None:
             lay = make_layout(self.game, players, options, variants)
             self._layouts[key] = lay
+        if names:
+            named = tuple(check_names(names, players))
+            nkey = (key, named)
+            got = self._layouts.get(nkey)
+            if got is None:
+                got = copy.copy(lay)
+                got.seat_names = [n or lay.seat_names[i] for i, n in enumerate(named)] + \
+                    list(lay.seat_names[len(named):])
+                self._layouts[nkey] = got
+            lay = got
         return lay
 
     def action_space(self, players: int, options=None, variants=()):
@@ -171,15 +204,16 @@ class Rulebook:
         return ChanceState(self, players, options, variants)
 
     def new_game(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True,
-                 start=None) -> State:
+                 start=None, names=None) -> State:
         """A new game, run up to its first decision.
 
         ``start`` (used by scenarios) is a callable ``start(state)`` applied
         after setup; it may edit zones and variables and return the name of
-        a flow label to start at, plus the locals to set there.
+        a flow label to start at, plus the locals to set there.  ``names``: the
+        seats' names (:meth:`layout`); a ValueError for bad ones.
         """
         if start is None:
-            lay = self.layout(players, options, variants)
+            lay = self.layout(players, options, variants, names)
             st = with_frames(fresh_state(self.game, lay, seed, logging))
             run(st)
             return st

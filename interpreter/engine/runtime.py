@@ -61,6 +61,8 @@ def public_action_id(game, action_id: str) -> str:
     """``action_id`` as a seat other than the one that chose it is told: its secret
     parameters' values replaced by ``…`` (``GameDef.redact``); all secret: ``name(…)``."""
     name, sep, rest = action_id.partition("(")
+    if name in getattr(game, "sealed", ()):     # taken together: nothing of it is told
+        return "…"
     info = game.redact.get(name)
     if info is None or not sep:
         return action_id
@@ -91,7 +93,7 @@ class State:
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "log_marks", "logging", "steps", "error", "seed", "memo",
                  "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "vk", "broken",
-                 "origin", "moved", "shuffles")
+                 "origin", "moved", "shuffles", "rec", "script")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -124,8 +126,10 @@ class State:
         s.broken = []
         s.zf, s.zi, s.vk = self.zf, self.zi, self.vk
         s.origin = self.origin              # an edited start (never changed), or None
+        s.script = self.script              # a sampled world's chance answers (a tuple pair), or None
         s.moved = None                      # a copy is tracked only when asked (track_moves)
         s.shuffles = None                   # likewise (a replay's: recall.Recall)
+        s.rec = None                        # a replay's record of what one seat is shown (knowledge/record.py)
         return s
 
     # --- queries -----------------------------------------------------------
@@ -162,7 +166,13 @@ class State:
         if self.known:
             self.known.pop(zone.id, None)
         items = self.z[zone.id]
+        if self.rec is not None:            # a seat watches every shuffle (knowledge/record.py)
+            self.rec.shuffled(self, zone)
         if self.chance is not None:         # a replay with chosen outcomes answers every number
+            order = getattr(self.chance, "shuffle", None)
+            if order is not None:           # a sampled world (knowledge/worlds.py) orders the zone itself
+                order(self, zone, items)
+                return
             for i in range(len(items) - 1, 0, -1):
                 j = self.below(i + 1)
                 items[i], items[j] = items[j], items[i]
@@ -191,6 +201,9 @@ class State:
                     raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
         where = self.where
         z = self.z
+        if self.rec is not None:
+            for c in incoming:
+                self.rec.moving(self, c, where[c.id], dst.id)
         if self.game.grids:
             for c in incoming:
                 self.grid_leave(c, where[c.id], dst, pos)
@@ -240,6 +253,9 @@ class State:
                 if c.kind not in holds:
                     raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
         moved = tuple(comps)
+        if self.rec is not None:
+            for c in moved:
+                self.rec.moving(self, c, sid, did)
         if self.game.grids:
             for c in moved:
                 self.grid_leave(c, sid, dst, pos)
@@ -279,6 +295,8 @@ class State:
             holds = dst.holds
             if holds and c.kind not in holds:
                 raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+            if self.rec is not None:
+                self.rec.moving(self, c, src, did)
             if game.grids:
                 self.grid_leave(c, src, dst, pos)
             there = z[src]
@@ -363,7 +381,8 @@ class State:
                     c = self._forced_pick(lst, pos)
                     i = lst.index(c)
                 else:
-                    i = self.below(len(lst))
+                    pick = getattr(self.chance, "pick", None) if self.chance is not None else None
+                    i = pick(self, src, lst) if pick is not None else self.below(len(lst))
                     c = lst[i]
             else:
                 i = len(lst) - 1
@@ -373,6 +392,8 @@ class State:
                 raise RuleRuntimeError(f"{dst.name} is full (capacity {cap})", pos)
             if holds and c.kind not in holds:
                 raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+            if self.rec is not None:
+                self.rec.moving(self, c, src.id, did)
             if grids:
                 self.grid_leave(c, src.id, dst, pos)
             if self.known:
@@ -465,6 +486,8 @@ class State:
                                        pos)
             if dst.holds and c.kind not in dst.holds:
                 raise RuleRuntimeError(f"{dst.name} cannot hold {c.kind} ({c.label})", pos)
+            if self.rec is not None:
+                self.rec.moving(self, c, src, did)
             before = self.lay.grids.get(src)
             if before is not None:
                 _uncover(v, before, c)
@@ -507,6 +530,8 @@ class State:
         seats = frozenset(seats)
         for zone in zones:
             self.known[zone.id] = self.known.get(zone.id, frozenset()) | seats
+        if self.rec is not None:
+            self.rec.revealed(self, zones, seats)
         self.changed()
 
     def revealed_to(self, zone) -> frozenset:
@@ -562,6 +587,8 @@ class State:
         ``(seat, component id, attribute, value, equal, holds)``; kept for the rest of the game."""
         have = set(self.facts)
         new = [(seat, cid, attr, value, equal, holds) for seat in seats for cid, attr, value, holds in items]
+        if self.rec is not None:
+            self.rec.told(self, new)
         self.facts = self.facts + tuple(f for f in new if f not in have)
 
     def forced_value(self, items, pos):
@@ -741,6 +768,12 @@ class State:
             self.status = "error"
             raise self.error
         self.pending = None
+        if dec.held is not None:        # taken together: held until every seat has chosen
+            fr = self.frames[-1]
+            fr.L[dec.held] = fr.L[dec.held] + ((dec.who, opt.action.proc.name, opt.values),)
+            self._history.append((dec.who, opt))
+            run(self)
+            return
         if dec.as_slot is not None:
             self.frames[-1].L[dec.as_slot] = opt.action.name
         action = opt.action
@@ -762,6 +795,36 @@ class State:
         self.frames.append(Frame(proc, L))
         run(self)
 
+    def run_together(self, held, first=None) -> None:
+        """Run the options of a decision taken together (``held``: ``(seat, action, values)``
+        of each seat, in seat order), each as a frame of its own, the first seat's on top;
+        ``first``: clockwise from that seat instead (``first:``, a seat with priority)."""
+        base = self.frames[-1].L
+        by_proc = self.game.action_by_proc
+        if first is not None:
+            n = self.lay.num_seats
+            held = sorted(held, key=lambda h: (h[0] - first) % n)
+        for who, name, values in reversed(held):
+            if name is None:            # a seat that had nothing legal took no part
+                continue
+            action = by_proc[name]
+            L = [None] * action.proc.nslots
+            if action.inherit:
+                L[:action.inherit] = base[:action.inherit]
+            L[action.player_slot] = who
+            for spec, v in zip(action.params, values):
+                L[spec.slot] = v
+            self.frames.append(Frame(action.proc, L))
+
+    def pending_seats(self) -> list:
+        """Every seat still to choose in the pending decision: for a decision taken together
+        (``together:``) all that have not chosen yet, in seat order (``current_player()`` is
+        the first of them); else ``[current_player()]``, or ``[]`` when none is pending."""
+        dec = self.pending
+        if dec is None:
+            return []
+        return list(dec.seats) if dec.seats is not None else [dec.who]
+
     # --- the player-facing API, in OpenSpiel's terms ----------------------
     @property
     def history(self) -> list:
@@ -774,7 +837,7 @@ class State:
         parameters show as ``…`` (``bid(card=…,k=2)``; ``name(…)`` when all are
         secret, as for a ``secret: true`` action or a ``display: secret`` one)."""
         game = self.game
-        if not game.redact:
+        if not game.redact and not game.sealed:
             return self.history
         return [(who, action_id if who == seat else public_action_id(game, action_id))
                 for who, action_id in self.history]
@@ -882,9 +945,9 @@ class State:
         return observation(self, viewer)
 
     def resample(self, seat: int, seed: int) -> "State":
-        """A copy ``seat`` cannot tell from this state: what it cannot see redistributed
-        at random, the generator reseeded (see interpreter/infosets.py)."""
-        from .infosets import resample
+        """A state ``seat`` cannot tell from this one, drawn from the posterior of what it was
+        shown; the generator reseeded (see engine/knowledge/)."""
+        from .knowledge import resample
         return resample(self, seat, seed)
 
     def recall_notes(self, seat: int) -> list:
@@ -937,6 +1000,8 @@ class State:
                 "who": self.pending.who,
                 "as_slot": self.pending.as_slot,
                 **({"group": self.pending.group} if self.pending.group is not None else {}),
+                **({"held": self.pending.held, "seats": list(self.pending.seats)}
+                   if self.pending.held is not None else {}),
                 "pos": [self.pending.pos.file, self.pending.pos.line, self.pending.pos.col],
                 "options": [[a.proc.name, [encode(v) for v in values]] for a, values in self.pending.raw],
             },
@@ -954,6 +1019,8 @@ class State:
                           for seat, cid, attr, value, equal, holds in self.facts]} if self.facts else {}),
             # absent unless the game began at an edited start (a scenario's): what resample replays from
             **({"origin": self.origin.to_json()} if self.origin is not None else {}),
+            # absent unless the state is a sampled world (resample): its chance answers and the generator after them
+            **({"script": [list(self.script[0]), self.script[1]]} if self.script is not None else {}),
         }
 
     @classmethod
@@ -965,6 +1032,7 @@ class State:
         s.z = [[comps[i] for i in zone] for zone in data["zones"]]
         s.moved = None
         s.shuffles = None
+        s.rec = None
         s.where = [0] * len(comps)
         for zid, zone in enumerate(s.z):
             for c in zone:
@@ -984,7 +1052,8 @@ class State:
             for name, values in pd["options"]:
                 action = game.action_by_proc[name]
                 opts.append((action, tuple(decode(v, layout) for v in values)))
-            s.pending = Decision(pd["who"], opts, pd["as_slot"], Pos(*pd["pos"]), pd.get("group"))
+            s.pending = Decision(pd["who"], opts, pd["as_slot"], Pos(*pd["pos"]), pd.get("group"), pd.get("held"),
+                                 tuple(pd["seats"]) if "seats" in pd else None)
         s._history = [(who, Option(None, (), action_id)) for who, action_id in data["history"]]
         s.status = data["status"]
         s.running = frozenset(data["running"])
@@ -1006,6 +1075,8 @@ class State:
         s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
         origin = data.get("origin")
         s.origin = None if origin is None else cls.from_json(game, origin, layout)
+        script = data.get("script")
+        s.script = None if script is None else (tuple(script[0]), script[1])
         return s
 
 

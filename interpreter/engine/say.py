@@ -203,6 +203,9 @@ class Phrases:
         self.seat_names = list(seat_names)
         #: component label -> how it reads (`display: components: name:`); else its label in words
         self.names = names or {}
+        from .display import symbol_names
+        #: enum symbol -> how it reads (`display: symbols: <symbol>: name:`); else its name in words
+        self.symbol_names = symbol_names(getattr(game, "display", None))
         self.decls: dict = {}        # action name -> [(ActionDecl, parts or None)]
         templates = says_of(game)
         parsed = {}
@@ -294,6 +297,8 @@ class Phrases:
             return join_words([self._value(x, elem) for x in inner.split(",")] if inner else [])
         if isinstance(typ, T.Comp) and raw in self.names:
             return self.names[raw]
+        if raw in self.symbol_names:
+            return self.symbol_names[raw]
         return words(raw)
 
 

@@ -162,13 +162,25 @@ def unbounded_parameters(game, lay) -> list:
     return unbounded
 
 
-def unbounded_message(action, spec) -> str:
-    """Why parameter ``spec`` of ``action`` has no fixed action space, and what helps."""
+def unbounded_message(action, spec, game=None) -> str:
+    """Why parameter ``spec`` of ``action`` has no fixed action space, and what helps: a
+    number variable its domain reads that declares no ``min``/``max`` (``0..money[player]``:
+    declare ``max:`` on money and the bound is derived from it)."""
     from . import types as T
     head = f"the values of parameter '{spec.name}' of action '{action.name}'"
     if isinstance(spec.type, (T.ListT, T.TupleT)):
         return (f"{head} are lists, which have no fixed action space; choose the elements as a set "
                 f"({{{spec.name}: {{set: \"...\", size: k}}}}, docs/language.md) or one at a time")
+    open_vars = []
+    if game is not None and spec.tree is not None:
+        names = _names_in(spec.tree)
+        open_vars = sorted(n for n in names if n in game.variables and T.is_numeric(game.variables[n].type)
+                           and (game.variables[n].min is None or game.variables[n].max is None))
+    if open_vars:
+        which = ", ".join(f"'{n}'" for n in open_vars)
+        return (f"{head} cannot be bounded before the game: {which} declare{'s' if len(open_vars) == 1 else ''} "
+                f"no min and max; declare them (variables: {{{open_vars[0]}: {{min: 0, max: …}}}}) and the "
+                f"bound is derived from them, or state the values with bounds: {{{spec.name}: \"lo..hi\"}}")
     return (f"{head} cannot be bounded before the game; state them with bounds: "
             f"{{{spec.name}: \"lo..hi\"}} (or a list of every value it can take)")
 
@@ -214,7 +226,7 @@ def _action_ids(b: "_Bounder", action, count_only: bool = False):
         except Unbounded as exc:
             raise _located(exc, spec) from None
         if dom is None:
-            raise _located(Unbounded(unbounded_message(action, spec)), spec)
+            raise _located(Unbounded(unbounded_message(action, spec, b.game)), spec)
         if spec.choose is not None:
             dom = _set_values(dom, spec.choose)
             if dom is None:

@@ -54,8 +54,10 @@ def fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.broken = []
     st.moved = None
     st.shuffles = None
+    st.rec = None
     st.zf, st.zi, st.vk = lay.zfam, lay.zid, lay.vkeys
     st.origin = None
+    st.script = None
     return st
 
 

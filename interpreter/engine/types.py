@@ -285,5 +285,6 @@ def attribute_name_problem(name: str) -> str | None:
         return (f"'{name}' is reserved and is no attribute of a component (the engine numbers components "
                 f"itself); declare the attribute under another name, such as 'number'")
     if name in BUILTIN_ATTRIBUTES:
-        return f"'{name}' is a built-in attribute of every component (read it as c.{name}); it cannot be declared"
+        return (f"'{name}' is a built-in attribute of every component (read it as c.{name}); it cannot be "
+                f"declared: give your attribute another name, such as '{'sort' if name == 'kind' else 'title'}'")
     return None

@@ -45,6 +45,14 @@ class Component:
     def __repr__(self) -> str:
         return self.label
 
+    def attribute(self, name: str):
+        """The value of attribute ``name``, the built-in ``label`` and ``kind`` included."""
+        if name == "label":
+            return self.label
+        if name == "kind":
+            return self.kind
+        return self.attrs.get(name)
+
     def __lt__(self, other) -> bool:  # a stable order for sorting
         return self.id < other.id
 

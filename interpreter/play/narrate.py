@@ -18,6 +18,26 @@ from ..game import Phrases
 from .view.model import component_names, maker_for
 
 
+_WORD = re.compile(r"[\w'-]+")
+
+
+def _stem(word: str) -> str:
+    w = word.lower()
+    for end in ("ing", "es", "s"):
+        if len(w) > len(end) + 2 and w.endswith(end):
+            return w[: -len(end)]
+    return w
+
+
+def repeats(line: str, seat_name: str, sentence: str) -> bool:
+    """Whether the log ``line`` says no more than the decision told as ``sentence``: it begins with
+    the seat's name and every other word of it is a word of the sentence (bids ~ bid)."""
+    if not line.startswith(seat_name + " "):
+        return False
+    said = {_stem(w) for w in _WORD.findall(sentence)}
+    return all(_stem(w) in said for w in _WORD.findall(line[len(seat_name):]))
+
+
 def pretty_action(action_id: str) -> str:
     """``take(f=3,c=red)`` → ``take(f=3, c=red)``."""
     return action_id.replace(",", ", ")
@@ -85,17 +105,31 @@ class Narrator:
             return f"{self.names[seat]}: {self.phrases.sentence(action_id, seat)}"
         return f"{self.names[seat]}: {pretty_action(action_id)}"
 
-    def lines_after(self, state) -> list:
+    def lines_after(self, state, decided=None) -> list:
         """The log lines a decision caused, indented; when it led into a new round or phase, that
-        header stands where the round or phase began (the lines before it closed the last one)."""
+        header stands where the round or phase began (the lines before it closed the last one).
+        ``decided`` (seat, action id): a log line that only repeats what its sentence told everyone
+        ("Player 1 bids 8 at pillow 1" after "Player 1: Bid your card 8 at pillow 1") is left out."""
         start, end = self.printed, len(state.log)
         self.printed = end
+        told = self._told(decided)
+        lines = [(i, x) for i, x in enumerate(state.log[start:end], start) if not (told and repeats(self._named(x), *told))]
         marks = [m for m in getattr(state, "log_marks", ()) if start <= m <= end]
         if state.is_terminal() or not marks:
-            return ["  " + self._named(x) for x in state.log[start:end]]
+            return ["  " + self._named(x) for _, x in lines]
         cut = marks[-1]
-        return (["  " + self._named(x) for x in state.log[start:cut]] + self._header(state)
-                + ["  " + self._named(x) for x in state.log[cut:end]])
+        return (["  " + self._named(x) for i, x in lines if i < cut] + self._header(state)
+                + ["  " + self._named(x) for i, x in lines if i >= cut])
+
+    def _told(self, decided):
+        """(seat name, the sentence everyone is told) of a decision told in its say: words, else None."""
+        if decided is None:
+            return None
+        seat, action = decided
+        public = public_action_id(self.game, action)
+        if not self.phrases.has_say(public.partition("(")[0]):
+            return None
+        return self.names[seat], self.phrases.sentence(public, seat)
 
     def _named(self, line: str) -> str:
         if self._label_re is None:

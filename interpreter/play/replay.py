@@ -116,7 +116,7 @@ def cmd_replay(args) -> int:
             viewer = args.seat - 1 if args.seat else None
             console.print(n.decision(who, action, viewer, everyone=viewer is None), markup=False)
         else:
-            for line in n.lines_after(st):
+            for line in n.lines_after(st, (who, action)):
                 console.print(line, markup=False)
             for line in n.ending(st):
                 console.print(line, markup=False)

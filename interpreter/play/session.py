@@ -24,13 +24,16 @@ def parse_seats(spec: str | None, seats: int) -> list:
 
 
 class Session:
-    def __init__(self, rb, players: int, seed: int = 0, options=None, variants=(), seats: str | list = "human"):
+    def __init__(self, rb, players: int, seed: int = 0, options=None, variants=(), seats: str | list = "human",
+                 names=None):
         self.rb = rb
         self.players = players
         self.seed = seed
         self.options = dict(options or {})
         self.variants = list(variants)
-        self.state = rb.new_game(players, seed, self.options, self.variants)
+        #: people's names for the seats, in seat order ("Ann,Bob": --names, the page), or None
+        self.names = list(names) if names else None
+        self.state = rb.new_game(players, seed, self.options, self.variants, names=self.names)
         n = self.state.lay.num_seats
         self.kinds = parse_seats(seats, n) if isinstance(seats, str) else list(seats)
         self.bots = {i: BOTS[k](seed, i) for i, k in enumerate(self.kinds) if k != HUMAN}
@@ -84,7 +87,7 @@ class Session:
         entries = self.narrator.lines_before(st) + [(seat, action)]
         st.apply_action(action)
         self.history.append((seat, action))
-        entries += self.narrator.lines_after(st)
+        entries += self.narrator.lines_after(st, (seat, action))
         entries += self.narrator.ending(st)
         self.story += entries
         return entries
@@ -122,7 +125,7 @@ class Session:
     def reset_to(self, n: int) -> None:
         """Replay the first ``n`` decisions from the seed (used by undo and time travel)."""
         kept = self.history[:n]
-        self.state = self.rb.new_game(self.players, self.seed, self.options, self.variants)
+        self.state = self.rb.new_game(self.players, self.seed, self.options, self.variants, names=self.names)
         self.history = []
         self.story = []
         self.narrator = Narrator(self.state)
@@ -131,7 +134,7 @@ class Session:
 
     def state_after(self, n: int):
         """A fresh state after the first ``n`` decisions (the session is not changed)."""
-        st = self.rb.new_game(self.players, self.seed, self.options, self.variants)
+        st = self.rb.new_game(self.players, self.seed, self.options, self.variants, names=self.names)
         for _, action in self.history[:n]:
             st.apply_action(action)
         return st

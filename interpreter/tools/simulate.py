@@ -13,8 +13,10 @@ RW904   the engine's own invariants broken: a component in two zones or in
 RW905   an error inside the rules (an expression that fails, a full zone…)
 RW906   a legal action id outside the layout's fixed action space
         (``Rulebook.action_space``: a parameter's ``bounds`` are too narrow)
-RW920   an id shown to a seat (a legal action, a decision it is told of) or a line
-        of the rulebook's log names a component it cannot see (interpreter/engine/leaks.py)
+RW920   a text shown to a seat — a line of the log, its legal actions, another seat's decision as
+        told — differs between worlds the seat cannot otherwise tell apart: it tells the seat
+        something it cannot see (engine/knowledge/leaks.py); a warning (a rulebook that means to
+        tell it says so: ``tell:``)
 RW921   ``resample`` finds no world consistent with what the seat saw
 RW922   ``resample`` cannot replay the state from its seed and decisions
 RW923   ``resample`` changes what the seat observes (a resample that cheats)
@@ -33,7 +35,7 @@ from dsl.diagnostics import Pos, RuleRuntimeError
 
 from ..ai.bots import make_bots
 from ..game import space_of
-from ..game import hidden_from_all, hidden_from_others, legal_leak, log_leak, resample_problem, told_leak
+from ..game import resample_problem, shown_leaks
 
 
 @dataclass
@@ -49,6 +51,7 @@ class Finding:
     options: dict
     decisions: list = field(default_factory=list)
     replay: str | None = None
+    severity: str = "error"
 
     @property
     def pos(self) -> Pos:
@@ -102,9 +105,9 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
     decisions = []
     first_file = rb.game.source_files[0] if rb.game.source_files else path
 
-    def finding(code, message, pos: Pos):
+    def finding(code, message, pos: Pos, severity="error"):
         findings.append(asdict(Finding(code, message, pos.file, pos.line, pos.col, players, seed, list(variants),
-                                       dict(options), list(decisions))))
+                                       dict(options), list(decisions), severity=severity)))
 
     try:
         st = rb.new_game(players, seed, options, variants, logging=False)
@@ -113,6 +116,7 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
         space = space_of(rb.game, rb.layout(players, options, variants))
         unbounded = {id(u[0]) for u in space.unbounded}      # reported by validate (RW240, a warning)
         n = 0
+        leaked = False
         while not st.is_terminal():
             outside = [a for a in st.legal_actions() if a not in space.index
                        and id(st.pending.by_id[a].action) not in unbounded]
@@ -134,26 +138,30 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
             action = bots[seat].choose(st)
             watch = n % check_every == 0 and seat is not None     # what each seat is shown (issue 26)
             if watch:
-                problem = legal_leak(st)
-                if problem is not None:
-                    finding("RW920", problem, st.pending.by_id[action].action.pos)
-                    return findings
                 problem = resample_problem(st, seat, seed + n)
                 if problem is not None:
                     finding("RW923", problem, st.pending.pos)
                     return findings
-                before, chosen = hidden_from_others(st), st.pending.by_id[action]
-                everyone, logged = hidden_from_all(st), len(st.log)
-                st.logging = True               # the log lines of this decision, to look at them
+                chosen = st.pending.by_id[action]
             decisions.append(action)
             st.apply_action(action)
             n += 1
-            if watch:
-                st.logging = False
-                problem = told_leak(st, chosen, before) or log_leak(st, st.log[logged:], everyone)
-                if problem is not None:
-                    finding("RW920", problem, chosen.action.pos)
-                    return findings
+            if watch and not leaked:
+                # what the seats are shown (a warning, once a game): another seat than the one that
+                # decided (the decision as told, the log), and the seat that decides next (its legal actions)
+                looked = {(seat + 1 + (n // check_every)) % st.lay.num_seats}
+                if st.current_player() is not None:
+                    looked.add(st.current_player())
+                for p in sorted(looked):
+                    found = shown_leaks(st, p, samples=4, seed=seed + n)
+                    if found:
+                        kind, text = found[0]
+                        what = {"log": "the log line", "legal": "the legal action", "told": "the decision"}[kind]
+                        finding("RW920", f"{what} '{text}' shown to seat {p} differs between games it cannot "
+                                         f"otherwise tell apart: it tells the seat something it cannot see (say "
+                                         f"so with tell:, or hide it)", chosen.action.pos, "warning")
+                        leaked = True
+                        break
             for name, fn, pos in invariants:
                 if not fn(st, [None]):
                     finding("RW903", f"invariant '{name}' is broken", pos)

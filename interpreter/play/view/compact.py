@@ -14,6 +14,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ...game import words
+from .steps import shape_lines
 from .terminal import track_text, trimmed_rows
 
 #: a zone with more components than this is written as counts per glyph
@@ -76,12 +77,17 @@ def _fit(parts: list, width: int, indent: int = 2) -> list:
 
 
 def _rows(fam):
-    """The grid's rows worth drawing: a long run of empty rows at its open end is left out."""
+    """The grid's rows worth drawing: a long run of empty rows at its open end is left out; with
+    the words that say which ("row 6–62 empty", "" when none is)."""
     rows, cells = fam["rows"], fam["cells"]
     flip = fam.get("flip_rows", False)
     keep = trimmed_rows(cells[::-1] if flip else cells)
     idx = list(range(len(rows) - keep, len(rows))) if flip else list(range(keep))
-    return [(rows[i], cells[i]) for i in idx], len(rows) - keep
+    left = [r for i, r in enumerate(rows) if i not in set(idx)]
+    if flip:
+        left.reverse()
+    said = f"{_axis(fam, fam['row_index'])} {words(str(left[0]))}–{words(str(left[-1]))} empty" if left else ""
+    return [(rows[i], cells[i]) for i in idx], said
 
 
 def family_lines(fam, width: int, mode: str = "grid") -> list:
@@ -124,7 +130,7 @@ def family_lines(fam, width: int, mode: str = "grid") -> list:
         most = max([len(row) for _, row in texts] or [1])
         rw = max([len(words(str(r))) for r, _ in texts] or [1])
         out = [Text.assemble(name, Text(f"  {_axis(fam, fam['row_index'])} {'from the bottom' if fam.get('flip_rows') else 'down'}"
-                                        + (f" ({skipped} empty rows not shown)" if skipped else ""), style="dim"))]
+                                        + (f" ({skipped}, not shown)" if skipped else ""), style="dim"))]
         for r, row in texts:
             line = Text(words(str(r)).rjust(rw) + " ", style="dim")
             line.append(" " * ((most - len(row)) * (w + 1) // 2))
@@ -142,7 +148,7 @@ def family_lines(fam, width: int, mode: str = "grid") -> list:
     rw = max([len(words(str(r))) for r, _ in shown] or [1])
     note = f"  {_axis(fam, fam['row_index'])} down, {_axis(fam, fam['column_index'])} across"
     if skipped:
-        note += f" ({skipped} empty rows not shown)"
+        note += f" ({skipped}, not shown)"
     out = [Text.assemble(name, Text(note, style="dim"))]
     head = Text(" " * (rw + 1), style="dim")
     for c, w in zip(cols, widths):
@@ -254,9 +260,87 @@ def choice_lines(view, width: int) -> list:
     return lines
 
 
-def compact_screen(view, width: int = 80, height: int = 24, recent=()) -> list:
-    """The lines of one screen (at most ``height`` when the choices leave room for the board)."""
-    choices = choice_lines(view, width)
+def menu_lines(m, width: int) -> list:
+    """The numbered entries of a step menu (:func:`.steps.menu`), grouped, in columns; a step's
+    value ends in ``▸`` and how many choices it leads to; entries with a shape (`display: covers:`)
+    are drawn as their shapes side by side; on a path, its title and how to go back."""
+    lines = []
+    if m["title"]:
+        ask = f" — choose the {m['step']['title']}" if m.get("step") else ""
+        lines.append(Text.assemble(Text(m["title"], style="bold underline"), Text(ask + "  (0: back)", style="dim")))
+    ends = [e for e in m["entries"] if "id" in e and "cover" in e["option"]]
+    if m["title"] and ends and len(ends) == len(m["entries"]) and \
+            len({tuple(map(tuple, e["option"]["cover"]["shape"])) for e in ends}) == 1:
+        # the last step, where the piece goes: the piece as it will lie, then the places
+        lines += [Text("  " + x, style="bold cyan") for x in shape_lines(ends[0]["option"]["cover"]["shape"])]
+    groups: dict = {}
+    for n, e in enumerate(m["entries"], 1):
+        groups.setdefault(e["group"], []).append((n, e))
+    for name, items in groups.items():
+        if len(groups) > 1:
+            lines.append(Text(name, style="bold underline"))
+        if len(items) > 1 and all(e.get("shape") and "path" in e for _, e in items):
+            lines += _shape_boxes(items, width)          # each piece, each way of turning it: drawn
+        else:
+            lines += _columns([(str(n), e["text"] + (f" ▸{e['count']}" if "path" in e else "")) for n, e in items], width)
+    return lines
+
+
+def _shape_boxes(entries, width: int) -> list:
+    """Entries drawn as their shapes, numbered, side by side (wrapped at ``width``)."""
+    boxes = []
+    for n, e in entries:
+        head = f"{n} {e['text']} ▸{e['count']}"
+        body = shape_lines(e["shape"])
+        w = max([len(head)] + [len(x) for x in body]) + 2
+        boxes.append((w, [Text(head, style="bold")] + [Text(x, style="bold cyan") for x in body]))
+    out, row, used = [], [], 0
+    for w, box in boxes + [(None, None)]:
+        if box is None or (row and used + w > width):
+            h = max(len(b) for _, b in row)
+            for i in range(h):
+                line = Text()
+                for bw, b in row:
+                    piece = b[i].copy() if i < len(b) else Text("")
+                    piece.pad_right(bw - piece.cell_len)
+                    line.append_text(piece)
+                line.truncate(width, overflow="ellipsis")
+                out.append(line)
+            row, used = [], 0
+        if box is not None:
+            row.append((w, box))
+            used += w
+    return out
+
+
+def _columns(items, width: int) -> list:
+    lines = []
+    num_w = max(len(k) for k, _ in items)
+    cell = max(num_w + 1 + len(s) for _, s in items) + 2
+    ncols = max(1, min(len(items), (width + 2) // cell))
+    nrows = -(-len(items) // ncols)
+    for r in range(nrows):
+        line = Text()
+        for c in range(ncols):
+            i = c * nrows + r
+            if i >= len(items):
+                break
+            k, s = items[i]
+            piece = Text.assemble(Text(k.rjust(num_w), style="bold yellow"), " ", s)
+            last = c == ncols - 1
+            piece.truncate(width - c * cell if last else cell - 2, overflow="ellipsis")
+            if not last:
+                piece.pad_right(cell - piece.cell_len)
+            line.append_text(piece)
+        lines.append(line)
+    return lines
+
+
+def compact_screen(view, width: int = 80, height: int = 24, recent=(), menu=None, show_seat=None) -> list:
+    """The lines of one screen (at most ``height`` when the choices leave room for the board);
+    ``menu`` (:func:`.steps.menu`) in place of every choice; ``show_seat``: the other seat whose
+    board is drawn in full (the others one line each)."""
+    choices = menu_lines(menu, width) if menu is not None else choice_lines(view, width)
     me = next((p for p in view["players"] if p["is_viewer"]), None)
     story = [Text(s, style="dim") for s in list(recent)[-3:]]
     for t in story:
@@ -273,11 +357,16 @@ def compact_screen(view, width: int = 80, height: int = 24, recent=()) -> list:
             mine = _fit([title] + _variables(me["variables"]), width)
             for fam in me["families"]:
                 mine += family_lines(fam, width, mode)
-        others = []
+        others, seen = [], []
         for p in view["players"]:
             if p is me:
                 continue
             title = Text(p["name"] + (" ◀" if p["to_move"] else ""), style="bold")
+            if p["seat"] == show_seat:                # the board the person asked to see, drawn in full
+                seen = _fit([Text.assemble(title, Text("  (o: next board)", style="dim"))] + _variables(p["variables"]), width)
+                for fam in p["families"]:
+                    seen += family_lines(fam, width, mode)
+                continue
             parts = [title] + _variables(p["variables"])
             if others_mode == "full":
                 for fam in p["families"]:
@@ -286,13 +375,13 @@ def compact_screen(view, width: int = 80, height: int = 24, recent=()) -> list:
         return {"header": [header_line(view, width)],
                 "vars": _fit(_variables(view["variables"]), width) if view["variables"] else [],
                 "tracks": track_lines(view, width),
-                "shared": shared, "piles": piles, "mine": mine, "others": others,
+                "shared": shared, "piles": piles, "mine": mine, "others": others, "seen": seen,
                 "legend": legend_line(view, width), "scores": scores, "story": story, "choices": choices}
 
     budget = height - 1                               # the prompt's line
     blocks = layout("grid", "full")
     steps = [("drop", "story"), ("drop", "legend"), ("others", "brief"), ("drop", "piles"),
-             ("mode", "fold"), ("drop", "vars"), ("drop", "others")]
+             ("mode", "fold"), ("drop", "vars"), ("drop", "others")] + ([("drop", "mine")] if show_seat is not None else [])
     others_mode, mode = "full", "grid"
     for kind, what in steps:
         if sum(len(x) for x in blocks.values()) <= budget:
@@ -316,10 +405,11 @@ def compact_screen(view, width: int = 80, height: int = 24, recent=()) -> list:
         if sum(len(x) for x in grids.values()) <= budget:
             blocks, mode = grids, "grid"
     full = layout(mode, "full")
-    for key in ("piles", "others", "vars", "legend", "story"):   # what fits again after folding
+    for key in ("mine", "piles", "others", "vars", "legend", "story"):   # what fits again after folding
         if not blocks[key] and full[key] and sum(len(x) for x in blocks.values()) + len(full[key]) <= budget:
             blocks[key] = full[key]
-    order = ("header", "vars", "tracks", "shared", "piles", "mine", "others", "legend", "scores", "story", "choices")
+    order = ("header", "vars", "tracks", "shared", "piles", "mine", "seen", "others", "legend", "scores", "story",
+             "choices")
     return [line for key in order for line in blocks[key]]
 
 

@@ -43,7 +43,7 @@ def symbol_styles(game, hints: DisplayHints) -> dict:
             hint = hints.symbols.get(sym, {})
             color = hint.get("color") or NAMED.get(sym) or PALETTE[i % len(PALETTE)]
             glyph = hint.get("glyph") or sym[:1].upper()
-            out[sym] = {"color": color, "glyph": glyph}
+            out[sym] = {"color": color, "glyph": glyph, "name": hints.symbol_names.get(sym) or words(sym)}
     return out
 
 
@@ -73,6 +73,7 @@ class ViewMaker:
         self.fact_fns = self._fact_functions()
         self.part_fns = self._part_functions()
         self.track_fns = self._track_functions()
+        self.cover_fns = self._cover_functions()
         #: family -> (board name, (x, y) or {space key: (x, y)}) for `display: boards:`
         self.on_board = {fam: (b.name, where) for b in self.hints.boards.values() for fam, where in b.places.items()}
 
@@ -167,8 +168,7 @@ class ViewMaker:
                 value = fn(state, [seat] + [None] * (nslots - 1))
             except Exception:  # noqa: BLE001 - a hint never stops the drawing
                 continue
-            out.append({"name": name, "title": title, "value": _show(value, None, self.lay.seat_names)
-                        if not isinstance(value, str) else words(value)})
+            out.append({"name": name, "title": title, "value": self._said(name, value, None)})
         return out
 
     def _space_functions(self) -> dict:
@@ -354,7 +354,7 @@ class ViewMaker:
                          "variables": self._facts(state, s) + player_vars.get(s, []), "families": per_player[s]}
                         for s in lay.seats],
             "symbols": self.symbols,
-            "actions": self._actions(options, targets, to_move, pieces),
+            "actions": self._actions(options, targets, to_move, pieces, state),
             "seat_colors": self.seat_colors,
         }
         if self.hints.boards:
@@ -422,20 +422,108 @@ class ViewMaker:
             out[o.id] = found
         return out
 
-    def _actions(self, options, targets, seat=None, pieces=None) -> list:
+    def _actions(self, options, targets, seat=None, pieces=None, state=None) -> list:
         """The options grouped by action (in rulebook order), each group in a fixed order of its
-        parameters' values (the same options read in the same order every turn), each with its sentence."""
+        parameters' values (the same options read in the same order every turn), each with its
+        sentence, its parameters' values in words (``shown``) and, with `display: covers:`, the grid
+        cells it covers.  Each group says the steps in which a person may choose among many options
+        (`display: steps:`, else one parameter a step): the renderers narrow by one step at a time."""
         groups: dict = {}
+        decls: dict = {}
+        numbers: dict = {}      # action -> its one parameter, when that is a number in a range: entered as a number
         for o in options:
+            if o.action.name not in numbers:
+                numbers[o.action.name] = _number_param(o.action)
             params = {p.name: format_value(v) for p, v in zip(o.action.params, o.values)}
             comps = [v.label for v in o.values if isinstance(v, Component)]
-            groups.setdefault(o.action.name, []).append(
-                (self._option_key(o), {"id": o.id, "params": params, "say": self.phrases.sentence(o.id, seat),
-                                       "zones": targets.get(o.id, []), "components": comps,
-                                       "pieces": (pieces or {}).get(o.id, [])}))
+            item = {"id": o.id, "params": params, "say": self.phrases.sentence(o.id, seat),
+                    "shown": {p.name: self._shown(v, p.type) for p, v in zip(o.action.params, o.values)},
+                    "zones": targets.get(o.id, []), "components": comps, "pieces": (pieces or {}).get(o.id, [])}
+            cover = self._cover(state, o, seat) if state is not None else None
+            if cover is not None:
+                item["cover"] = cover
+            groups.setdefault(o.action.name, []).append((self._option_key(o), item))
+            decls.setdefault(o.action.name, o.action)
         order = sorted(groups, key=lambda n: (self.action_rank.get(n, len(self.action_rank)), n))
-        return [{"action": name, "title": words(name), "options": [x for _, x in sorted(groups[name], key=lambda t: t[0])]}
+        return [{"action": name, "title": words(name), "steps": self._steps(decls[name]),
+                 "options": [x for _, x in sorted(groups[name], key=lambda t: t[0])],
+                 **({"number": numbers[name]} if numbers.get(name) else {})}
                 for name in order]
+
+    def _steps(self, decl) -> list:
+        """[{"params": [...], "title": ...}]: the steps of choosing an option of ``decl``."""
+        names = [p.name for p in decl.params]
+        steps = [list(s) for s in self.hints.steps.get(decl.name, [])]
+        steps = [[n for n in s if n in names] for s in steps]
+        steps = [s for s in steps if s]
+        given = {n for s in steps for n in s}
+        steps += [[n] for n in names if n not in given]          # what the hint leaves out, one a step
+        return [{"params": s, "title": ", ".join(self.hints.titles.get(f"{decl.name}.{n}") or words(n) for n in s)}
+                for s in steps]
+
+    def _shown(self, v, typ) -> str:
+        """A parameter's value in words: a component by its name, a symbol by its name, a seat by its name."""
+        if isinstance(v, Component):
+            st = self.labels.get(v.label, {})
+            return st.get("name") or words(v.label)
+        if isinstance(v, Zone):
+            return words(v.name)
+        if isinstance(v, str) and v in self.hints.symbol_names:
+            return self.hints.symbol_names[v]
+        if isinstance(v, str):
+            return words(v)
+        return _show(v, typ, self.lay.seat_names)
+
+    def _cover_functions(self) -> dict:
+        """action -> (Cover, f(state, slots), [parameter names in the function's order], nslots) for
+        `display: covers:`, compiled once (a hint that does not compile is left out)."""
+        from dsl.parser import parse_expression
+        from dsl.diagnostics import Pos, Report
+        from ...game import Cx, Scope, compile_expr
+        out = {}
+        for action, cover in self.hints.covers.items():
+            fn = self.game.functions.get(cover.cells)
+            fam = self.game.zones.get(cover.zone)
+            if fn is None or fam is None or fam.cells is None:
+                continue
+            names = [n for n, _ in fn.params]
+            scope = Scope([(f"_{n}", t) for n, t in fn.params])
+            report = Report()
+            try:
+                f, _ = compile_expr(parse_expression(f"{cover.cells}({', '.join('_' + n for n in names)})", Pos("<display>")),
+                                    Cx(self.game, report, scope, False, {}, None))
+            except Exception:  # noqa: BLE001 - a hint that does not compile is left out
+                continue
+            if not report.has_errors:
+                out[action] = (cover, f, names, max(scope.nslots, len(names), 1))
+        return out
+
+    def _cover(self, state, option, who) -> dict | None:
+        """{"zone", "cells": [cell names], "shape": [[row, column], …] from the top left}: the cells
+        of a grid ``option`` covers (`display: covers:`), None without the hint or when they are no
+        cells of that grid."""
+        made = self.cover_fns.get(option.action.name)
+        if made is None:
+            return None
+        cover, fn, names, nslots = made
+        params = {p.name: v for p, v in zip(option.action.params, option.values)}
+        params["player"] = who
+        fam = self.game.zones[cover.zone]
+        key = tuple(params.get(n) for n in cover.index)
+        zone = self.lay.zfam[fam.id].get(key[0] if len(key) == 1 else key)
+        if zone is None or any(n not in params for n in names):
+            return None
+        try:
+            cells = fn(state, [params[n] for n in names] + [None] * (nslots - len(names)))
+        except Exception:  # noqa: BLE001 - a hint never stops the drawing
+            return None
+        if not isinstance(cells, (list, tuple)) or not cells or not all(
+                isinstance(c, tuple) and len(c) == 2 and all(isinstance(x, int) for x in c) for c in cells):
+            return None
+        r0, c0 = min(c[0] for c in cells), min(c[1] for c in cells)
+        cells = sorted(cells)            # the first: the top left cell, where the pointer holds the piece
+        return {"zone": zone.name, "cells": [f"{zone.name} {format_value(c)}" for c in cells],
+                "shape": sorted([c[0] - r0, c[1] - c0] for c in cells)}
 
     def _option_key(self, option) -> tuple:
         return tuple(self._value_key(v) for v in option.values)
@@ -575,6 +663,20 @@ class ViewMaker:
                         "markers": markers})
         return out
 
+    def _said(self, name, value, typ) -> str:
+        """A value in words: as `display: values:` says for ``name``, a symbol by its name, a seat by
+        its name, a list item by item."""
+        table = self.hints.values.get(name) if name is not None else None
+        if table:
+            said = table.get(format_value(value) if not isinstance(value, str) else value)
+            if said is not None:
+                return said
+        if isinstance(value, str):
+            return self.hints.symbol_names.get(value) or words(value)
+        if isinstance(value, list):
+            return "[" + ", ".join(self._said(None, v, None) for v in value) + "]"
+        return _show(value, typ, self.lay.seat_names)
+
     def _title(self, name: str) -> str:
         return self.hints.titles.get(name) or words(name)
 
@@ -596,12 +698,14 @@ class ViewMaker:
                     except ValueError:
                         continue
                     per_player.setdefault(s, []).append({"name": name, "title": self._title(name),
-                                                         "value": _show(v, var.type, names)})
+                                                         "value": self._said(name, v, var.type)})
                 continue
             if isinstance(value, dict):
-                text = ", ".join(f"{k}: {_show(v, var.type if var else None, names)}" for k, v in value.items())
+                keys = var.index[0].type if var is not None and len(var.index) == 1 else None
+                text = ", ".join(f"{self._said(None, _key(k), keys)}: {self._said(name, v, var.type if var else None)}"
+                                 for k, v in value.items())
             else:
-                text = _show(value, var.type if var else None, names)
+                text = self._said(name, value, var.type if var else None)
             shared.append({"name": name, "title": self._title(name), "value": text})
         return shared, per_player
 
@@ -627,6 +731,13 @@ def component_names(labels: dict) -> dict:
     return {label: st["name"] for label, st in labels.items() if "name" in st}
 
 
+def _key(k):
+    """A key of an observed variable's table (written as text) as its value: "2" -> 2."""
+    if isinstance(k, str) and k.lstrip("-").isdigit():
+        return int(k)
+    return k
+
+
 def _natural(label: str) -> tuple:
     """``red10`` after ``red9``: digits compare as numbers."""
     return tuple((0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.findall(r"\d+|\D+", label))
@@ -638,6 +749,16 @@ def _ordered(values) -> list:
         if v not in seen:
             seen.append(v)
     return seen
+
+
+def _number_param(action) -> str | None:
+    """The name of ``action``'s one parameter when its domain is a range of numbers
+    (``0..money[player]``): people enter it as a number (terminal, page), else None."""
+    from dsl import ast
+    if len(action.params) != 1:
+        return None
+    p = action.params[0]
+    return p.name if isinstance(p.tree, ast.Range) and p.choose is None else None
 
 
 def _show(value, typ, seat_names) -> str:

@@ -8,6 +8,8 @@ from rich.text import Text
 
 from dsl.diagnostics import printable
 
+from ...game import words
+
 #: a zone with more components than this is drawn as counts per label
 SPELL_OUT = 8
 
@@ -154,7 +156,7 @@ def view_renderable(view):
     view = clean(view)
     items = [header_text(view)]
     if view["variables"]:
-        items.append(Text("  ".join(f"{v['name']}={v['value']}" for v in view["variables"]), style="cyan"))
+        items.append(Text("  ".join(_variable(v) for v in view["variables"]), style="cyan"))
     for track in view.get("score_tracks") or []:
         items.append(track_text(track))
     for fam in view["shared"]:
@@ -162,7 +164,7 @@ def view_renderable(view):
     for p in view["players"]:
         body = []
         if p["variables"]:
-            body.append(Text("  ".join(f"{v['name']}={v['value']}" for v in p["variables"]), style="cyan"))
+            body.append(Text("  ".join(_variable(v) for v in p["variables"]), style="cyan"))
         for fam in p["families"]:
             body.append(family_renderable(fam))
         title = p["name"] + (" (you)" if p["is_viewer"] else "") + (" ◀ to decide" if p["to_move"] else "")
@@ -198,6 +200,15 @@ def actions_renderable(view):
             n += 1
             t.add_row(str(n), Text(o.get("say") or o["id"]))
     return t
+
+
+def _variable(v) -> str:
+    """A variable (or a `display: facts:` function) as ``title: value`` in the rulebook's words
+    (`display: titles:`, a fact's title), else ``name=value``."""
+    title = v.get("title")
+    if title and title != words(v["name"]):
+        return f"{title}: {v['value']}"
+    return f"{v['name']}={v['value']}"
 
 
 def numbered_actions(view) -> list:

@@ -169,20 +169,24 @@ class GameServer:
             seats = ",".join(text_list(d, "seats")) or HUMAN
             options = option_map(d)
             variants = text_list(d, "variants")
+            names = text_list(d, "names")           # people's names for the seats ("" keeps "Player n")
             try:
                 parse_seats(seats, 1)
             except ValueError as exc:
                 return error(str(exc))
             if self.hall is not None:
-                table = self.hall.create(self.key, players, seed, seats.split(","), variants, options, [],
-                                         undo=True, hotseat=True)
+                try:
+                    table = self.hall.create(self.key, players, seed, seats.split(","), variants, options, names,
+                                             undo=True, hotseat=True)
+                except ValueError as exc:
+                    return error(str(exc))
                 old, self.table = self.table, table
                 if old is not None:
                     self.hall.set_aside(old)
                 with self.lock:
                     return reply(self.payload())
             try:
-                session = Session(self.rb, players, seed, options, variants, seats)
+                session = Session(self.rb, players, seed, options, variants, seats, names=names)
             except (ValueError, TypeError, GameSetupError) as exc:
                 return error(str(exc))
             except RuleRuntimeError as exc:

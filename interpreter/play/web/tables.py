@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ...ai.bots import BOTS
 from ..gamelog import FORMAT, rulebook_hash
-from ...game import GameSetupError
+from ...game import GameSetupError, check_names
 from ...game import LIMITS
 from ...game import IllegalAction
 from ..session import HUMAN, Session
@@ -194,7 +194,12 @@ class Hall:
                        f"{self.hashes[rec.rulebook][:12]}…): not replayed; start the server with the old rulebook")
         else:
             try:
-                session = Session(rb, rec.players, rec.seed, rec.options, rec.variants, rec.kinds)
+                names = [rec.names.get(i, "") for i in range(rec.players)]
+                try:
+                    check_names(names, rec.players)
+                except ValueError:          # a table made before names named the seats: as it was
+                    names = None
+                session = Session(rb, rec.players, rec.seed, rec.options, rec.variants, rec.kinds, names=names)
                 for no, (seat, action) in enumerate(effective_history(rec.decisions)):
                     if session.state.current_player() != seat:
                         raise IllegalAction(f"decision {no + 1} was made by seat {seat}, but seat "
@@ -278,7 +283,8 @@ class Hall:
         if seed is None:
             seed = secrets.randbelow(2**31)
         try:
-            session = Session(rb, players, seed, options, variants, ",".join(kinds) if kinds else HUMAN)
+            session = Session(rb, players, seed, options, variants, ",".join(kinds) if kinds else HUMAN,
+                              names=[str(x) for x in names[:players]])
         except (ValueError, TypeError, GameSetupError) as exc:
             raise Refused(str(exc)) from None
         except RuleRuntimeError as exc:

@@ -171,7 +171,7 @@ function familyEl(fam, choosable) {
   } else if (fam.shape === "grid" && fam.layout === "pyramid") {
     // rows of different lengths, centred: a tower or a triangle
     const pyr = el("div", {class: "pyramid", role: "group", "aria-label": `${fam.title || words(fam.name)}: ${axis(fam, fam.row_index)} from ${fam.flip_rows ? "the bottom" : "the top"}`});
-    for (const [r, cells] of trim(fam.rows.map((r, i) => [r, fam.cells[i]]), fam.flip_rows)) {
+    for (const [r, cells] of trim(fam.rows.map((r, i) => [r, fam.cells[i]]), fam.flip_rows, fam)) {
       if (r === null) { pyr.append(el("div", {class: "prow gap"}, cells)); continue; }
       pyr.append(el("div", {class: "prow", title: `${axis(fam, fam.row_index)} ${r}`},
                     cells.filter((c) => c).map((c) => zoneEl(c, choosable, true))));
@@ -183,7 +183,7 @@ function familyEl(fam, choosable) {
     t.append(el("tr", {}, el("th", {class: "corner", title: `${axis(fam, fam.row_index)} down, ${axis(fam, fam.column_index)} across`}, ""),
                 fam.columns.map((c) => el("th", {}, c))));
     let rows = fam.rows.map((r, i) => [r, fam.cells[i]]);
-    rows = trim(rows, fam.flip_rows);
+    rows = trim(rows, fam.flip_rows, fam);
     for (const [r, cells] of rows) {
       if (r === null) { t.append(el("tr", {class: "gap"}, el("th", {}, "⋮"), el("td", {colspan: fam.columns.length}, cells))); continue; }
       t.append(el("tr", {}, el("th", {}, r), cells.map((c) => el("td", {}, zoneEl(c, choosable, true)))));
@@ -254,16 +254,18 @@ function tracksEl(view) {
   });
 }
 
-function trim(rows, flip) {
+function trim(rows, flip, fam) {
   // a long run of empty rows at the far end of a grid says nothing: fold it into one line
-  const filled = (cells) => cells.some((c) => c && (c.count || (c.options && c.options.length)));
+  const filled = (cells) => cells.some((c) => c && (c.count || (c.options && c.options.length) || coverable.has(c.name)));
   const order = flip ? rows.slice().reverse() : rows;
   let last = -1;
   order.forEach(([, cells], i) => { if (filled(cells)) last = i; });
   const keep = Math.max(last + 2, Math.min(order.length, 5));
   if (order.length - keep <= 2) return rows;
   const shown = order.slice(0, keep);
-  const gap = [null, `${order.length - keep} empty rows`];
+  // which rows are left out, in the game's words ("row 6–62: empty")
+  const name = fam ? axis(fam, fam.row_index) : "rows";
+  const gap = [null, `${name} ${order[keep][0]}–${order[order.length - 1][0]}: empty`];
   return flip ? [gap, ...shown.reverse()] : [...shown, gap];
 }
 
@@ -277,10 +279,11 @@ function legendEl(view) {
   const shown = Object.entries(view.symbols).filter(([, st]) => st.glyph && texts.some((t) => t.includes(st.glyph)));
   if (!shown.length) return el("div");
   return el("div", {class: "legend", "aria-label": "key"}, el("b", {}, "Key "),
-            shown.map(([name, st]) => el("span", {class: "key"}, el("span", {class: "swatch", style: `background:${st.color};color:${textColor(st.color)}`}, st.glyph), " ", words(name))));
+            shown.map(([name, st]) => el("span", {class: "key"}, el("span", {class: "swatch", style: `background:${st.color};color:${textColor(st.color)}`}, st.glyph), " ", st.name || words(name))));
 }
 
 let changed = null;
+let coverable = new Set();   // the grid cells some option covers (display: covers:): never folded away
 
 function zoneContents(view) {
   // zone name -> its contents as text, for every zone drawn (shared and per player)
@@ -349,6 +352,7 @@ function drawBoard(view) {
     for (const [zone, lbl] of o.pieces || []) (choosable.pieces[`${zone}\t${lbl}`] ||= []).push(o.id);
   }
   changed = diffZones(view);
+  coverable = new Set(view.actions.flatMap((g) => g.options.flatMap((o) => o.cover ? o.cover.cells : [])));
   const head = [view.game];
   if (view.round !== null && view.round !== undefined) head.push(`${words(view.round_name)} ${view.round}`);
   if (view.phase) head.push(words(view.phase));
@@ -385,22 +389,175 @@ function drawBoard(view) {
   }
 }
 
+// --- choices in steps (the terminal asks the same: interpreter/play/view/steps.py) ---------------
+// An action with many options is chosen one step at a time (display: steps:, else one parameter a
+// step): the values of the next step are buttons; a value that leaves one option is that option.
+// With display: covers:, the last step is the board itself: the cells where the piece fits are
+// highlighted and the piece's shape follows the pointer.
+const STEP_FROM = 16;      // an action with more options than this is chosen in steps
+let stepPath = null;       // {action, chosen: [value key, …]} while a step-by-step choice is open
+
+const stepKey = (o, step) => step.params.map((p) => o.params[p]).join("\u0000");
+function stepText(o, step) {
+  const shown = step.params.map((p) => (o.shown || {})[p] ?? o.params[p]);
+  const raw = step.params.map((p) => o.params[p]);
+  if (shown.length > 1) return shown.join(", ");
+  if (shown[0] !== raw[0] || !/^-?\d+$/.test(raw[0])) return shown[0];
+  return `${step.title} ${shown[0]}`;
+}
+function remaining(g, chosen, opts) {
+  return opts.filter((o) => chosen.every((v, i) => stepKey(o, g.steps[i]) === v));
+}
+function advance(g, chosen, opts) {
+  chosen = chosen.slice();
+  while (chosen.length < g.steps.length) {
+    const vals = new Set(remaining(g, chosen, opts).map((o) => stepKey(o, g.steps[chosen.length])));
+    if (vals.size !== 1) break;
+    chosen.push([...vals][0]);
+  }
+  return chosen;
+}
+
+function shapeEl(shape, label) {
+  // a piece's cells drawn small (display: covers:), its words beside it for a screen reader
+  const rows = Math.max(...shape.map(([r]) => r)) + 1, cols = Math.max(...shape.map(([, c]) => c)) + 1;
+  const on = new Set(shape.map(([r, c]) => `${r},${c}`));
+  const box = el("span", {class: "shape", "aria-hidden": "true", style: `grid-template-columns:repeat(${cols}, .6em)`});
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) box.append(el("span", {class: on.has(`${r},${c}`) ? "on" : "off"}));
+  return box;
+}
+
+let pointing = null;       // {options: [...]} while the board is the choice
+
+function clearPointing() {
+  pointing = null;
+  for (const e of document.querySelectorAll("#board .fits, #board .shadow")) e.classList.remove("fits", "shadow", "clickable");
+}
+
+function pointAt(opts) {
+  // the cells where the piece fits: each option by the cell its first (top left) part covers
+  clearPointing();
+  pointing = {options: opts};
+  const zoneOf = (name) => document.querySelector(`#board [data-zone="${CSS.escape(name)}"]`);
+  let lastTouch = false;
+  for (const o of opts) {
+    const anchor = zoneOf(o.cover.cells[0]);
+    if (!anchor) continue;
+    anchor.classList.add("fits", "clickable");
+    anchor.dataset.ids = o.id;
+    anchor.setAttribute("tabindex", "0");
+    anchor.setAttribute("role", "button");
+    anchor.setAttribute("aria-label", `${o.say || o.id}`);
+    const shadow = (on) => { for (const n of o.cover.cells) { const z = zoneOf(n); if (z) z.classList.toggle("shadow", on); } };
+    anchor.addEventListener("pointerenter", () => shadow(true));
+    anchor.addEventListener("pointerleave", () => shadow(false));
+    anchor.addEventListener("focus", () => shadow(true));
+    anchor.addEventListener("blur", () => shadow(false));
+    anchor.addEventListener("pointerdown", (ev) => { lastTouch = ev.pointerType === "touch"; });
+    const place = (ev) => {
+      ev.stopPropagation();
+      // a touch shows the piece first (there is no pointer to hover); a second touch places it
+      if (lastTouch && !anchor.classList.contains("shadow")) {
+        for (const z of document.querySelectorAll("#board .shadow")) z.classList.remove("shadow");
+        shadow(true);
+        return;
+      }
+      act(o.id);
+    };
+    anchor.addEventListener("click", place);
+    anchor.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); act(o.id); } });
+  }
+}
+
+function stepGroupEl(g, opts) {
+  // the next step of a step-by-step choice: its values, or the board when it is the choice
+  const open = stepPath && stepPath.action === g.action;
+  const chosen = advance(g, open ? stepPath.chosen : [], opts);
+  const left = remaining(g, chosen, opts);
+  const box = el("div", {class: "group steps", role: "group", "aria-label": g.title || g.action, "data-action": g.action});
+  const said = chosen.map((_, i) => stepText(left[0], g.steps[i]));
+  const head = el("div", {class: "gname"}, [g.title || g.action, ...said].join(" · "));
+  if (open && stepPath.chosen.length) {
+    head.append(" ", el("button", {class: "stepback", type: "button", onclick: () => {
+      const full = advance(g, stepPath.chosen, opts);
+      let c = stepPath.chosen.slice();
+      while (c.length) { c.pop(); if (advance(g, c, opts).length !== full.length) break; }
+      stepPath = c.length ? {action: g.action, chosen: c, decisions: game.decisions} : null;
+      drawActions(game.view);
+    }}, "back"));
+  }
+  box.append(head);
+  if (chosen.length >= g.steps.length || left.length <= 1) {
+    for (const o of left) box.append(el("button", {class: "opt", "data-id": o.id, title: o.id, onclick: () => act(o.id)}, o.say || o.id));
+    return box;
+  }
+  const step = g.steps[chosen.length];
+  const by = new Map();
+  for (const o of left) { const k = stepKey(o, step); if (!by.has(k)) by.set(k, []); by.get(k).push(o); }
+  const last = chosen.length === g.steps.length - 1;
+  const list = el("div", {class: "values"});
+  for (const [k, under] of by) {
+    const o = under[0];
+    const text = under.length === 1 && by.size <= 8 ? (o.say || o.id) : stepText(o, step);
+    const kids = [o.cover && !last ? shapeEl(o.cover.shape) : null, text, under.length > 1 ? el("span", {class: "n"}, ` ${under.length}`) : null];
+    if (under.length === 1) list.append(el("button", {class: "opt", "data-id": o.id, title: o.say || o.id, onclick: () => act(o.id)}, kids));
+    else list.append(el("button", {class: "step", "data-step": k, "aria-label": `${text}: ${under.length} choices`,
+                                   onclick: () => { stepPath = {action: g.action, chosen: [...chosen, k], decisions: game.decisions}; drawActions(game.view); }}, kids));
+  }
+  if (last && left.every((o) => o.cover)) {
+    // the board is the choice: the cells where the piece fits are marked; the list stays, folded
+    box.append(el("p", {class: "point"}, shapeEl(left[0].cover.shape), ` Point at a marked cell to put it there (${left.length} places).`));
+    box.append(el("details", {class: "list"}, el("summary", {}, `or choose from the list`), list));
+    box.dataset.pointing = "1";
+    requestAnimationFrame(() => pointAt(left));
+  } else {
+    box.append(el("div", {class: "ask"}, `Choose the ${step.title}:`), list);
+  }
+  return box;
+}
+
 function drawActions(view) {
   const box = $("actions");
   box.replaceChildren();
+  clearPointing();
   if (!filter) for (const e of document.querySelectorAll("#board .picked, #board .narrows")) e.classList.remove("picked", "narrows");
   if (!view.actions.length) return;
   box.append(el("h3", {}, "Your choices", filter ? el("a", {href: "#", class: "showall", onclick: (e) => { e.preventDefault(); filter = null; drawActions(view); }}, " (show all)") : ""));
   for (const g of view.actions) {
     const opts = g.options.filter((o) => !filter || filter.includes(o.id));
     if (!opts.length) continue;
+    if (opts.length > STEP_FROM && (g.steps || []).length > 1) { box.append(stepGroupEl(g, opts)); continue; }
     const group = el("div", {class: "group", role: "group", "aria-label": g.title || g.action},
                      el("div", {class: "gname"}, g.title || g.action));
+    const num = g.number ? numberGroup(g.action, g.number, opts) : null;
+    if (num) { group.append(num); box.append(group); continue; }
     for (const o of opts) {
       group.append(el("button", {class: "opt", "data-id": o.id, title: o.id, onclick: () => act(o.id)}, o.say || o.id));
     }
     box.append(group);
   }
+}
+
+// an action whose one parameter is a number in a range (the view marks it: group.number) is
+// entered as a number: an input bounded by the legal values and a button; a value that is not
+// legal says which are
+function numberGroup(action, param, opts) {
+  const re = new RegExp(`^${action}\\((${param})=(-?\\d+)\\)$`);
+  const parts = opts.map((o) => re.exec(o.id));
+  if (parts.some((m) => !m)) return null;
+  const ids = new Map(parts.map((m, i) => [Number(m[2]), opts[i].id]));
+  const values = [...ids.keys()].sort((a, b) => a - b);
+  const input = el("input", {type: "number", class: "numberpick", min: values[0], max: values[values.length - 1],
+                             step: "1", value: values[0], "aria-label": `${parts[0][1]} (${values[0]} to ${values[values.length - 1]})`});
+  const why = el("span", {class: "error", role: "status"});
+  const go = () => {
+    const id = ids.get(Number(input.value));
+    if (id === undefined) { why.textContent = ` ${parts[0][1]} is ${values[0]} to ${values[values.length - 1]}`; return; }
+    act(id);
+  };
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); go(); } });
+  return el("div", {class: "numberrow"}, el("label", {}, `${parts[0][1]} `, input), " ",
+            el("button", {class: "opt", onclick: go}, action), why);
 }
 
 function render(p) {
@@ -418,6 +575,7 @@ function render(p) {
   }
   if (lastViewer !== view.viewer || at !== null) before = null;     // another seat's view or the past: nothing to compare
   lastViewer = view.viewer;
+  if (stepPath && (at !== null || game.decisions !== stepPath.decisions)) stepPath = null;
   rememberRects();
   drawBoard(view);
   animateMoves();
@@ -437,7 +595,14 @@ function render(p) {
   $("viewas").style.display = game.open_view ? "" : "none";
   const story = $("story");
   const seatOf = (line) => game.seat_names.findIndex((n) => line.startsWith(n + ":") || line.trimStart().startsWith(n + " "));
-  story.replaceChildren(...game.story.map((line) => {
+  // looking at the past: the story up to that decision (the (at+1)-th decision and what follows are later)
+  let lines = game.story;
+  if (at !== null) {
+    let n = 0;
+    const cut = lines.findIndex((line) => game.seat_names.some((name) => line.startsWith(name + ":")) && ++n > at);
+    if (cut >= 0) lines = lines.slice(0, cut);
+  }
+  story.replaceChildren(...lines.map((line) => {
     const s = seatOf(line);
     const color = s >= 0 ? (view.seat_colors || [])[s] : null;
     return el("li", {class: (line.startsWith("──") ? "head" : line.startsWith("  ") ? "said" : "") + (color ? " seat" : ""),
@@ -482,6 +647,7 @@ function choose(ids, from) {
 
 async function act(id) {
   filter = null;
+  stepPath = null;
   const p = await call("POST", "/api/act", {action: id});
   if (p) render(p);
 }
@@ -506,17 +672,21 @@ function setupForm() {
   const drawSeats = () => {
     const picks = $("seatpicks");
     const old = [...picks.querySelectorAll("select")].map((s) => s.value);
+    const oldNames = [...picks.querySelectorAll("input.seatname")].map((s) => s.value);
     picks.replaceChildren();
     for (let i = 0; i < Number(ps.value); i++) {
       const s = el("select", {"data-seat": i}, info.seat_kinds.map((k) => el("option", {value: k}, k)));
       s.value = old[i] || (i === 0 ? "human" : "random");
-      picks.append(el("label", {}, `Player ${i + 1} `, s));
+      const name = el("input", {type: "text", class: "seatname", maxlength: "40", placeholder: `Player ${i + 1}`,
+                                "aria-label": `name of player ${i + 1}`});
+      name.value = oldNames[i] || "";
+      picks.append(el("label", {}, `Player ${i + 1} `, s, " ", name));
     }
   };
   ps.addEventListener("change", drawSeats);
   drawSeats();
   $("variants").replaceChildren(...info.variants.map((v) => el("label", {}, el("input", {type: "checkbox", value: v, class: "variant"}), ` variant ${v}`)));
-  $("options").replaceChildren(...info.options.map((o) => el("label", {}, `${o.name} `, el("input", {type: "text", class: "option", "data-name": o.name, placeholder: String(o.default)}))));
+  $("options").replaceChildren(...info.options.map((o) => el("label", {title: o.description || ""}, `${o.title || words(o.name)} `, el("input", {type: "text", class: "option", "data-name": o.name, placeholder: String(o.default)}))));
 }
 
 async function newGame(ev) {
@@ -524,6 +694,7 @@ async function newGame(ev) {
   const data = {
     players: Number($("players").value), seed: Number($("seed").value || 0),
     seats: [...$("seatpicks").querySelectorAll("select")].map((s) => s.value),
+    names: [...$("seatpicks").querySelectorAll("input.seatname")].map((s) => s.value.trim()),
     variants: [...document.querySelectorAll("input.variant:checked")].map((c) => c.value),
     options: Object.fromEntries([...document.querySelectorAll("input.option")].filter((i) => i.value !== "").map((i) => [i.dataset.name, i.value])),
   };

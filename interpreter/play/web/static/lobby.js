@@ -31,7 +31,7 @@ function drawForm() {
   ps.value = String(Math.min(Math.max(was, b.min_players), b.max_players));
   drawSeats();
   $("variants").replaceChildren(...b.variants.map((v) => el("label", {}, el("input", {type: "checkbox", value: v, class: "variant"}), ` variant ${v}`)));
-  $("options").replaceChildren(...b.options.map((o) => el("label", {}, `${o.name} `, el("input", {type: "text", class: "option", "data-name": o.name, placeholder: String(o.default)}))));
+  $("options").replaceChildren(...b.options.map((o) => el("label", {title: o.description || ""}, `${o.title || String(o.name).replace(/_/g, " ")} `, el("input", {type: "text", class: "option", "data-name": o.name, placeholder: String(o.default)}))));
 }
 
 function drawSeats() {
@@ -40,9 +40,9 @@ function drawSeats() {
   const old = [...picks.querySelectorAll("select")].map((s) => s.value);
   picks.replaceChildren();
   for (let i = 0; i < Number($("players").value); i++) {
-    const s = el("select", {"data-seat": i}, ["human", ...b.bots].map((k) => el("option", {value: k}, k)));
+    const s = el("select", {"data-seat": i, "aria-label": `Player ${i + 1}: who plays`}, ["human", ...b.bots].map((k) => el("option", {value: k}, k)));
     s.value = old[i] || "human";
-    picks.append(el("div", {class: "seatrow"}, `Player ${i + 1} `, s, " ", el("input", {type: "text", class: "pname", placeholder: "name", maxlength: 40})));
+    picks.append(el("div", {class: "seatrow"}, `Player ${i + 1} `, s, " ", el("input", {type: "text", class: "pname", placeholder: "name", maxlength: 40, "aria-label": `Player ${i + 1}: name`})));
   }
 }
 
@@ -51,7 +51,7 @@ function drawTables(tables) {
   t.replaceChildren(t.rows[0]);
   $("notables").hidden = tables.length > 0;
   for (const row of tables) {
-    const seats = row.seats.map((s) => el("div", {}, `${s.name}${s.player ? " (" + s.player + ")" : ""}: `,
+    const seats = row.seats.map((s) => el("div", {}, `${s.name}${s.player && s.player !== s.name ? " (" + s.player + ")" : ""}: `,
       s.kind !== "human" ? s.kind : s.open ? el("button", {class: "join", "data-table": row.id, "data-seat": s.seat, onclick: () => join(row.id, s.seat)}, "join") : "taken"));
     t.append(el("tr", {"data-table": row.id}, el("td", {}, row.game), el("td", {}, seats), el("td", {}, row.decisions),
                 el("td", {}, el("a", {href: row.watch, class: "watch"}, "watch"))));
@@ -95,10 +95,10 @@ async function create(ev) {
       if (!s.link) { list.append(el("div", {class: "link"}, `${s.name}: ${s.kind} (a bot)`)); continue; }
       const url = location.origin + s.link;
       list.append(el("div", {class: "link", "data-seat": s.seat}, `${s.name}: `, el("a", {href: s.link, class: "seatlink"}, "open"),
-                     el("input", {type: "text", readonly: "", value: url})));
+                     el("input", {type: "text", readonly: "", value: url, "aria-label": `${s.name}'s link`})));
     }
     list.append(el("div", {class: "link"}, "spectators: ", el("a", {href: d.watch, class: "watchlink"}, "open"),
-                   el("input", {type: "text", readonly: "", value: location.origin + d.watch})));
+                   el("input", {type: "text", readonly: "", value: location.origin + d.watch, "aria-label": "the spectators' link"})));
     $("links").hidden = false;
     loadLobby();
   } catch (e) { $("newerror").textContent = e.message; }

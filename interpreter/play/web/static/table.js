@@ -12,7 +12,7 @@ function show(p) {
   const g = p.game;
   const mine = g.me !== null && !g.over && g.view.to_move === g.me;
   document.body.dataset.state = at !== null ? "travel" : g.over ? "over" : mine ? "mine" : "waiting";
-  const seatName = g.me === null ? "a spectator" : g.seat_names[g.me] + (g.player_names[g.me] ? ` (${g.player_names[g.me]})` : "");
+  const seatName = g.me === null ? "a spectator" : g.seat_names[g.me] + (g.player_names[g.me] && g.player_names[g.me] !== g.seat_names[g.me] ? ` (${g.player_names[g.me]})` : "");
   $("whoami").textContent = `You are ${seatName} at table ${g.table}`;
   if (!g.over && at === null) {
     $("status").textContent = mine ? "your turn" : `${g.view.to_move_name} to decide` + (g.bots_moving ? " (bot)" : "");

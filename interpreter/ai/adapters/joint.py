@@ -1,0 +1,52 @@
+"""Decisions taken together (``decide: … together:``) as joint actions, for the adapters
+that play them at once (PettingZoo's ParallelEnv, OpenSpiel's simultaneous game type).
+
+The engine takes such a decision one seat after the other in seat order, each seat told
+nothing of the others' choices (``State.pending_seats()`` names the seats still to
+choose; docs/language.md, "Decisions taken together").  A seat's options never depend on
+the choices before it (those take effect only when all have chosen), so every seat's
+options can be listed at once: :func:`pending_decisions` lists each seat's on a copy,
+choosing for the seats before it.  :func:`apply_joint` then applies one option per seat,
+in seat order.
+"""
+from __future__ import annotations
+
+
+def all_together(game) -> bool:
+    """Whether every decision of the rulebook is taken together (a game of joint actions),
+    not one seat's (then the adapters play it turn by turn)."""
+    return bool(game.sealed) and not game.single_decides
+
+
+def pending_decisions(st) -> dict:
+    """``{seat: Decision}``: the options each seat still to choose has now (a seat whose
+    options are empty, and so takes no part, is left out)."""
+    seats = st.pending_seats()
+    if not seats:
+        return {}
+    out = {}
+    copy = st
+    for k, seat in enumerate(seats):
+        dec = copy.pending
+        if dec is None or dec.who != seat:
+            continue                    # this seat had nothing legal: it takes no part
+        out[seat] = dec
+        if k + 1 < len(seats):
+            if copy is st:
+                copy = st.clone()
+                copy.logging = False
+            copy.apply_index(0)         # (the options of the next seat do not depend on it)
+    return out
+
+
+def apply_joint(apply_index, st, choices: dict) -> None:
+    """Apply ``choices`` (``{seat: index of its option}``, as :func:`pending_decisions`
+    lists them) in seat order through ``apply_index(i)`` — ``State.apply_index`` or a
+    ``ChanceState``'s; ``st`` is the state it plays.  A seat still to choose without a
+    choice is a KeyError, before anything is applied."""
+    seats = list(pending_decisions(st))
+    missing = [s for s in seats if s not in choices]
+    if missing:
+        raise KeyError(f"no choice for seat{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}")
+    for seat in seats:
+        apply_index(choices[seat])

@@ -1,0 +1,254 @@
+"""What one seat is shown, event by event: the seat's *record* (docs/language.md, "What a seat
+knows").
+
+A seat's knowledge is exactly the sequence of what it was shown, in order, as it happened
+(after GDL-II's percepts, ``sees``): two games that give a seat the same record are games it
+cannot tell apart.  The record is made of these percepts:
+
+``("o", view)``
+    at the start and at every stop (a decision to take, the end): what the seat sees then —
+    each zone's labels in order (or only how many it holds, when hidden), the variables it
+    sees, who decides and, when it is the seat, its legal actions, the cells of grids;
+``("l", lines)``
+    the lines of the game's log written since the last stop (the log is told to all);
+``("d", seat, action id)``
+    a decision, as the seat is told it (another seat's secret parameters as ``…``);
+``("m", from, to, label)``
+    a component moving between two zones, as it happens — with its label when the seat sees
+    the zone it leaves or the zone it enters, else ``None`` (the seat sees that something
+    moved, not what);
+``("s", zone)``
+    a zone shuffled (every seat sees a shuffle);
+``("r", zone, labels)``
+    a zone revealed to the seat (a `reveal` step), with what it held then;
+``("t", zone, place, attribute, value, equal, holds)``
+    a fact a `tell` step told the seat about the component at that place.
+
+The record is not kept while a game is played: a :class:`Recorder` is attached to a replay
+(``State.rec``) by :mod:`.worlds`, which builds the record of the real game (``collect``) or
+checks a replayed world against it event by event (``expect``: :class:`Mismatch` at the first
+difference, so that a world that cannot be the real one is dropped early).
+"""
+from __future__ import annotations
+
+from ..observe import sees_zone, var_visible, zone_visible
+from ..values import format_value, plain
+
+
+class Mismatch(BaseException):
+    """A replayed world gives the seat another record than the real game.  A BaseException,
+    so that the engine's handlers (which turn faults into located rule errors) let it pass."""
+
+
+def view(st, seat) -> tuple:
+    """What ``seat`` sees at a stop (the ``("o", …)`` percept); ``seat`` None: what every
+    seat sees (the public part)."""
+    return Viewer(st, seat)(st)
+
+
+class Viewer:
+    """:func:`view` for one seat and layout, its visibility rules' arguments made once."""
+
+    __slots__ = ("seat", "zones", "values", "grids")
+
+    def __init__(self, st, seat):
+        self.seat = seat
+        zones = []
+        for zone in st.lay.zones:
+            fam = st.game.zones[zone.family] if zone.family != "box" else None
+            if seat is None or fam is None or fam.visible_const is not None:
+                zones.append((zone, None, None))
+                continue
+            L = [None] * max(fam.nslots, 1)
+            for spec, value in zip(fam.index, zone.index_values):
+                L[spec.slot] = value
+            L[fam.viewer_slot] = seat
+            zones.append((zone, fam.visible, L))
+        self.zones = zones
+        values = []
+        game = st.game
+        for var in game.scalar_vars:
+            values.append((var.offset, var, None) + self._rule(var, None))
+        for var in game.family_vars:
+            for key, at in st.lay.vkeys[var.family_id].items():
+                values.append((at, var, key) + self._rule(var, key))
+        self.values = values
+        self.grids = tuple(at for grid in st.lay.grids.values() for at in grid.values())
+
+    def _rule(self, var, key):
+        if self.seat is None or var.visible_const is not None:
+            return (None, None)
+        L = [None] * max(var.nslots, 1)
+        keys = key if isinstance(key, tuple) and len(var.index) > 1 else (key,)
+        for spec, value in zip(var.index, keys):
+            L[spec.slot] = value
+        L[var.viewer_slot] = self.seat
+        return (var.visible, L)
+
+    def __call__(self, st) -> tuple:
+        seat = self.seat
+        z = st.z
+        known = st.known
+        out = []
+        for zone, rule, L in self.zones:
+            contents = z[zone.id]
+            if rule is None:
+                seen = sees_zone(st, zone, seat)
+            else:
+                seen = bool(rule(st, L)) or (bool(known) and seat in known.get(zone.id, ()))
+            out.append(tuple(c.label for c in contents) if seen else len(contents))
+        v = st.v
+        values = []
+        for at, var, key, rule, L in self.values:
+            if rule is None:
+                seen = var_visible(st, var, key, seat)
+            else:
+                seen = bool(rule(st, L))
+            if seen or (known and _knows(st, -1 - at, seat)):
+                values.append((at, _frozen(v[at])))
+        dec = st.pending
+        decision = None
+        if dec is not None:
+            decision = (dec.who, dec.group, tuple(o.id for o in dec.options) if seat == dec.who else None)
+        cells = ()
+        if self.grids:
+            cells = tuple(None if v[at] is None else (v[at][0].label, v[at][1]) for at in self.grids)
+        return (st.status, tuple(out), tuple(values), decision, cells)
+
+
+def _knows(st, key, seat) -> bool:
+    seats = st.known.get(key)
+    if not seats:
+        return False
+    if seat is None:
+        return all(s in seats for s in range(st.lay.num_seats))
+    return seat in seats
+
+
+def _frozen(value):
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        return format_value(plain(value, format_value))
+
+
+class Recorder:
+    """The record of one seat in a replay (``State.rec``): built (``expect`` None) or
+    checked against ``expect`` as it goes (:class:`Mismatch` at the first difference).
+    While it builds, it also notes which random outcomes the seat came to see (``pins``)
+    for :class:`.worlds.World`: the components whose identity it saw after the shuffle or
+    bag draw that last placed them at random, and the drawn values it saw."""
+
+    __slots__ = ("seat", "events", "expect", "at", "logged", "chance", "last_random", "pins", "drawn_seen",
+                 "drawn_all", "owner", "viewer")
+
+    def __init__(self, seat: int, expect=None, chance=None):
+        self.seat = seat
+        self.expect = expect
+        self.events = [] if expect is None else None
+        self.at = 0
+        self.logged = 0
+        self.chance = chance              # the replay's chance (worlds.Trace) when building: for pins
+        self.last_random = {}             # component id -> the chance event that last placed it at random
+        self.pins = set()                 # (chance event, component id) the seat saw
+        self.drawn_seen = set()           # draw keys of values the seat saw
+        self.drawn_all = set()            # draw keys of values ever held in a variable that may be hidden
+        self.owner = None
+        self.viewer = None
+
+    def add(self, event) -> None:
+        expect = self.expect
+        if expect is None:
+            self.events.append(event)
+            return
+        at = self.at
+        if at >= len(expect) or expect[at] != event:
+            raise Mismatch()
+        self.at = at + 1
+
+    # --- the engine's hooks (runtime.State calls them while ``State.rec`` is set) -----
+    def moving(self, st, c, src: int, dst: int) -> None:
+        seat = self.seat
+        zones = st.lay.zones
+        seen = sees_zone(st, zones[src], seat) or zone_visible(st, zones[dst], seat)
+        self.add(("m", src, dst, c.label if seen else None))
+        if seen and self.expect is None:
+            self._saw(c.id)
+
+    def shuffled(self, st, zone) -> None:
+        self.add(("s", zone.id))
+
+    def revealed(self, st, zones, seats) -> None:
+        if self.seat in seats:
+            for zone in zones:
+                self.add(("r", zone.id, tuple(c.label for c in st.z[zone.id])))
+                if self.expect is None:
+                    for c in st.z[zone.id]:
+                        self._saw(c.id)
+
+    def told(self, st, facts) -> None:
+        seat = self.seat
+        comps = st.lay.components
+        for f_seat, cid, attr, value, equal, holds in facts:
+            if f_seat == seat:
+                zid = st.where[cid]
+                self.add(("t", zid, st.z[zid].index(comps[cid]), attr, _frozen(value), equal, holds))
+
+    # --- what the replay calls -------------------------------------------------
+    def stop(self, st) -> None:
+        """At the start and after every decision: the log lines since the last stop, then what
+        the seat sees."""
+        log = st.log
+        if len(log) > self.logged:
+            self.add(("l", tuple(log[self.logged:])))
+            self.logged = len(log)
+        viewer = self.viewer
+        if viewer is None:
+            viewer = self.viewer = Viewer(st, self.seat)
+        self.add(("o", viewer(st)))
+        if self.expect is None:
+            self._saw_at_stop(st)
+
+    def decided(self, st, who: int, action_id: str) -> None:
+        self.add(("d", who, action_id if who == self.seat else st.told_id(action_id)))
+
+    def placed(self, event: int, ids) -> None:
+        """Chance event ``event`` placed the components ``ids`` at random (a shuffle, a bag draw)."""
+        last = self.last_random
+        for cid in ids:
+            last[cid] = event
+
+    # --- pins ------------------------------------------------------------------
+    def _saw(self, cid: int) -> None:
+        event = self.last_random.get(cid)
+        if event is not None:
+            self.pins.add((event, cid))
+
+    def _saw_at_stop(self, st) -> None:
+        seat = self.seat
+        for zone in st.lay.zones:
+            if st.z[zone.id] and sees_zone(st, zone, seat):
+                for c in st.z[zone.id]:
+                    self._saw(c.id)
+        if st.drawn:
+            owner = self.owner
+            if owner is None:
+                owner = self.owner = _owners(st)
+            for slot, key in st.drawn.items():
+                self.drawn_all.add(key)
+                var, k = owner[slot]
+                if var_visible(st, var, k, seat) or seat in st.value_revealed_to(slot):
+                    self.drawn_seen.add(key)
+
+
+def _owners(st) -> dict:
+    """{variable slot: (variable, key)}."""
+    owner = {}
+    game = st.game
+    for var in game.scalar_vars:
+        owner[var.offset] = (var, None)
+    for var in game.family_vars:
+        for key, at in st.lay.vkeys[var.family_id].items():
+            owner[at] = (var, key)
+    return owner

@@ -1,0 +1,539 @@
+"""Worlds a seat cannot tell from the real game, drawn from the posterior of its record.
+
+A *world* is a complete history: every random outcome (shuffles, draws from bags, `random`
+steps) and every decision.  A world is possible for seat p when every decision in it is legal
+and replaying it gives p exactly the record it has (:mod:`.record`).  Its weight is the
+product of chance's probabilities; another seat's secret choice (parameters p was told as
+``…``) is uniform among the options legal then that p is told the same of.  ``resample``
+draws from that distribution (docs/language.md, "What a seat knows").
+
+How: by rejection — a world is proposed, replayed with p's record checked event by event
+(:class:`.record.Mismatch` ends it at the first difference), and kept if it gets to the end.
+The proposal is uniform over the worlds that agree with the real game on what p saw of chance
+(:class:`World`):
+
+* a shuffle puts every component whose identity p saw later (before it was placed at random
+  again) where the real shuffle put it, and the others in a uniformly random order in the
+  places left;
+* a draw from a bag takes the component the real draw took when p saw it later, else one at
+  random;
+* a value a `random` step drew into a variable that may be hidden is drawn anew unless p saw
+  it; any other random number (a die thrown in the open, a number kept in a local) is the real
+  one;
+* another seat's secret choice is chosen anew among the options legal then that p is told the
+  same of, leaving out those p's record rules out when the game goes on as it did (a sealed bid
+  revealed later); the world is then kept with probability (options left / options told the same)
+  over the same share in the real game, which makes the choice uniform among all the options
+  told the same (exactly so when that share is largest in the real game — always when the
+  options do not depend on what p cannot see).
+
+Every world p's record allows agrees with the real game on those outcomes as long as the rules
+route a randomly placed component the same way whatever it is (what every card game's deal
+does); the replay then confirms the rest — a hand void of a suit, a told fact, an announced
+answer, the legality of every recorded decision — and drops what contradicts it.  The
+frequencies are checked against exact enumeration of every world on small games
+(tests/test_posterior.py).
+
+The work is bounded: ``limits.resample_tries`` worlds and ``limits.resample_work`` replayed
+decisions per resample, then RW921.
+"""
+from __future__ import annotations
+
+from dsl.diagnostics import RuleRuntimeError
+
+from .. import rng as rngmod
+from ..limits import LIMITS
+from ..frames import option_id
+from .record import Mismatch, Recorder
+
+
+class Trace:
+    """``State.chance`` of the real game's replay: answers every random number as the game did
+    (from the generator, or from ``answers`` — a sampled world's or an explicit-chance game's
+    outcomes — and then the generator at ``then``) and notes each *chance event*:
+    ``("s", zone id, ids in, ids out, first answer)`` a shuffle, ``("b", zone id, picked id, first
+    answer)`` a draw from a bag, ``("v", n, value, first answer)`` any other number."""
+
+    __slots__ = ("st", "answers", "given", "then", "events", "rec")
+
+    def __init__(self, st, given=None, then=None):
+        self.st = st
+        self.answers = []
+        self.given = given
+        self.then = then
+        self.events = []
+        self.rec = None
+
+    def _next(self, n: int) -> int:
+        given = self.given
+        i = len(self.answers)
+        if given is not None and i < len(given):
+            value = given[i]
+            if not 0 <= value < n:
+                raise Mismatch()
+        else:
+            if given is not None and i == len(given) and self.then is not None:
+                self.st.rng = self.then         # past a sampled world's answers: its generator
+            value, self.st.rng = rngmod.below(self.st.rng, n)
+        self.answers.append(value)
+        return value
+
+    def key(self) -> int:
+        return -1 - len(self.answers)
+
+    def __call__(self, n: int) -> int:
+        first = len(self.answers)
+        value = self._next(n)
+        self.events.append(("v", n, value, first))
+        return value
+
+    def shuffle(self, st, zone, items) -> None:
+        first = len(self.answers)
+        before = tuple(c.id for c in items)
+        mark = fingerprint(st, zone)
+        for i in range(len(items) - 1, 0, -1):
+            j = self._next(i + 1)
+            items[i], items[j] = items[j], items[i]
+        self.events.append(("s", zone.id, before, tuple(c.id for c in items), first, mark))
+        if self.rec is not None:
+            self.rec.placed(len(self.events) - 1, [c.id for c in items])
+
+    def deal(self, st, seat: int) -> None:
+        """The edited start's hidden components, as they lie (a chance event ``("o", places, ids)``)."""
+        places = origin_deal(st, seat)
+        ids = tuple(p[2] for p in places)
+        self.events.append(("o", tuple(places), ids, None))
+        if self.rec is not None:
+            self.rec.placed(len(self.events) - 1, ids)
+
+    def pick(self, st, src, lst) -> int:
+        first = len(self.answers)
+        i = self._next(len(lst))
+        self.events.append(("b", src.id, lst[i].id, first))
+        if self.rec is not None:
+            self.rec.placed(len(self.events) - 1, (lst[i].id,))
+        return i
+
+
+class World:
+    """``State.chance`` of a proposed world's replay (see the module docstring): follows the real
+    game's chance events (``real``: :attr:`Trace.events`) while the replay meets them in the same
+    order, with ``pins`` ({event: component ids} the seat saw, and the first answers of the
+    numbers it saw) kept and the rest drawn with ``fresh``; once the replay meets another event
+    than the real game did, every number is drawn anew.  ``answers``: every number given, in
+    order (an explicit-chance game's outcomes)."""
+
+    __slots__ = ("real", "pins", "kept", "fresh", "answers", "i", "apart", "decided", "forced", "chosen",
+                 "weight", "checkpoint")
+
+    def __init__(self, real, pins: dict, kept: frozenset, fresh, checkpoint=None):
+        self.real = real
+        self.pins = pins
+        self.kept = kept                # the first answers of the numbers kept as they were
+        self.fresh = fresh
+        self.answers = []
+        self.i = 0                      # the next real event
+        self.apart = False              # the replay met another event than the real game
+        self.decided = []               # (numbers given before it, seat, action id) per decision
+        # a checkpoint (a world's numbers and secret choices up to a shuffle where the replay was the real
+        # game again, see ``shuffle``): given, this world begins with them
+        self.forced, self.chosen = checkpoint if checkpoint is not None else ((), ())
+        self.weight = 1.0               # of the secret choices since the last checkpoint (replay_world)
+        self.checkpoint = checkpoint
+
+    def _forced(self, n: int):
+        """The next number of the checkpoint this world begins with, or None past it."""
+        k = len(self.answers)
+        if k < len(self.forced):
+            value = self.forced[k]
+            self.answers.append(value)
+            return value
+        return None
+
+    def key(self) -> int:
+        return -1 - len(self.answers)
+
+    def _event(self, kind: str):
+        if self.apart or self.i >= len(self.real):
+            self.apart = True
+            return None
+        event = self.real[self.i]
+        if event[0] != kind:
+            self.apart = True
+            return None
+        self.i += 1
+        return event
+
+    def __call__(self, n: int) -> int:
+        event = self._event("v")
+        value = self._forced(n)
+        if value is not None:
+            return value
+        if event is not None and event[1] == n and event[3] in self.kept:
+            value = event[2]
+        else:
+            if event is not None and event[1] != n:
+                self.apart = True
+            value = self.fresh.below(n)
+        self.answers.append(value)
+        return value
+
+    def shuffle(self, st, zone, items) -> None:
+        event = self._event("s")
+        n = len(items)
+        if len(self.answers) < len(self.forced):            # the checkpoint's shuffle, as it was
+            for i in range(n - 1, 0, -1):
+                j = self._forced(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        if event is not None and len(event) > 5 and not self.apart and fingerprint(st, zone) == event[5]:
+            # the replay is the real game again (what is to be shuffled aside): nothing after depends on
+            # how this world got here, so a world that fails later goes on from here (worlds.sample)
+            if self.weight < 1.0 and self.fresh.below(1 << 30) >= self.weight * (1 << 30):
+                raise Mismatch()
+            self.weight = 1.0
+            self.checkpoint = (tuple(self.answers), tuple(self.chosen))
+        if event is not None and event[1] == zone.id and len(event[3]) == n:
+            pinned = self.pins.get(self.i - 1, ())
+        else:
+            if event is not None:
+                self.apart = True
+            pinned = ()
+        target = [None] * n
+        rest = list(items)
+        if pinned:
+            here = {c.id: c for c in items}
+            for place, cid in enumerate(event[3]):
+                if cid in pinned and cid in here:
+                    target[place] = here.pop(cid)
+            rest = [c for c in items if c.id in here]
+        fresh = self.fresh
+        for i in range(len(rest) - 1, 0, -1):       # the others in a uniformly random order
+            j = fresh.below(i + 1)
+            rest[i], rest[j] = rest[j], rest[i]
+        it = iter(rest)
+        target = [c if c is not None else next(it) for c in target]
+        # the numbers a shuffle of ``items`` draws to give ``target`` (an explicit-chance game's outcomes)
+        at = {c.id: k for k, c in enumerate(items)}
+        for i in range(n - 1, 0, -1):
+            j = at[target[i].id]
+            self.answers.append(j)
+            moved = items[i]
+            items[i], items[j] = items[j], items[i]
+            at[moved.id] = j
+            at[target[i].id] = i
+
+    def deal(self, st, seat: int) -> None:
+        """The edited start's hidden components dealt anew among their group's places, those the
+        seat saw later where they were."""
+        event = self._event("o")
+        if event is None:
+            return
+        places, ids = event[1], event[2]
+        pinned = self.pins.get(self.i - 1, ())
+        groups: dict = {}
+        for k, p in enumerate(places):
+            if ids[k] not in pinned:
+                groups.setdefault(p[3], []).append(k)
+        new = list(ids)
+        fresh = self.fresh
+        for key in sorted(groups, key=repr):
+            at = groups[key]
+            pool = [ids[k] for k in at]
+            for i in range(len(pool) - 1, 0, -1):
+                j = fresh.below(i + 1)
+                pool[i], pool[j] = pool[j], pool[i]
+            for k, cid in zip(at, pool):
+                new[k] = cid
+        _lay(st, places, new)
+
+    def pick(self, st, src, lst) -> int:
+        event = self._event("b")
+        forced = self._forced(len(lst))
+        if forced is not None:
+            return forced
+        i = None
+        if event is not None and event[1] == src.id and event[2] in self.pins.get(self.i - 1, ()):
+            for k, c in enumerate(lst):
+                if c.id == event[2]:
+                    i = k
+                    break
+            if i is None:
+                self.apart = True
+        elif event is not None and event[1] != src.id:
+            self.apart = True
+        if i is None:
+            i = self.fresh.below(len(lst))
+        self.answers.append(i)
+        return i
+
+
+class Trajectory:
+    """The real game replayed for one seat: its record, the chance events and what the seat
+    saw of them, the decisions, and the state the replay gives (to compare with the real one)."""
+
+    __slots__ = ("record", "events", "pins", "kept", "decisions", "state", "answers", "choices")
+
+    def __init__(self, record, events, pins, kept, decisions, state, answers, choices):
+        self.record, self.events, self.pins, self.kept = record, events, pins, kept
+        self.decisions, self.state, self.answers = decisions, state, answers
+        #: {place in the history of another seat's secret choice: (the options legal there that the
+        #: seat's record rules out when the game goes on as it did, the share of the options told
+        #: the same that it does not rule out)}
+        self.choices = choices
+
+
+def _hashable(x):
+    try:
+        hash(x)
+        return x
+    except TypeError:
+        return repr(x)
+
+
+def fingerprint(st, zone) -> int:
+    """What a state is, for telling whether a world's replay is the real game again at a shuffle of
+    ``zone`` (whose order does not count: it is about to be shuffled)."""
+    zones = tuple(tuple(sorted(c.id for c in z)) if i == zone.id else tuple(c.id for c in z)
+                  for i, z in enumerate(st.z))
+    return hash((zones, tuple(_hashable(x) for x in st.v), st.facts, tuple(sorted(st.known.items())),
+                 tuple(sorted(st.drawn.items()))))
+
+
+def _start(st, chance_of, rec):
+    """A fresh game of ``st``'s rulebook and layout from its seed, its numbers answered by
+    ``chance_of(new state)``, ``rec`` recording, run to its first stop; or, for a game that began
+    at an edited start (a scenario's, ``State.origin``), a copy of that start, the components
+    hidden from the seat there dealt by the chance (:func:`origin_deal`)."""
+    if st.origin is not None:
+        r = st.origin.clone()
+        r.logging = True
+        r.chance = chance_of(r)
+        r.rec = rec
+        r.chance.deal(r, rec.seat)
+        return r
+
+    def attach(r):
+        r.rec = rec
+        return chance_of(r)
+    return st.game.replay_start(st.lay, st.seed, True, attach)
+
+
+def origin_deal(st, seat: int) -> list:
+    """An edited start's components hidden from ``seat``: ``[(zone id, place, component id,
+    group)]`` — the seat does not know which of them lies where, so a world deals them anew,
+    each among the places of its group (its kind and the values of its attributes of type player:
+    another player's cards never end up in one's deck), the way a shuffle would."""
+    from .. import types as T
+    from ..observe import sees_zone
+    owners = {name: [a for a, t in kind.attributes.items() if t == T.PLAYER] for name, kind in st.game.kinds.items()}
+    out = []
+    for z in st.lay.zones:
+        if st.z[z.id] and not sees_zone(st, z, seat):
+            for i, c in enumerate(st.z[z.id]):
+                out.append((z.id, i, c.id, (c.kind,) + tuple(c.attrs.get(a) for a in owners.get(c.kind, ()))))
+    return out
+
+
+def _lay(st, places, ids) -> None:
+    """Put component ``ids[k]`` at ``places[k]`` (zone id, place)."""
+    comps = st.lay.components
+    for (zid, i, _cid, _group), cid in zip(places, ids):
+        st.z[zid][i] = comps[cid]
+        st.where[cid] = zid
+    st.forget_all()
+
+
+def trajectory(st, seat: int, given=None) -> Trajectory:
+    """Replay the game of ``st`` for ``seat`` (``given``: its chance answers and where the
+    generator goes on, for a sampled world or an explicit-chance game; else ``st.script`` or the
+    seed's generator) and return its :class:`Trajectory`."""
+    if given is None:
+        given = st.script
+    answers, then = given if given is not None else (None, None)
+    rec = Recorder(seat)
+    trace = None
+
+    def chance_of(r):
+        nonlocal trace
+        trace = Trace(r, answers, then)
+        trace.rec = rec
+        return trace
+    r = _start(st, chance_of, rec)
+    rec.chance = trace
+    rec.stop(r)
+    decisions = []
+    secret = []             # (place, the state before, numbers given so far, record so far, log lines so far)
+    for who, opt in st._history:
+        if r.pending is None or r.pending.who != who or opt.id not in r.pending.by_id:
+            raise Mismatch()
+        if secret_for(r, seat, who, opt.id):
+            secret.append((len(decisions), r.clone(), len(trace.answers), len(rec.events), rec.logged))
+        decisions.append((who, opt.id, next(i for i, o in enumerate(r.pending.options) if o.id == opt.id)))
+        rec.decided(r, who, opt.id)
+        r.apply(opt.id)
+        rec.stop(r)
+    pins: dict = {}
+    for event, cid in rec.pins:
+        pins.setdefault(event, set()).add(cid)
+    kept = frozenset(e[3] for e in trace.events if e[0] == "v" and
+                     (-1 - e[3] not in rec.drawn_all or -1 - e[3] in rec.drawn_seen))
+    r.chance = None
+    r.rec = None
+    record, answers = tuple(rec.events), tuple(trace.answers)
+    choices = {place: _ruled_out(seat, record, answers, decisions, place, *rest) for place, *rest in secret}
+    return Trajectory(record, tuple(trace.events), pins, kept, tuple(decisions), r, answers, choices)
+
+
+#: how many decisions after another seat's secret choice an alternative is followed to see whether
+#: the seat's record rules it out (one that survives that long is kept among the candidates)
+LOOKAHEAD = 40
+
+
+class _Follow:
+    """``State.chance`` that gives the real game's numbers from ``start`` on, then numbers of
+    ``fresh``."""
+
+    __slots__ = ("answers", "i", "fresh")
+
+    def __init__(self, answers, start, fresh):
+        self.answers, self.i, self.fresh = answers, start, fresh
+
+    def key(self) -> int:
+        return -1 - self.i
+
+    def __call__(self, n: int) -> int:
+        i = self.i
+        self.i = i + 1
+        if i < len(self.answers) and self.answers[i] < n:
+            return self.answers[i]
+        return self.fresh.below(n)
+
+
+def _ruled_out(seat, record, answers, decisions, place, before, given, recorded, logged) -> frozenset:
+    """The options another seat's secret choice at ``place`` cannot have been: those legal there,
+    told to the seat the same as the one taken, that the seat's record rules out when the game goes
+    on as it did (its chance and its other decisions) — a sealed bid revealed later, say.  A world
+    that chooses one of them anew ends at once; any other is chosen as likely as the rest."""
+    who, real, _i = decisions[place]
+    told = before.told_id(real)
+    out = []
+    fresh = rngmod.Rng(place, 7000)
+    same = 0
+    for opt in before.pending.options:
+        if before.told_id(opt.id) == told:
+            same += 1
+        if opt.id == real or before.told_id(opt.id) != told:
+            continue
+        r = before.clone()
+        r.logging = True
+        r.chance = _Follow(answers, given, fresh)
+        rec = Recorder(seat, expect=record)
+        rec.at, rec.logged = recorded, logged
+        r.rec = rec
+        try:
+            rec.decided(r, who, opt.id)
+            r.apply(opt.id)
+            rec.stop(r)
+            for k in range(place + 1, min(len(decisions), place + 1 + LOOKAHEAD)):
+                w, a, _i = decisions[k]
+                if r.pending is None or r.pending.who != w:
+                    raise Mismatch()
+                if a not in r.pending.by_id:
+                    if not secret_for(r, seat, w, a):
+                        raise Mismatch()
+                    t = r.told_id(a)
+                    a = next((o.id for o in r.pending.options if r.told_id(o.id) == t), None)
+                    if a is None:
+                        raise Mismatch()
+                rec.decided(r, w, a)
+                r.apply(a)
+                rec.stop(r)
+        except (Mismatch, RuleRuntimeError):
+            out.append(opt.id)
+    return frozenset(out), (same - len(out)) / same
+
+
+def secret_for(st, seat: int, who: int, action_id: str) -> bool:
+    """Whether ``seat`` is told another seat's decision ``action_id`` with something hidden."""
+    return who != seat and st.told_id(action_id) != action_id
+
+
+def replay_world(st, seat: int, real: Trajectory, fresh, budget: list, world=None):
+    """One proposed world replayed against ``seat``'s record: (state, world) or None when the
+    world gives the seat another record or a recorded decision is not legal in it (``world``,
+    when given, then holds the last checkpoint it passed).  ``budget``: [decisions left], spent here."""
+    rec = Recorder(seat, expect=real.record)
+    if world is None:
+        world = World(real.events, real.pins, real.kept, fresh)
+    secrets = 0
+    try:
+        r = _start(st, lambda r: world, rec)
+        rec.stop(r)
+        for who, action_id, index in real.decisions:
+            if budget[0] <= 0:
+                return None
+            budget[0] -= 1
+            dec = r.pending
+            if dec is None or dec.who != who:
+                return None
+            raw = dec.raw
+            secret = real.choices.get(len(world.decided))
+            if secret is not None and secrets < len(world.chosen):     # as the checkpoint chose it
+                action_id = world.chosen[secrets]
+                secrets += 1
+                if action_id not in dec.by_id:
+                    return None
+            elif secret is not None:        # another seat's secret choice: chosen anew
+                ruled_out, share = secret
+                told = r.told_id(action_id)
+                same = [o.id for o in dec.options if r.told_id(o.id) == told]
+                left = [a for a in same if a not in ruled_out]
+                if not left:
+                    return None
+                action_id = left[fresh.below(len(left))]
+                world.weight *= len(left) / len(same) / share
+                secrets += 1
+                world.chosen = world.chosen + (action_id,)
+            elif index < len(raw) and option_id(*raw[index]) == action_id:
+                rec.decided(r, who, action_id)      # the option where it was in the real game: no other id written
+                world.decided.append((len(world.answers), who, action_id))
+                r.apply_index(index)
+                rec.stop(r)
+                continue
+            elif action_id not in dec.by_id:
+                return None
+            rec.decided(r, who, action_id)
+            world.decided.append((len(world.answers), who, action_id))
+            r.apply(action_id)
+            rec.stop(r)
+    except Mismatch:
+        return None
+    except RuleRuntimeError:
+        return None
+    if rec.at != len(real.record):
+        return None
+    if world.weight < 1.0 and fresh.below(1 << 30) >= world.weight * (1 << 30):
+        return None
+    return r, world
+
+
+def sample(st, seat: int, seed: int, real: Trajectory):
+    """A world drawn from the posterior of ``seat``'s record (see the module docstring):
+    (state at the end of the history, its chance answers); RW921 when none is found within
+    the limits."""
+    fresh = rngmod.Rng(seed, 6000)
+    budget = [LIMITS.resample_work]
+    tries = 0
+    checkpoint = None
+    while tries < LIMITS.resample_tries and budget[0] > 0:
+        tries += 1
+        world = World(real.events, real.pins, real.kept, fresh, checkpoint)
+        got = replay_world(st, seat, real, fresh, budget, world)
+        if got is not None:
+            return got
+        checkpoint = world.checkpoint       # the next try goes on from the last place the game was the real one
+    where = st.pending.pos if st.pending is not None else None
+    raise RuleRuntimeError(f"resample: no game in {tries:,} tries ({LIMITS.resample_work - max(budget[0], 0):,} "
+                           f"decisions replayed) gives seat {seat} what it was shown (limits 'resample_tries', "
+                           f"'resample_work')", where, "RW921")
