@@ -102,6 +102,8 @@ def test_a_decide_with_who_or_inside_turns_is_not_reported(rulebook):
     do:
       - decide: [stop]""") % ""
     assert "RW312" not in [c for c, *_ in _codes(rulebook(in_turns))]
+    # a decision every seat takes together (decide: … together: true) needs no player
+    assert "RW312" not in [c for c, *_ in _codes(RULEBOOKS / "hand_draft")]
 
 
 # --- ** and first/last with a default ---------------------------------------------------

@@ -914,7 +914,7 @@ class StepCompiler:
             elif isinstance(ref, dict) and "name" in ref:
                 actions.append(self.c.compile_inline_action(ref, rpos, self.proc, self.scope))
         who = None
-        if "who" not in step and self.proc.kind in ("flow", "setup", "scoring"):
+        if "who" not in step and "together" not in step and self.proc.kind in ("flow", "setup", "scoring"):
             turns = [i for i in self.loops if isinstance(i, LoopInfo) and i.kind == "turns"]
             if turns and all(i.var_slot != 0 for i in turns):     # every turns loop binds another name
                 bound = turns[-1].extra.get("as", "another name")
