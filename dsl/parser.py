@@ -36,6 +36,7 @@ _TERMINAL_TEXT = {
     "ASSIGN_OP": "'=', '+=' or '-='",
     "ADD_OP": "'+' or '-'",
     "MUL_OP": "'*', '//' or '%'",
+    "POW_OP": "'**'",
     "$END": "the end of the expression",
 }
 

@@ -54,3 +54,24 @@ def test_a_set_of_a_variable_that_has_no_such_index_is_a_located_failure(tmp_pat
     assert not result.ok
     [failure] = [d for d in result.messages if d.severity == "error"]
     assert failure.message == "there is no score[7]" and failure.pos.line == 13
+
+
+def test_a_zone_the_start_empties_without_listing_it_is_named(tmp_path):
+    # Azul's round preparation gives seat 1 the start tile, which lies in the centre: without
+    # `centre: []` the start empties the centre silently; RW302 says so, at the key that took it
+    text = (AZUL / "scenarios" / "05_round_preparation.yaml").read_text()
+    assert '    centre: []' in text or '"centre": []' in text
+    lines = [line for line in text.splitlines() if '"centre": []' not in line and "    centre: []" not in line]
+    result = run(AZUL, "\n".join(lines) + "\n", tmp_path)
+    assert result.ok
+    found = [d for d in result.messages if d.code == "RW302"]
+    assert len(found) == 1 and found[0].severity == "warning" and found[0].pos.line == 13
+    assert "took every component of centre (1), which it does not list" in found[0].message
+    listed = run(AZUL, text, tmp_path)          # listed: nothing to say
+    assert listed.ok and not [d for d in listed.messages if d.code == "RW302"]
+
+
+def test_taking_from_a_supply_that_keeps_some_is_not_warned_about(tmp_path):
+    # Azul's first scenario fills factories from the bag, which still holds tiles afterwards
+    result = run(AZUL, (AZUL / "scenarios" / "01_take_factory_with_joker.yaml").read_text(), tmp_path)
+    assert result.ok and not [d for d in result.messages if d.code == "RW302"]

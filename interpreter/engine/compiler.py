@@ -155,8 +155,10 @@ class Compiler:
                 out[kv] = vv
                 ktypes.append(kt)
                 vtypes.append(vt)
-            if all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_]\w*", k) for k in out) and not any(
-                    isinstance(kt, T.Sym) for kt in ktypes):
+            # a record: every key a name, unless every key is an enum symbol (a table by symbol,
+            # `{red: 3, blue: 2}`); a record may have a field spelled like a symbol ({type: x, red: 1})
+            if all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_]\w*", k) for k in out) and not (
+                    ktypes and all(isinstance(kt, T.Sym) for kt in ktypes)):
                 from .values import Record
                 return Record(out), T.RecordT(tuple((k, t) for k, t in zip(out, vtypes)))
             return out, T.MapT(T.join_all(ktypes), T.join_all(vtypes))
@@ -470,6 +472,15 @@ class Compiler:
                 kind.home = fn
                 kind.home_pos = spec.pos_of("home")
                 kind.home_nslots = scope.nslots
+            if "shape" in spec:                 # a piece's cells as drawn: as many as its parts
+                scope = Scope([(a, t) for a, t in kind.attributes.items()])
+                fn, typ = self.dyn_expr(spec["shape"], spec.pos_of("shape"), scope, "shape")
+                if fn is not None and not T.is_listlike(typ) and not T.is_any(typ):
+                    self.report.error(spec.pos_of("shape"), f"shape is the list of a piece's cells, not "
+                                                            f"{T.describe(typ)}", E_TYPE)
+                kind.shape = fn
+                kind.shape_pos = spec.pos_of("shape")
+                kind.shape_nslots = scope.nslots
 
     def compile_item(self, kind: KindDecl, item: LDict, pos: Pos, whole_spec: bool) -> ItemSpec:
         scope = Scope()
@@ -484,7 +495,8 @@ class Compiler:
             for_each.append(IndexSpec(var, fn or (lambda st, L: ()), elem, slot, dpos))
         count = self.compile_count(item.get("count", 1), item.pos_of("count") if "count" in item else pos, scope)
         attrs = {}
-        skip = {"count", "for_each"} | ({"attributes", "label", "home", "description", "items"} if whole_spec else set())
+        skip = {"count", "for_each"} | ({"attributes", "label", "home", "shape", "description", "items"} if whole_spec
+                                        else set())
         for aname, value in item.items():
             if aname in skip:
                 continue
@@ -848,13 +860,13 @@ class Compiler:
                                                                            "name the parameter differently", E_NAME)
                 continue
             choose = None
+            sizes = None                            # the size's bounds as Python text, their statements
             if isinstance(domain, dict):            # {set: LIST, size: K}: a set-valued choice
+                spos = domain.pos_of("size") if "size" in domain else dpos
                 choose = parse_size(domain.get("size"))
                 if choose is None:
-                    self.report.error(domain.pos_of("size") if "size" in domain else dpos, f"the size of set parameter '{pname}' must be a "
-                                      f"number or \"lo..hi\" (numbers, lo <= hi), not {domain.get('size')!r}",
-                                      E_TYPE)
-                    choose = (0, 0)
+                    sizes = self._set_size(pname, domain.get("size"), spos, scope, gen)
+                    choose = (0, None) if sizes is not None else (0, 0)
                 dpos = domain.pos_of("set") if "set" in domain else dpos
                 domain = domain.get("set", [])
             tree = None if isinstance(domain, list) else self.parse(domain, dpos)
@@ -871,7 +883,11 @@ class Compiler:
                 text = f"st.z[{text}.id]"
             text = text or "()"
             if choose is not None:                  # its values: the sets, each a list in the set order
-                text = f"{gen.bind(choose_sets, 'f')}({text}, {int(choose[0])}, {int(choose[1])})"
+                lo, hi = (str(int(choose[0])), str(int(choose[1]))) if sizes is None else sizes[:2]
+                if sizes is not None:
+                    pre = [*pre, *sizes[2]]
+                text = gen.guard(f"{gen.bind(choose_sets, 'f')}({text}, {lo}, {hi})", dpos,
+                                 f"set parameter '{pname}'")
                 elem = T.ListT(elem)
                 action.has_sets = True
             slot = scope.declare(pname, elem)
@@ -894,6 +910,32 @@ class Compiler:
         sc.emit(flowcode.STMT, [sc.scope_end("action", action.name)], proc.pos, ("action_end", flowcode.DEFERRED))
         proc.nslots = scope.nslots
         proc.slot_names = list(scope.names)
+
+    def _set_size(self, pname: str, size, pos: Pos, scope: Scope, gen: Gen):
+        """The ``size:`` of a set parameter that is not a literal number or "lo..hi": an
+        expression of the state (``count(hand[player]) - 3``) or a range of two
+        (``"0..count(hand[player])"``), as ``(lo_text, hi_text, pre)``; None when it is
+        neither (reported)."""
+        literal = isinstance(size, str) and re.fullmatch(r"\s*-?\d+\s*(\.\.\s*-?\d+\s*)?", size)
+        tree = self.parse(size, pos) if isinstance(size, str) and not literal else None
+        if tree is None:
+            if not isinstance(size, str) or literal:
+                self.report.error(pos, f"the size of set parameter '{pname}' must be a number, \"lo..hi\" or an "
+                                       f"expression giving a number, not {size!r}", E_TYPE)
+            return None
+        ends = (tree.lo, tree.hi) if isinstance(tree, ast.Range) else (tree, tree)
+        texts, pre = [], []
+        for end in ends:
+            text, typ, more = self.text_expr(end, pos, scope, gen, f"the size of set parameter '{pname}'")
+            if text is None:
+                return None
+            if not T.is_numeric(typ):
+                self.report.error(pos, f"the size of set parameter '{pname}' must be a number, not "
+                                       f"{T.describe(typ)}", E_TYPE)
+                return None
+            texts.append(text)
+            pre.extend(more)
+        return texts[0], texts[1], pre
 
     def _compile_secret(self, action: ActionDecl, spec: LDict):
         """`secret: true` (every parameter), `secret: false` (none), `secret: [names]`, or by

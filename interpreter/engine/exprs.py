@@ -26,7 +26,7 @@ from dsl.diagnostics import Pos, Report, RuleRuntimeError
 from . import types as T
 from .stdlib import BUILTINS
 from .codegen import MISSING, Gen, LIMIT_CODE, _as_rule_error, is_generated, local, with_outer
-from .limits import LIMITS, check_number, check_size
+from .limits import LIMITS, check_number, check_size, power
 from .values import Component, MissingAttribute, Record, Zone, format_value
 
 # codes of the diagnostics raised here (documented in docs/diagnostics.md)
@@ -600,6 +600,8 @@ def _binop(node: ast.BinOp, cx: Cx):
         return f"({ls} {op} {rs})", T.INT
     if op == "*":
         return gen.guard(f"{gen.bind(check_number, 'f')}({ls} * {rs})", node.pos, f"'{op}'"), T.INT
+    if op == "**":
+        return gen.guard(f"{gen.bind(power, 'f')}({ls}, {rs})", node.pos, f"'{op}'"), T.INT
     return gen.guard(f"{ls} {op} {rs}", node.pos, f"'{op}'"), T.INT
 
 
@@ -1154,6 +1156,7 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
     if b.params and b.params[0].kind == "family":
         return _call_family(node, b, cx)
     required = [p for p in b.params if not p.optional]
+    args = _skip_function(b, list(args))
     if not len(required) <= len(args) <= len(b.params):
         shape = ", ".join(p.name + ("?" if p.optional else "") for p in b.params)
         return cx.error(node.pos, f"{b.name}({shape}) takes {len(required)}"
@@ -1167,6 +1170,9 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
     body_block = (nested(cx) if ((b.name in _LOOPS or b.keyed is not None) and len(args) == 2
                                  and isinstance(args[1], ast.Lambda)) else None)
     for p, a in zip(b.params, args):
+        if a is None:                   # an optional function left out (_skip_function)
+            parts.append("None")
+            continue
         if p.kind == "fn":
             mode = p.arg_from[0]
             if mode == "elem":
@@ -1221,6 +1227,19 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
                              sum=gen.bind(sum, "f"), next=gen.bind(next, "f"))
         return gen.guard(text, node.pos, f"{b.name}()"), result
     return gen.guard(f"{impl}(st, {', '.join(parts)})", node.pos, f"{b.name}()"), result
+
+
+def _skip_function(b, args: list) -> list:
+    """The arguments of ``b``, with None for an optional function left out before a value
+    that follows it (``first(xs, default)`` is ``first(xs, <no pred>, default)``): a lambda
+    is written as one, so an argument that is not one is the value after it."""
+    params = b.params
+    if len(args) < len(params):
+        for i, (p, a) in enumerate(zip(params, args)):
+            if (p.kind == "fn" and p.optional and not isinstance(a, ast.Lambda) and i + 1 < len(params)
+                    and params[i + 1].kind == "value" and params[i + 1].optional):
+                return [*args[:i], None, *args[i:]]
+    return args
 
 
 #: aggregates with a lambda written as a loop in statement context: the result, what each

@@ -68,6 +68,9 @@ class Layout:
         self.vkeys: list = []
         #: grid zone id -> {cell: slot of State.v holding (piece, part) or None} (layout._lay_grids)
         self.grids: dict = {}
+        #: component id -> how many cells the piece covers (its kind's ``shape:``); a piece not
+        #: here covers any number
+        self.parts: dict = {}
         self.clamp: dict = {}
         self.by_label: dict = {}
         self.automata = frozenset()
@@ -128,6 +131,18 @@ def _domain(spec, st, L, what):
     if isinstance(values, Zone) or not isinstance(values, (tuple, list)):
         raise RuleRuntimeError(f"{what}: index '{spec.name}' must range over a list", spec.pos)
     return tuple(values)
+
+
+def _shape_of(lay, kind, comp, attrs, st) -> None:
+    """``lay.parts[comp.id]``: how many cells the piece ``comp`` covers, from its kind's ``shape:``."""
+    sl = [None] * max(kind.shape_nslots, len(kind.attributes), 1)
+    for i, a in enumerate(kind.attributes):
+        sl[i] = attrs.get(a)
+    shape = kind.shape(st, sl)
+    if not isinstance(shape, (tuple, list)) or not shape:
+        raise RuleRuntimeError(f"the shape of {comp.label} must be a list of at least one cell, not "
+                               f"{format_value(shape)}", kind.shape_pos or kind.pos)
+    lay.parts[comp.id] = len(shape)
 
 
 def _combos(specs, st, L, what):
@@ -297,6 +312,8 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
                         if not isinstance(home, Zone):
                             raise RuleRuntimeError(f"the home of {label} must be a zone", kind.home_pos or kind.pos)
                     homes.append(home)
+                    if kind.shape is not None:
+                        _shape_of(lay, kind, comp, attrs, st)
     lay.homes = homes
     contents = [[] for _ in lay.zones]
     for comp, home in zip(lay.components, homes):

@@ -21,9 +21,10 @@ limit           default    what it bounds
 ``players``     100        the largest ``players: max`` of a rulebook
 ``work``        2*10^7     the elements built (lists, ranges, joins, searches)
                            and walked between two decisions
-``memory``      2,048      the MB the process may grow to (resident) while a
-                           rule builds a big value; checked where big values
-                           are built, so the check costs nothing per step
+``memory``      2,048      the MB the process may grow to (resident) while the
+                           rules build values; looked at each time 65,536 more
+                           elements were built (in values of any size), so the
+                           check costs nothing per step
 ``file_bytes``  1,000,000  one rulebook or scenario file (read before it is parsed)
 ``expr_chars``  20,000     one expression, before it is parsed
 ``log_bytes``   2*10^7     one game log (``replay``, ``play --resume``)
@@ -104,6 +105,7 @@ def configure(**values) -> Limits:
         if not isinstance(value, int) or value < 1:
             raise ValueError(f"limit {name} must be a whole number of at least 1, not {value!r}")
         setattr(LIMITS, name, value)
+    NEXT[0] = min(NEXT[0], LIMITS.work)
     return LIMITS
 
 
@@ -123,8 +125,13 @@ def _from_environment() -> None:
 
 #: the elements built since the rules last started to run (runtime.run resets it): limit 'work'
 WORK = [0]
-#: builds of at least this many elements look at the process's memory (limit 'memory')
+#: the process's memory is looked at (limit 'memory') each time this many more elements were
+#: built, in values of every size (many small lists fill the memory as one big one does)
 BIG = 1 << 16
+#: the count of WORK past which check_size looks further: the next look at the memory, or the
+#: limit 'work' when that comes first.  runtime.run, which sets WORK to 0, takes WORK from it,
+#: so the elements built count towards the next look across decisions.
+NEXT = [BIG]
 
 
 def check_size(n: int, what: str) -> None:
@@ -132,19 +139,36 @@ def check_size(n: int, what: str) -> None:
         raise LimitError(f"{what} would hold {n:,} elements; at most {LIMITS.elements:,} are allowed "
                          f"(limit 'elements')")
     WORK[0] += n                        # count_work, inlined: this runs for every join and range
+    if WORK[0] > NEXT[0]:               # one comparison, as for the limit 'work' alone
+        _look()
+
+
+def _look() -> None:
+    """WORK passed NEXT: the limit 'work' (RW910), else the memory, and the next look."""
     if WORK[0] > LIMITS.work:
-        count_work(0)
-    if n >= BIG:
-        check_memory()
+        WORK[0] = 0
+        NEXT[0] = min(BIG, LIMITS.work)
+        raise LimitError(f"the rules built or walked more than {LIMITS.work:,} elements without reaching a "
+                         f"decision (limit 'work')")
+    NEXT[0] = min(WORK[0] + BIG, LIMITS.work)
+    check_memory()
+
+
+def kept(value):
+    """``value`` (a list a variable is about to keep; none passes), its elements counted as
+    built: many small values kept add up to a look at the memory as one big one does."""
+    if type(value) is tuple:
+        WORK[0] += len(value)
+        if WORK[0] > NEXT[0]:
+            _look()
+    return value
 
 
 def count_work(n: int) -> None:
     """Count ``n`` element operations against the limit 'work' (reset when the rules start to run)."""
     WORK[0] += n
-    if WORK[0] > LIMITS.work:
-        WORK[0] = 0
-        raise LimitError(f"the rules built or walked more than {LIMITS.work:,} elements without reaching a "
-                         f"decision (limit 'work')")
+    if WORK[0] > NEXT[0]:
+        _look()
 
 
 def resident_mb() -> float:
@@ -172,6 +196,17 @@ def check_number(n: int) -> int:
     if n.bit_length() > LIMITS.bits:
         raise LimitError(f"a number of more than {LIMITS.digits:,} digits (limit 'digits')")
     return n
+
+
+def power(base: int, exponent: int) -> int:
+    """``base ** exponent`` of whole numbers: a negative exponent is refused (it is not a whole
+    number), and a result past the limit 'digits' before it is computed."""
+    if exponent < 0:
+        raise ValueError(f"'**' needs a power of at least 0, not {exponent} (the result would not be a "
+                         f"whole number)")
+    if abs(base) > 1 and exponent * (abs(base).bit_length() - 1) > LIMITS.bits:
+        raise LimitError(f"a number of more than {LIMITS.digits:,} digits (limit 'digits')")
+    return check_number(base ** exponent)
 
 
 def check_permutations(n: int, k: int | None = None) -> None:

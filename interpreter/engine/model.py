@@ -151,6 +151,10 @@ class KindDecl:
     home: Callable | None = None
     home_pos: Pos | None = None
     home_nslots: int = 1
+    #: ``shape:``, a piece's cells as drawn (of its attributes): a move with cells: gives one per part
+    shape: Callable | None = None
+    shape_pos: Pos | None = None
+    shape_nslots: int = 1
 
 
 @dataclass

@@ -18,7 +18,7 @@ from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import rng as rngmod
 from .flowcode import direct_function, rule_error
-from .limits import LIMITS, WORK
+from .limits import LIMITS, NEXT, WORK
 from .observe import observation
 from .frames import Decision, Frame, Option, ScopeRec, id_part, option_id  # noqa: F401 - part of this module's API
 from .values import Component, Record, encode, decode, format_value
@@ -228,7 +228,9 @@ class State:
             moved_from.append(src)
         if self.moved is not None:
             self.moved.extend([c.id for c in incoming])
-        if self.known and incoming:
+        if bottom and len(incoming) != len(comps):     # some were there already: they go under too
+            self._put_at(lst, comps[::-1], 0)
+        if self.known and (incoming or bottom):
             self.forget((dst.id, *moved_from))
         self.forget_results((dst.id, *moved_from))
         if self.game.on_moved:
@@ -323,12 +325,43 @@ class State:
             _forget_two(self, did, src)
             if game.on_moved:
                 self.emit("moved", Record.of({"components": (c,), "to": dst, "from": self.lay.zones[src]}), pos)
-        else:
+        else:                           # already there: it stays, or goes under the others
+            if bottom and self.z[did][0] is not c:
+                self._put_at(self.z[did], (c,), 0)
+                if self.known:
+                    self.forget((did,))
             self.forget_results((did,))
             if game.on_moved:
                 self.emit("moved", Record.of({"components": (), "to": dst, "from": dst}), pos)
         if game.condition_triggers:     # no function reads what moved: only they may care
             self.changed(())
+
+    def move_to_place(self, comps, dst, place: int, pos: Pos) -> None:
+        """``move: …, to: dst, at: place``: move ``comps`` into ``dst`` (those already there
+        too) so that ``place`` of its other components lie under them (0: at the bottom; the
+        number of the others: on top), in the order given, the first one lowest."""
+        comps = tuple(dict.fromkeys(comps))
+        if not comps:
+            return
+        did = dst.id
+        where = self.where
+        others = len(self.z[did]) - sum(1 for c in comps if where[c.id] == did)
+        if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place <= others:
+            raise RuleRuntimeError(f"at: {place!r} is not a place in {dst.name}: {others} other components lie "
+                                   f"there, so 0 (the bottom) to {others} (the top)", pos)
+        self.move(comps, dst, False, pos)
+        self._put_at(self.z[did], comps, place)
+        if self.known:
+            self.forget((did,))
+        self.forget_results((did,))
+
+    @staticmethod
+    def _put_at(lst: list, comps, place: int) -> None:
+        """Reorder the zone list ``lst`` (bottom first): ``comps`` (all in it) at ``place``
+        counted from the bottom among the others, in the order given."""
+        ids = {id(c) for c in comps}
+        rest = [c for c in lst if id(c) not in ids]
+        lst[:] = [*rest[:place], *comps, *rest[place:]]
 
     def draw(self, src, n: int, dst, pos: Pos) -> tuple:
         """Draw ``n`` components from ``src`` (a bag: at random; else from the top) onto
@@ -445,6 +478,10 @@ class State:
             slots.append(at)
         if not slots:
             raise RuleRuntimeError(f"{c.label} must cover at least one cell of {dst.name}", pos)
+        parts = self.lay.parts.get(c.id)
+        if parts is not None and parts != len(slots):
+            raise RuleRuntimeError(f"{c.label} has {parts} parts (its shape), so it covers {parts} cells, not "
+                                   f"{len(slots)}", pos)
         game = self.game
         if src == did:
             _uncover(v, grid, c)
@@ -1123,6 +1160,7 @@ def run(st: State, limit: int | None = None, first=None, L=None, proc=None) -> N
     if limit is None:
         limit = LIMITS.steps
     st.step_limit = limit           # for the loops of generated step code (interpreter/flowcode.py)
+    NEXT[0] -= WORK[0]              # what was built counts towards the next look at the memory
     WORK[0] = 0                     # the elements built between two decisions (limit 'work')
     frames = st.frames
     steps = 0

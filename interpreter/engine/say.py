@@ -6,8 +6,8 @@ numbers stay as they are)::
 
     display:
       say:
-        take_factory: "Take all {color} tiles from factory {factory_no}"
-        build: "Build {n:stone}[ ({crystals:crystal})], paying [{milk} milk][{meat} meat][{bread} bread|nothing]"
+        take_row: "Take all {color} cards from row {row_no}"
+        buy: "Buy {n:house}[ ({extras:extra})], paying [{wood} wood][{brick} brick][{coin} coin|nothing]"
 
 ``{name}`` is the value of parameter ``name`` (or ``player``, the seat that
 decides) in words: a number as it is, a symbol with spaces for underscores,
@@ -18,7 +18,8 @@ is left out when a parameter in it is 0, false, none or empty; parts in
 brackets written one right after the other are a list: those kept are
 joined as "a, b and c", and ``[...|instead]`` says what to write when every
 part of the list is left out.  ``{{``, ``}}``, ``[[``, ``]]`` and ``||``
-write a brace, a bracket or a bar.
+write a brace, a bracket or a bar.  Brackets nest at most LIMITS.depth (100)
+deep: deeper is RW251 at the bracket (rendering recurses once per level).
 
 Sentences are made from action ids (the parameters' values as written in
 the id), so the page, the terminal and the story say the same thing; a
@@ -40,6 +41,7 @@ from typing import Iterator
 from dsl.diagnostics import Diagnostic, ERROR, WARNING
 
 from . import types as T
+from .limits import LIMITS
 
 _EMPTY = {"0", "false", "none", "[]", "()", ""}
 _NAME = re.compile(r"[A-Za-z_]\w*\Z")
@@ -104,6 +106,8 @@ def parse_template(text: str) -> list:
         if ch == "}":
             raise TemplateError(i, "a '}' without its '{' (write }} for a brace)")
         if ch == "[":
+            if len(opened) >= LIMITS.depth:     # _render and slots recurse once per level
+                raise TemplateError(i, f"[brackets] nested more than {LIMITS.depth} deep (limit 'depth')")
             flush()
             opt = Opt([])
             stack[-1].append(opt)

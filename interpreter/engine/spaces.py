@@ -262,11 +262,16 @@ def _set_values(elems, sizes):
     None beyond MAX_SET sets."""
     from .choices import set_key
     from .values import format_value
+    from .choices import count_sets
     lo, hi = sizes
     groups: dict = {}
     for v in elems:
         groups.setdefault(format_value(v), []).append(v)
     kinds = sorted(groups.values(), key=lambda g: set_key(g[0]))
+    if hi is None:                      # a size that comes from the state: every size there can be
+        hi = len(elems)
+    if count_sets([len(g) for g in kinds], lo, min(hi, len(elems)), work=False) > MAX_SET:
+        return None
     out = []
 
     def pick(i, k, chosen):
@@ -617,6 +622,11 @@ class _Bounder:
             return AbsList(None)
         f = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
              "//": lambda x, y: x // y, "%": lambda x, y: x % y}.get(op)
+        if op == "**":                  # known only for small numbers (else unknown, not computed)
+            if a is None or b is None or not all(isinstance(y, int) and 0 <= y <= 64 for y in b) or \
+                    not all(isinstance(x, int) and abs(x) < 1 << 16 for x in a):
+                return None
+            f = pow
         if f is None:
             return None
         out = _product([a, b], f)
@@ -747,6 +757,12 @@ class _Bounder:
         args = node.args
         if name in ("filter", "sorted", "reversed", "distinct", "take", "flatten_not"):
             return AbsList(self.elems(args[0], env)) if args else None
+        if name in ("first", "last") and (len(args) == 3 or (len(args) == 2 and
+                                                             not isinstance(args[1], ast.Lambda))):
+            xs, default = self.elems(args[0], env), self.val(args[-1], env)     # with a default
+            if xs is None or default is None or isinstance(default, AbsList):
+                return None
+            return xs | default
         if name in ("first", "last", "top", "bottom", "argmax", "argmin"):
             return self.elems(args[0], env) if args else None
         if name in ("count", "count_nonempty", "room", "capacity", "len"):

@@ -219,22 +219,36 @@ def _distinct(st, xs):
     return tuple(dict.fromkeys(xs))
 
 
-@builtin("first", "first(xs), first(xs, pred) — the first element (satisfying pred), or none.",
-         [L("xs"), F("pred", ("elem", "xs"), T.BOOL, optional=True)], _elem_result("xs"))
-def _first(st, xs, pred=None):
+def _elem_or_default(name):
+    """The element type of list ``name``, joined with the type of the default when one is given."""
+    def result(ts, fs):
+        elem = _elem(ts, name)
+        if "default" not in ts:
+            return elem
+        return T.join(elem, ts["default"]) or T.ANY
+    return result
+
+
+@builtin("first", "first(xs), first(xs, pred) — the first element (satisfying pred), or none; "
+                  "first(xs, default), first(xs, pred, default) — or default instead of none.",
+         [L("xs"), F("pred", ("elem", "xs"), T.BOOL, optional=True), V("default", optional=True)],
+         _elem_or_default("xs"))
+def _first(st, xs, pred=None, default=None):
     for x in xs:
         if pred is None or pred(x):
             return x
-    return None
+    return default
 
 
-@builtin("last", "last(xs), last(xs, pred) — the last element (satisfying pred), or none.",
-         [L("xs"), F("pred", ("elem", "xs"), T.BOOL, optional=True)], _elem_result("xs"))
-def _last(st, xs, pred=None):
+@builtin("last", "last(xs), last(xs, pred) — the last element (satisfying pred), or none; "
+                 "last(xs, default), last(xs, pred, default) — or default instead of none.",
+         [L("xs"), F("pred", ("elem", "xs"), T.BOOL, optional=True), V("default", optional=True)],
+         _elem_or_default("xs"))
+def _last(st, xs, pred=None, default=None):
     for x in reversed(tuple(xs)):
         if pred is None or pred(x):
             return x
-    return None
+    return default
 
 
 @builtin("argmax", "argmax(xs, f) — every element whose f value is the largest (empty list: empty).",

@@ -28,7 +28,7 @@ from .codegen import Gen, LazyExpr, local as _l
 from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, contents_of, gen_as_list, gen_cond, gen_text, guard,
                     note_range, suggest, E_NAME, E_TYPE)
 from . import flowcode as F
-from .limits import LIMITS
+from .limits import LIMITS, kept
 from .model import Label, LoopInfo, Procedure, ScopeInfo
 from .frames import ScopeRec
 from .values import Record, Zone, bounded, format_value
@@ -258,6 +258,9 @@ class StepCompiler:
             self.report.error(node.value.pos, f"variable '{name}' holds {T.describe(var.type)}, "
                                               f"not {T.describe(vt)}", E_TYPE)
         self._check_op(op, var.type, node)
+        if vs is not None and isinstance(vt, (T.ListT, T.TupleT)) and not T.depth_unbounded(vt):
+            # a list kept: its elements count towards the next look at the memory (limit 'memory')
+            vs = self.gen.guard(f"{self.bind(kept, 'f')}({vs})", node.value.pos, "this value")
         if var.index:
             if node.index is None:
                 self.report.error(node.pos, f"variable '{name}' needs an index", E_NAME)
@@ -379,6 +382,9 @@ class StepCompiler:
                                                  f"(cells: …)", "RW272")
         bottom = bool(step.get("bottom", False))
         where = self.bind(pos, "pos")
+        if "at" in step:
+            self._move_to_place(step, pos, ws, wt, ds, where)
+            return
         if isinstance(wt, T.ZoneT):
             lines = [f"st.move_zone({ws}, {ds}, {bottom}, {where})"]
         elif isinstance(wt, T.Comp):
@@ -390,6 +396,31 @@ class StepCompiler:
         else:
             lines = [f"st.move({self.bind(_components, 'f')}(st, {ws}, {self.bind(step.pos_of('move'), 'pos')}), "
                      f"{ds}, {bottom}, {where})"]
+        self.emit(F.STMT, lines, pos, ("moved", F.CHANGED))
+
+    def _move_to_place(self, step: LDict, pos: Pos, ws: str, wt, ds: str, where: str):
+        """``move: …, to: ZONE, at: N``: into a place of the zone's order, N components of it
+        under them (0 the bottom), also within the zone they are in (State.move_to_place)."""
+        apos = step.pos_of("at")
+        ps, pt = self.text(step["at"], apos, "at")
+        if ps is None:
+            return
+        if not T.is_numeric(pt) and not T.is_any(pt):
+            self.report.error(apos, f"at: is a place in the zone's order (a number, 0 the bottom), "
+                                    f"not {T.describe(pt)}", E_TYPE)
+        if step.get("bottom"):
+            self.report.error(step.pos_of("bottom"), "say either bottom: true or at: (at: 0 is the bottom)",
+                              "RW271")
+        lines = []
+        if isinstance(wt, T.ZoneT):
+            what = f"tuple(st.contents({ws}))"
+        elif isinstance(wt, T.Comp):
+            none = self.error("nothing to move (none)", step.pos_of("move"))
+            lines = [f"_w_c = {ws}", "if _w_c is None:", f"    raise {none}()"]
+            what = "(_w_c,)"
+        else:
+            what = f"{self.bind(_components, 'f')}(st, {ws}, {self.bind(step.pos_of('move'), 'pos')})"
+        lines.append(f"st.move_to_place({what}, {ds}, {ps}, {where})")
         self.emit(F.STMT, lines, pos, ("moved", F.CHANGED))
 
     def _move_onto_grid(self, step: LDict, pos: Pos, ws: str, wt, ds: str):
@@ -827,12 +858,16 @@ class StepCompiler:
             elif isinstance(ref, dict) and "name" in ref:
                 actions.append(self.c.compile_inline_action(ref, rpos, self.proc, self.scope))
         who = None
-        if "who" not in step and self.proc.kind in ("flow", "setup", "scoring"):
+        if "who" not in step and "together" not in step and self.proc.kind in ("flow", "setup", "scoring"):
             turns = [i for i in self.loops if isinstance(i, LoopInfo) and i.kind == "turns"]
             if turns and all(i.var_slot != 0 for i in turns):     # every turns loop binds another name
                 bound = turns[-1].extra.get("as", "another name")
                 self.report.error(pos, f"nobody decides here: the turns loop around binds '{bound}' (as:), not "
                                        f"'player'; give who:", "RW311")
+            elif not turns:             # a new check (language version 1): a warning
+                self.report.warning(pos, f"nobody decides here: this decide is in the {self.proc.kind} outside "
+                                         f"every turns loop, where 'player' is not set, so every game stops here "
+                                         f"(RW900); give who:", "RW312")
         if "who" in step:
             who, wt = self.text(step["who"], step.pos_of("who"), "who decides")
             if who is not None and not T.compatible(wt, T.PLAYER):

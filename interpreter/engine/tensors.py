@@ -7,7 +7,7 @@ variants), never on the state, so a network can read any state of a game:
                    then one per component label the family may hold (how
                    many of that label lie there).  A zone the seat may not
                    see shows its count only (the label columns are 0).
-                   Order inside a zone is not shown.
+                   Order inside a zone is not shown here (see ``order:``).
 ``var:<name>``     a number or a bool: one column; a seat: one-hot over the
                    seats; an enum symbol: one-hot over its symbols.  A
                    family of variables has one row per key.  A value the
@@ -19,6 +19,12 @@ variants), never on the state, so a network can read any state of a game:
                    its zones; columns ``covered``, one per component label the
                    family may hold (the piece that covers the cell), and
                    ``part`` (which of the piece's cells lies there, from 0).
+``order:<family>`` a deck some seat may see (``type: deck`` not ``visible: false``):
+                   one row per place of each of its zones, the top first (as many
+                   places as the zone can hold), one column per component label:
+                   1 where that label lies at that place.  All 0 for a zone the
+                   seat may not see.  (``zone:`` rows count labels; this is the
+                   order, which decides what a deck offers next.)
 ``seat:viewer``    one-hot: the seat observing.
 ``seat:to_move``   one-hot: the seat that decides (all 0 when none does).
 
@@ -116,6 +122,16 @@ def observation_spec(game, lay) -> ObservationSpec:
                 labels.append(c.label)
         parts.append(_Part(f"zone:{fam.name}", (len(zones), 2 + len(labels)), "zone", fam,
                            ["visible", "count"] + labels, [z.name for z in zones]))
+    for fam in game.zone_list:          # the order of decks a seat may see
+        if fam.ztype != "deck" or fam.visible_const is False:
+            continue
+        zones = list(lay.zfam[fam.id].values())
+        holdable = [c for c in lay.components if not fam.holds or c.kind in fam.holds]
+        labels = list(dict.fromkeys(c.label for c in holdable))
+        rows = [(z.name, place) for z in zones
+                for place in range(min(z.capacity, len(holdable)) if isinstance(z.capacity, int) else len(holdable))]
+        if rows and labels:
+            parts.append(_Part(f"order:{fam.name}", (len(rows), len(labels)), "order", fam, labels, rows))
     for fam in game.zone_list:
         if fam.cells is None:
             continue
@@ -230,6 +246,7 @@ class _Encoder:
         self.var_cells = []                             # (slot in State.v, var, key, row, one-hot columns, lo, hi)
         self.seat_parts = []
         self.grid_cells = []                            # (slot in State.v, row, label -> column, part column)
+        self.order_parts = []                           # (zone id, first row's place, places, width, label -> column)
         at = 0
         for p in spec.parts:
             n = 1
@@ -285,6 +302,14 @@ class _Encoder:
                     if numeric:
                         low[row + 1], high[row + 1] = lo, hi
                     self.var_cells.append((slot, var, key, row, onehot, lo, hi))
+            elif p.kind == "order":
+                width = p.shape[1]
+                col = {label: i for i, label in enumerate(p.columns)}
+                r = 0
+                for zone in lay.zfam[p.ref.id].values():
+                    places = sum(1 for name, _ in p.rows if name == zone.name)
+                    self.order_parts.append((zone.id, at + r * width, places, width, col))
+                    r += places
             elif p.kind == "cells":
                 fam = p.ref
                 width = p.shape[1]
@@ -398,7 +423,20 @@ class _Encoder:
             who = (None if everyone else viewer) if is_viewer else st.current_player()
             if who is not None:
                 out[at + who] = 1
+        if self.order_parts:
+            self.write_order(out, st, vis)
         return out
+
+    def write_order(self, out, st, vis) -> None:
+        """The ``order:`` rows: for each open deck the seat sees, its labels from the top."""
+        z = st.z
+        for zid, at, places, width, col in self.order_parts:
+            out[at:at + places * width] = 0
+            if vis[zid]:
+                held = z[zid]
+                top = len(held) - 1
+                for i in range(min(len(held), places)):
+                    out[at + i * width + col[held[top - i].label]] = 1
 
 
 #: names a visibility rule may read and still be kept per viewer and variable values: constants of the layout
@@ -639,6 +677,9 @@ class ObservationWriter:
                     m[row] = m[row + col[held[0].label]] = 1.0
                     m[row + part] = held[1]
                 last[i] = held
+        # the order of open decks: written again (a shuffle or a move within a deck changes no zone)
+        if enc.order_parts:
+            enc.write_order(view.out, st, vis)
         # who decides
         who = st.current_player()
         if who != view.to_move:

@@ -272,9 +272,13 @@ class ScenarioRunner:
             for c in list(st.z[zone.id]):
                 staged.append(c)
                 self._put(st, c, box)
+        taken: dict = {}                    # unlisted zone id -> (how many were taken from it, first key)
         for zone, labels, kpos in targets:
             for label in labels:
                 comp = self._find(st, label, listed, box)
+                if comp is not None and st.where[comp.id] not in listed and st.where[comp.id] != box.id:
+                    n, first = taken.get(st.where[comp.id], (0, kpos))
+                    taken[st.where[comp.id]] = (n + 1, first)
                 if comp is None:
                     raise ScenarioFailure(kpos, f"no component '{label}' is left for {zone.name}"
                                                 f"{' (labels: ' + ', '.join(sorted(lay.by_label)[:12]) + ')' if label not in lay.by_label else ''}")
@@ -288,6 +292,14 @@ class ScenarioRunner:
                 home = lay.homes[c.id]
                 if home.id not in listed:
                     self._put(st, c, home)
+        for zid, (n, kpos) in taken.items():     # a zone it emptied without listing it: say so (RW302)
+            if st.z[zid]:
+                continue                    # (taking from a supply that still holds some is the usual start)
+            zone = lay.zones[zid]
+            self.warnings.append(Diagnostic(
+                kpos, f"start: zones took every component of {zone.name} ({n}), which it does not list: "
+                      f"{zone.name} is empty now; list it under zones: ({zone.name}: []) to say so, or take "
+                      f"the components from elsewhere", "warning", "RW302"))
 
     def _lay_pieces(self, st, lay_spec: LDict):
         """``start: lay:`` — pieces laid on grid zones: ``"board[0]": {d17: "[(1, 2), (0, 2)]"}``, the

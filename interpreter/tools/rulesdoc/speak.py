@@ -20,7 +20,7 @@ LANGUAGE = {"player": "the player", "players": "the players", "num_players": "th
             "round": "the round"}
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
             ">=": "is at least", "in": "is one of", "notin": "is not one of"}
-_ARITH = {"+": "+", "-": "−", "*": "×", "//": "÷", "%": "modulo"}
+_ARITH = {"+": "+", "-": "−", "*": "×", "//": "÷", "%": "modulo", "**": "to the power of"}
 
 
 #: the fields of the built-in events (docs/language.md, Triggers)

@@ -63,6 +63,8 @@ class StepWriter:
         text = f"move {self.s.expr(v)} to {self.s.expr(st.get('to'))}"
         if st.get("bottom") is True:
             text += ", under what is there"
+        if st.get("at") is not None:
+            text += f", with {self.s.expr(st['at'])} of its other components under it"
         if st.get("cells") is not None:
             text += f", covering the cells {self.s.expr(st['cells'])}"
         return text, []
