@@ -32,10 +32,10 @@ from .engine.rng import Rng
 from .engine.spaces import space_of
 
 # --- seats' knowledge: what a seat has seen, as text --------------------------------------------------
-from .engine.infosets import information_state_string
+from .engine.knowledge.infosets import information_state_string
 
 # --- what each seat may be shown, checked in random games (issue 26: RW920, RW923) ------------------
-from .engine.leaks import resample_problem
+from .engine.knowledge.properties import resample_problem
 from .engine.knowledge import record_of, shown_leaks
 
 # --- the rulebook's display: section (drawing a state is the play wing's) --------------------------
@@ -54,10 +54,10 @@ from .engine.wording import display_words, plain_constants
 # --- the engine's limits (the play wing's server adds its own fields: serve_tables, serve_streams…) -
 from .engine.limits import LIMITS, configure as configure_limits
 # --- AI environments: observation vectors, their bounds, the full (privileged) view ------------------
-from .engine.tensors import EVERYONE, observation_bounds, observation_vector
+from .engine.knowledge.tensors import EVERYONE, observation_bounds, observation_vector
 from .engine.facts import draws_at_random, perfect_information
 # --- AI environments (issue 29): observation vectors written over the last one (only what changed) ---
-from .engine.tensors import ObservationWriter
+from .engine.knowledge.tensors import ObservationWriter
 
 # --- compiling rulebook text outside a rulebook (scenarios' steps and expressions, coverage, mutants) -
 from .engine.exprs import Cx, Scope, compile_expr, suggest

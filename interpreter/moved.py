@@ -1,4 +1,5 @@
-"""The import paths of 0.1, kept for one release: ``interpreter.runtime`` is ``interpreter.engine.runtime``.
+"""The import paths of 0.1, kept for one release: ``interpreter.runtime`` is ``interpreter.engine.runtime``
+(and those of the engine's modules that moved into ``interpreter.engine.knowledge``: ``interpreter.engine.observe``).
 
 0.2 put the modules into wings (engine, tools, play, ai; docs/design.md).  Code
 written against 0.1 (``from interpreter.runtime import State``,
@@ -17,14 +18,17 @@ import sys
 import warnings
 
 _WINGS = {
-    "engine": "chance checkcache checks codegen compiler dependencies exprs facts flowcode frames infosets layout "
-              "limits model observe rng runtime spaces stdlib steps tensors types values",
+    "engine": "chance checkcache checks codegen compiler dependencies exprs facts flowcode frames layout "
+              "limits model rng runtime spaces stdlib steps types values",
     "tools": "backends bench coverage mutate report scenarios simulate",
     "play": "gamelog narrate replay session tui view web",
     "ai": "adapters bots ismcts",
 }
 MOVED = {f"interpreter.{old}": f"interpreter.{wing}.{old}" for wing, names in _WINGS.items() for old in names.split()}
 MOVED["interpreter.view.hints"] = "interpreter.engine.display"
+# what a seat knows, in one sub-package of the engine (issue 36): its 0.1 and its 0.2 paths
+for _old, _new in (("observe", "observe"), ("infosets", "infosets"), ("tensors", "tensors"), ("leaks", "properties")):
+    MOVED[f"interpreter.{_old}"] = MOVED[f"interpreter.engine.{_old}"] = f"interpreter.engine.knowledge.{_new}"
 
 
 def new_name(name: str) -> str | None:

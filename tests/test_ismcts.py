@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _swap_hidden(st, seat):
     """A copy in which two hidden components of one seat's deck and hand change places."""
-    from interpreter.engine.observe import zone_visible
+    from interpreter.engine.knowledge.observe import zone_visible
     s = st.clone()
     hidden = [z for z in s.lay.zones if not zone_visible(s, z, seat) and len(s.z[z.id]) > 1]
     z = hidden[0]

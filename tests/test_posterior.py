@@ -12,7 +12,7 @@ import pytest
 
 from interpreter.game import Rulebook
 from interpreter.engine.knowledge import real_trajectory
-from interpreter.engine.leaks import hidden_part
+from interpreter.engine.knowledge.properties import hidden_part
 from posterior import chi2_sf, g_test, posterior
 
 BOOKS = Path(__file__).parent / "rulebooks" / "posterior"

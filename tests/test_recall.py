@@ -144,7 +144,7 @@ def watched(stops, seat) -> dict:
     the states at the stops it observed (oldest first): at one stop it saw the component, at the
     next the component lay in a hidden zone H, the only zone hidden from the seat that gained
     anything meanwhile; and since then H never lost a component and it stayed there."""
-    from interpreter.engine.observe import sees_zone
+    from interpreter.engine.knowledge.observe import sees_zone
     snaps = [(list(st.where), [sees_zone(st, z, seat) for z in st.lay.zones]) for st in stops]
     out = {}
     for c in range(len(snaps[-1][0])):

@@ -4,7 +4,7 @@ import pytest
 
 from conftest import RULES
 from interpreter.game import Rulebook
-from interpreter.engine.observe import zone_visible
+from interpreter.engine.knowledge.observe import zone_visible
 
 
 # Yak's and Azul's hidden zones (bags) hold, six decisions in, exactly what the seat can count from what
@@ -55,7 +55,7 @@ def test_two_seeds_give_two_futures():
 
 
 def test_history_for_hides_the_parameters_of_anothers_secret_choice():
-    from interpreter.engine.infosets import history_for, information_state_string
+    from interpreter.engine.knowledge.infosets import history_for, information_state_string
     rb = Rulebook.load(RULES / "yak")            # Yak: the action card is chosen face down (display: secret)
     st = rb.new_game(2, 1)
     first = st.current_player()

@@ -11,8 +11,8 @@ from conftest import RULES, SHIPPED
 from interpreter.engine import runtime
 from interpreter.ai.bots import RandomBot
 from interpreter.game import Rulebook
-from interpreter.engine.infosets import hidden_draws
-from interpreter.engine.leaks import hidden_part, resample_property
+from interpreter.engine.knowledge.infosets import hidden_draws
+from interpreter.engine.knowledge.properties import hidden_part, resample_property
 
 TESTS = Path(__file__).parent / "rulebooks"
 BOOKS = [RULES / g for g in SHIPPED] + sorted(p for p in TESTS.iterdir() if (p / "game.yaml").exists())
@@ -24,7 +24,7 @@ def several_worlds(st, seat) -> bool:
     if hidden_draws(st, seat):
         return True
     told = {f[1] for f in st.facts if f[0] == seat}
-    from interpreter.engine.observe import sees_zone
+    from interpreter.engine.knowledge.observe import sees_zone
     kinds: dict = {}
     for z in st.lay.zones:
         if not sees_zone(st, z, seat):

@@ -1,7 +1,7 @@
 """`secret: true` on an action: State.history_for(seat) shows every decision,
 another seat's secret choice as `name(…)`; infosets.history_for agrees."""
 from interpreter.game import Rulebook
-from interpreter.engine.infosets import history_for
+from interpreter.engine.knowledge.infosets import history_for
 
 BOOK = """\
 regelwerk: 1

@@ -24,7 +24,7 @@ from conftest import ROOT, RULES
 pytest.importorskip("starlette", reason="serve needs the web extra: pip install -e '.[web]'")
 
 from interpreter.game import Rulebook                      # noqa: E402
-from interpreter.engine.observe import sees_zone           # noqa: E402
+from interpreter.engine.knowledge.observe import sees_zone           # noqa: E402
 from interpreter.play.web.store import Store, effective_history  # noqa: E402
 from interpreter.play.web.tables import state_hash              # noqa: E402
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import RULES
-from interpreter.engine.tensors import ObservationWriter
+from interpreter.engine.knowledge.tensors import ObservationWriter
 from interpreter.game import EVERYONE, Rulebook, observation_vector
 
 np = pytest.importorskip("numpy", reason="observation tensors need numpy: install the rl extra (pip install -e '.[rl]')")
@@ -64,7 +64,7 @@ def test_written_over_equals_written_whole_with_reveals_and_hidden_values(book):
 def test_visibility_rules_kept_by_the_values_they_read_or_evaluated_every_time():
     """Iquazú's bonus field shows the columns up to ``frame + frame_width``: kept per viewer and
     those values; the same rules evaluated for every observation give the same vectors."""
-    from interpreter.engine.tensors import _Encoder, observation_spec
+    from interpreter.engine.knowledge.tensors import _Encoder, observation_spec
     rb = Rulebook.load(RULES / "iquazu")
     lay = rb.layout(2)
     writer = ObservationWriter(rb.game, lay)
@@ -99,7 +99,7 @@ def test_a_new_game_or_a_copy_is_written_whole():
 def test_a_revealed_variable_makes_no_zone_visible():
     """``known`` keeps a revealed variable under -1 - its slot: not a zone id (it once showed
     the last zones of the layout to the seat it was revealed to)."""
-    from interpreter.engine.observe import sees_zone
+    from interpreter.engine.knowledge.observe import sees_zone
     rb = Rulebook.load(RULES / "iquazu")
     st = rb.new_game(2, 4, logging=False)
     nz = len(st.lay.zones)

@@ -700,7 +700,7 @@ def leaky_parameters(a: Analysis) -> Iterator[Diagnostic]:
     ``player`` is the chooser's; any other index may be any)."""
     from .start import fresh_state
     from .layout import make_layout
-    from .observe import var_visible, zone_visible
+    from .knowledge.observe import var_visible, zone_visible
     g = a.game
     actions = [act for act in list(g.actions.values()) + list(g.inline_actions.values())
                if any(p.tree is not None for p in act.params)]

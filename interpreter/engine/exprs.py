@@ -1125,7 +1125,7 @@ def _known_value(node: ast.Call, cx: Cx):
 
 
 def _knows_value(st, p, var, key, at) -> bool:
-    from .observe import var_visible
+    from .knowledge.observe import var_visible
     if p is None or at is None:
         return False
     return p in st.value_revealed_to(at) or bool(var_visible(st, var, key, p))

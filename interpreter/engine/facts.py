@@ -51,7 +51,7 @@ def unbounded_numbers(game, lay) -> list:
     ``min``/``max`` and no ``when: always`` invariant that keeps them within a bound): their observation entries fall back to ``-VAR_BOUND..VAR_BOUND`` (±1000,
     engine/tensors.py) on the open side, so a normalised observation of them sits near 0.5."""
     from . import types as T
-    from .tensors import number_bounds
+    from .knowledge.tensors import number_bounds
     out = []
     for var in game.scalar_vars + game.family_vars:
         if var.type == T.INT:

@@ -200,13 +200,13 @@ class Rulebook:
     def observation_spec(self, players: int, options=None, variants=()):
         """Names and shapes of ``State.observation_tensor`` in this layout
         (an :class:`interpreter.tensors.ObservationSpec`; needs numpy for the tensors)."""
-        from .tensors import observation_spec
+        from .knowledge.tensors import observation_spec
         return observation_spec(self.game, self.layout(players, options, variants))
 
     def information_state_spec(self, players: int, options=None, variants=()):
         """Names and shapes of ``State.information_state_tensor`` in this layout: the
         observation spec and the two history parts (see interpreter/infosets.py)."""
-        from .infosets import information_state_spec
+        from .knowledge.infosets import information_state_spec
         return information_state_spec(self.game, self.layout(players, options, variants))
 
     def info(self, players: int, options=None, variants=()) -> dict:

@@ -19,7 +19,7 @@ from dsl.diagnostics import Pos, RuleRuntimeError
 from . import rng as rngmod
 from .flowcode import direct_function, rule_error
 from .limits import LIMITS, NEXT, WORK
-from .observe import observation
+from .knowledge.observe import observation
 from .frames import Decision, Frame, Option, ScopeRec, id_part, option_id  # noqa: F401 - part of this module's API
 from .values import Component, Record, encode, decode, format_value
 
@@ -996,28 +996,28 @@ class State:
     def recall_notes(self, seat: int) -> list:
         """Where ``resample(seat, …)`` remembers less than ``seat`` could tell from the rules:
         ``[(decisions so far, zone name, why)]``: always [] since resample replays worlds (engine/knowledge/)."""
-        from .infosets import recall_notes
+        from .knowledge.infosets import recall_notes
         return recall_notes(self, seat)
 
     def observation_tensor(self, viewer: int) -> dict:
         """Named fixed-shape numpy arrays of what ``viewer`` may see (see interpreter/tensors.py)."""
-        from .tensors import observation_tensor
+        from .knowledge.tensors import observation_tensor
         return observation_tensor(self, viewer)
 
     def information_state_tensor(self, seat: int) -> dict:
         """The observation tensor of ``seat`` and a summary of the decisions it knows
         of (``history:counts``, ``history:last``; see interpreter/infosets.py)."""
-        from .infosets import information_state_tensor
+        from .knowledge.infosets import information_state_tensor
         return information_state_tensor(self, seat)
 
     def information_state_string(self, seat: int) -> str:
         """What ``seat`` sees now and every decision it knows of, as text (interpreter/infosets.py)."""
-        from .infosets import information_state_string
+        from .knowledge.infosets import information_state_string
         return information_state_string(self, seat)
 
     def observation_string(self, viewer: int) -> str:
         """What ``viewer`` may see, as text (see interpreter/tensors.py)."""
-        from .tensors import observation_string
+        from .knowledge.tensors import observation_string
         return observation_string(self, viewer)
 
     def open_scopes(self) -> list:

@@ -342,7 +342,7 @@ def _room(st, z):
                   "the value of a variable (element).",
          [V("p", T.PLAYER), Z("z")], _const(T.BOOL))
 def _known(st, p, z):
-    from .observe import sees_zone
+    from .knowledge.observe import sees_zone
     return p is not None and sees_zone(st, z, p)
 
 

@@ -15,7 +15,7 @@
 Every random number the rules need is an explicit chance node
 (:mod:`interpreter.engine.chance`); a player action is an index into the layout's
 fixed action space; observations are the observation tensor and string of
-:mod:`interpreter.engine.tensors`.  The game's parameters are ``players``, each
+:mod:`interpreter.engine.knowledge.tensors`.  The game's parameters are ``players``, each
 option of the rulebook, ``variants`` (comma-separated), ``returns``
 (``win``, ``rank``, ``zero_sum``, ``score``) and ``automaton_seats`` (``players``:
 automaton seats are OpenSpiel players that never move; ``environment``: the

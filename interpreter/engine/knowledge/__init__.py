@@ -1,9 +1,18 @@
-"""What a seat knows: one record of what each seat was shown (:mod:`.record`), and the worlds
-that give a seat the same record, drawn from its posterior (:mod:`.worlds`).
+"""What a seat knows, in one place (issue 36; docs/language.md, "What a seat knows").
 
-The face of the knowledge code: ``State.resample`` and ``ChanceState.resample`` call
-:func:`resample` and :func:`resample_steps`; :func:`record` gives a seat's record (the
-leak checks and the tests read it); :func:`public_view` is what a spectator sees.
+=============  ==================================================================
+``record``     a seat's record: every event it is shown, in order (percepts)
+``worlds``     worlds that give a seat the same record, drawn from its posterior (resample)
+``leaks``      texts shown to a seat that differ between worlds it cannot otherwise tell apart
+``properties`` what `check` and the tests look at in resampled states (RW923)
+``observe``    what a seat sees now (its observation; an onlooker's: what every seat sees)
+``infosets``   information states: the decisions a seat knows of, as text and arrays
+``tensors``    observations as fixed-shape arrays
+=============  ==================================================================
+
+This module is the face: ``State.resample`` and ``ChanceState.resample`` call :func:`resample`
+and :func:`resample_steps`; :func:`record_of` gives a seat's record; :func:`shown_leaks` what it
+was shown that leaks; :func:`public_view` what every seat sees.
 """
 from __future__ import annotations
 

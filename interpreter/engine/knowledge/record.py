@@ -32,7 +32,7 @@ difference, so that a world that cannot be the real one is dropped early).
 """
 from __future__ import annotations
 
-from ..observe import sees_zone, var_visible, zone_visible
+from .observe import sees_zone, var_visible, zone_visible
 from ..values import format_value, plain
 
 

@@ -325,7 +325,7 @@ def origin_deal(st, seat: int) -> list:
     each among the places of its group (its kind and the values of its attributes of type player:
     another player's cards never end up in one's deck), the way a shuffle would."""
     from .. import types as T
-    from ..observe import sees_zone
+    from .observe import sees_zone
     owners = {name: [a for a, t in kind.attributes.items() if t == T.PLAYER] for name, kind in st.game.kinds.items()}
     out = []
     for z in st.lay.zones:

@@ -36,9 +36,9 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 
-from . import types as T
+from .. import types as T
 from .observe import observation, var_visible
-from .values import format_value
+from ..values import format_value
 
 
 def _np():

@@ -1,8 +1,6 @@
-"""What a seat is shown must be what it may know: the checks `regelwerk check` runs on
-random games for hidden information (issue 26).
+"""Properties of resample that `regelwerk check` and the tests look at in random games
+(leaks themselves: leaks.py).
 
-RW920  (engine/knowledge/leaks.py) a text shown to a seat that differs between worlds its
-       record cannot otherwise tell apart
 RW923  ``State.resample(seat, k)`` gives a state in which the seat sees something else
        than in the real one (its observation or its information-state string differ)
 RW921/RW922 (raised by resample itself): no consistent world within the limit / a start
