@@ -43,6 +43,11 @@ from ..game import space_of
 from ..game import resample_problem, shown_leaks
 
 
+#: what the seats are shown is compared between sampled worlds (RW920) at every this-many-th watch
+#: point (each comparison replays worlds; a leak shows again and again, once is enough to report it)
+LEAK_EVERY = 4
+
+
 @dataclass
 class Finding:
     code: str
@@ -122,6 +127,7 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
         unbounded = {id(u[0]) for u in space.unbounded}      # reported by validate (RW240, a warning)
         n = 0
         leaked = False
+        watches = 0                             # watch points passed, this one included
         while not st.is_terminal():
             outside = [a for a in st.legal_actions() if a not in space.index
                        and id(st.pending.by_id[a].action) not in unbounded]
@@ -151,7 +157,8 @@ def play_one(path: str, players: int, seed: int, options: dict, variants: list, 
             decisions.append(action)
             st.apply_action(action)
             n += 1
-            if watch and not leaked:
+            watches += watch
+            if watch and not leaked and (watches - 1) % LEAK_EVERY == 0:     # the first, then every LEAK_EVERY-th
                 # what the seats are shown (a warning, once a game): another seat than the one that
                 # decided (the decision as told, the log), and the seat that decides next (its legal actions)
                 looked = {(seat + 1 + (n // check_every)) % st.lay.num_seats}

@@ -52,8 +52,9 @@ def _without(real: Trajectory, at: int, event) -> Trajectory:
                       real.answers, real.choices)
 
 
-def _worlds(st, seat, real, samples, seed) -> int:
-    """Replay ``samples`` worlds of ``real`` (a reduced record): how many were found."""
+def _worlds(st, seat, real, samples, seed, blank=None, same=None) -> int:
+    """Replay ``samples`` worlds of ``real`` (a reduced record): how many were found — fewer when
+    a world already showed ``blank`` another text than ``same``."""
     fresh = rngmod.Rng(seed, 9000)
     budget = [LIMITS.resample_work]
     found = 0
@@ -62,7 +63,7 @@ def _worlds(st, seat, real, samples, seed) -> int:
             found += 1
             if found >= samples:
                 break
-        if budget[0] <= 0:
+        if budget[0] <= 0 or (blank is not None and any(x != same for x in blank.seen)):
             break
     return found
 
@@ -77,7 +78,7 @@ def leaks(st, seat: int, real: Trajectory, samples: int = 6, seed: int = 0) -> l
         at = len(record) - 2
         if at >= 0 and record[at][0] == "l":
             blank = _Any()
-            _worlds(st, seat, _without(real, at, ("l", blank)), samples, seed)
+            _worlds(st, seat, _without(real, at, ("l", blank)), samples, seed, blank, record[at][1])
             if any(x != record[at][1] for x in blank.seen):
                 out.append(("log", " / ".join(record[at][1])))
         # the legal actions shown to the seat now
@@ -87,7 +88,7 @@ def leaks(st, seat: int, real: Trajectory, samples: int = 6, seed: int = 0) -> l
             blank = _Any()
             _worlds(st, seat, _without(real, len(record) - 1,
                                        ("o", (status, zones, values, (decision[0], decision[1], blank), cells))),
-                    samples, seed)
+                    samples, seed, blank, decision[2])
             if any(x != decision[2] for x in blank.seen):
                 out.append(("legal", next(a for x in blank.seen if x != decision[2]
                                           for a in set(decision[2]) ^ set(x))))

@@ -57,7 +57,13 @@ class Viewer:
         zones = []
         for zone in st.lay.zones:
             fam = st.game.zones[zone.family] if zone.family != "box" else None
-            if seat is None or fam is None or fam.visible_const is not None:
+            if seat is not None and (fam is None or fam.visible_const is True):
+                zones.append((zone, True, None))        # seen by every seat, always
+                continue
+            if seat is not None and fam.visible_const is False:
+                zones.append((zone, False, None))       # seen only when a `reveal` showed it
+                continue
+            if seat is None:
                 zones.append((zone, None, None))
                 continue
             L = [None] * max(fam.nslots, 1)
@@ -93,7 +99,11 @@ class Viewer:
         out = []
         for zone, rule, L in self.zones:
             contents = z[zone.id]
-            if rule is None:
+            if rule is True:
+                seen = True
+            elif rule is False:
+                seen = bool(known) and seat in known.get(zone.id, ())
+            elif rule is None:
                 seen = sees_zone(st, zone, seat)
             else:
                 seen = bool(rule(st, L)) or (bool(known) and seat in known.get(zone.id, ()))
