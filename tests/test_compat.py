@@ -54,3 +54,38 @@ def test_another_language_version_is_a_located_error(tmp_path):
     report, _ = check_rulebook(tmp_path)
     [d] = [d for d in report.items if d.severity == "error"]
     assert (d.pos.line, d.pos.col) == (1, 12) and "regelwerk" in d.message and "1" in d.message
+
+
+def test_a_rulebook_may_define_every_standard_library_name(rulebook):
+    # docs/compatibility.md: a rulebook's own names win over the standard library's, so the
+    # library can grow without breaking anyone (issue 37: a rulebook's own `inside(r, c)` was
+    # refused once the library gained `inside(cells, rows, cols)`)
+    from interpreter.engine.stdlib import BUILTINS
+    names = sorted(BUILTINS)
+    functions = "".join(f"  {name}: {{params: {{x: int}}, value: \"x * 1000 + {i}\"}}\n"
+                        for i, name in enumerate(names))
+    calls = " + ".join(f"{name}({i})" for i, name in enumerate(names))
+    folder = rulebook(
+        "regelwerk: 1\n"
+        "game: {name: Shadows, players: {min: 2, max: 2}}\n"
+        "functions:\n" + functions +
+        "variables:\n  total: {init: 0}\n  steps: {init: 0}\n"
+        "actions:\n  go:\n    do:\n"
+        f"      - set: \"total = {calls}\"\n"
+        "      - set: \"steps = 0\"\n"
+        "      - for: \"i in 0..min(0) - 1\"\n"       # min(0) is the rulebook's: 0 * 1000 + index
+        "        do: [{set: \"steps += 1\"}]\n"
+        "flow:\n  - turns: 0\n    once: true\n    do: [{decide: [go]}]\n"
+        "end:\n  score: \"total + count(steps) if p == 0 else steps\"\n")
+    report, game = check_rulebook(folder)
+    assert game is not None and not report.errors, "\n".join(map(str, report.errors))
+    rb = Rulebook.load(folder)
+    st = rb.new_game(2, seed=1)
+    for i, name in enumerate(names):          # each name is the rulebook's own function
+        assert rb.evaluate(st, f"{name}(7)") == 7000 + i, name
+    while not st.is_terminal():               # each seat takes its turn: the same values again
+        st.apply_action(st.legal_actions()[0])
+    expected_total = sum(i * 1000 + i for i in range(len(names)))
+    k_min, k_count = names.index("min"), names.index("count")
+    steps = k_min                              # 0..min(0) - 1 runs min(0) = k_min times
+    assert st.scores() == [expected_total + steps * 1000 + k_count, steps]

@@ -25,7 +25,7 @@ from dsl.yamlload import LDict, LList
 
 from . import types as T
 from .codegen import Gen, LazyExpr, local as _l
-from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, contents_of, gen_as_list, gen_cond, gen_text, guard,
+from .exprs import (Cx, builtin_called, Scope, _declare_targets, _family_key, compile_expr, contents_of, gen_as_list, gen_cond, gen_text, guard,
                     note_range, suggest, E_NAME, E_TYPE)
 from . import flowcode as F
 from .limits import LIMITS
@@ -425,8 +425,7 @@ class StepCompiler:
         `top`): what a seat knew of the places in the deck is not followed through it
         (recall.Recall follows draws from the top; ``State.recall_notes`` says where)."""
         node = self.c.parse(value, pos) if isinstance(value, str) else None
-        if node is None or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and
-                            node.func.id == "top"):
+        if node is None or builtin_called(node, self.g) == "top":
             return
         for name in [*content_reads(node, self.g, set()), self._content_local(node)]:
             fam = self.g.zones.get(name) if name else None
@@ -1438,7 +1437,7 @@ def content_reads(node, g, seen: set):
     reads (directly or in the functions it calls), not only their sizes (RW263)."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         fname = node.func.id
-        if fname in _SIZE_ONLY and (fname == "known" or len(node.args) == 1):
+        if builtin_called(node, g) in _SIZE_ONLY and (fname == "known" or len(node.args) == 1):
             return
         f = g.functions.get(fname)
         if f is not None and fname not in seen:
