@@ -41,6 +41,7 @@ from ...ai.bots import BOTS
 from ..gamelog import header
 from ...game import LIMITS, GameSetupError
 from ...game import IllegalAction
+from ...userstate import serve_db
 from ..session import HUMAN, Session, parse_seats
 from ..view import build_view
 from .images import image_routes
@@ -382,7 +383,7 @@ def cmd_serve(args) -> int:
             session = Session.from_log(rulebooks[0], args.replay)
         except (LogProblems, LogProblem) as exc:
             return print_problems(exc)
-    db = Path(args.db) if args.db else Path(".regelwerk") / "serve.sqlite"
+    db = Path(args.db) if args.db else serve_db()      # never the current folder (interpreter/userstate.py)
     db.parent.mkdir(parents=True, exist_ok=True)
     try:
         httpd, url, gs = make(rulebooks, args.port, session, db, args.host, args.allow_host or (),
