@@ -518,8 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--complete-lines", action="store_true",
                    help="a log cut in its last line (a killed game): replay its complete lines")
     r.add_argument("--show", action="store_true", help="tell every decision and draw the state at the end")
-    r.add_argument("--seat", type=_whole(1), metavar="S", help="with --show: draw what seat S (1, 2, …) sees "
-                                                           "(default: an onlooker)")
+    r.add_argument("--seat", type=_whole(0), metavar="S", help="with --show: draw what seat S sees, counted "
+                                                           "from 0 as in the API and the log (default: an onlooker)")
     r.set_defaults(func=cmd_replay)
 
     from .tools import coverage_command as coverage, mutate             # issue 15: their own modules, registered here

@@ -6,8 +6,8 @@ numbers stay as they are)::
 
     display:
       say:
-        take_factory: "Take all {color} tiles from factory {factory_no}"
-        build: "Build {n:stone}[ ({crystals:crystal})], paying [{milk} milk][{meat} meat][{bread} bread|nothing]"
+        take_row: "Take all {color} cards from row {row_no}"
+        build: "Build {n:wall}[ ({towers:tower})], paying [{wood} wood][{ore} ore][{grain} grain|nothing]"
 
 ``{name}`` is the value of parameter ``name`` (or ``player``, the seat that
 decides) in words: a number as it is, a symbol with spaces for underscores,
