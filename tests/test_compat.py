@@ -10,6 +10,7 @@ import pytest
 
 from interpreter.game import Rulebook, check_rulebook
 from interpreter.game import Rng
+from dsl.diagnostics import Diagnostic
 
 COMPAT = Path(__file__).parent / "compat"
 BOOKS = sorted(p.parent for p in COMPAT.glob("*/*/*/game.yaml"))
@@ -89,3 +90,49 @@ def test_a_rulebook_may_define_every_standard_library_name(rulebook):
     k_min, k_count = names.index("min"), names.index("count")
     steps = k_min                              # 0..min(0) - 1 runs min(0) = k_min times
     assert st.scores() == [expected_total + steps * 1000 + k_count, steps]
+
+
+SHORT_TABLE = """\
+regelwerk: 1
+game: {name: T, players: {min: 2, max: 2}}
+tables:
+  points: {1: 10}
+variables: {score: 0}
+actions:
+  inc: {do: [{set: "score += 1"}]}
+flow:
+  - for: "k in 1..2"
+    do: [{set: "score += points[k]"}]
+  - repeat: 2
+    do: [{decide: [inc], who: 0}]
+end: {score: "score"}
+"""
+
+
+def test_a_check_that_is_an_error_from_a_later_version_warns_older_rulebooks(rulebook, monkeypatch):
+    # docs/compatibility.md: a new check enters dsl.diagnostics.ERROR_FROM with the version that
+    # makes it an error; a rulebook declaring an older version gets it as a located warning
+    from dsl import diagnostics
+    folder = rulebook(SHORT_TABLE)                    # k takes 2, points has only 1: RW207
+    report, game = check_rulebook(folder)
+    [found] = [d for d in report.items if d.code == "RW207"]
+    assert found.is_error and game is None
+    monkeypatch.setitem(diagnostics.ERROR_FROM, "RW207", 2)
+    report, game = check_rulebook(folder)
+    [found] = [d for d in report.items if d.code == "RW207"]
+    assert not report.errors and game is not None
+    assert found.severity == "warning" and (found.pos.line, found.pos.col) == (10, 33)
+    assert found.message.endswith("(an error for rulebooks of language version 2 on, `regelwerk: 2`)")
+
+
+def test_a_diagnostic_carries_the_version_it_is_an_error_from():
+    from dsl.diagnostics import Pos, Report
+    for version, severity in ((1, "warning"), (2, "error"), (3, "error")):
+        report = Report(version=version)
+        report.error(Pos("game.yaml", 3, 4), "a new finding", "RW999", error_from=2)
+        report.extend([Diagnostic(Pos("game.yaml", 5, 6), "another", "error", "RW998", error_from=2)])
+        assert [d.severity for d in report.items] == [severity, severity]
+        assert all(("version 2" in d.message) == (severity == "warning") for d in report.items)
+    report = Report(version=1)
+    report.error(Pos("game.yaml", 3, 4), "an old finding", "RW997")       # no error_from: always an error
+    assert report.errors

@@ -136,7 +136,7 @@ class ScenarioRunner:
         return evaluate
 
     def run(self) -> ScenarioResult:
-        report = Report()
+        report = Report(version=self.rb.report.version)     # the rulebook's language version decides
         data = load_yaml_file(self.file, report, self.shown)
         if data is not None:
             report.extend(schema.check(data, "scenario", self.shown))
