@@ -12,13 +12,24 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
 ERROR = "error"
 WARNING = "warning"
+
+#: The language version this engine reads: ``regelwerk: N`` at the top of game.yaml
+#: (docs/compatibility.md says what a version promises).
+LANGUAGE_VERSION = 1
+
+#: Checks that are errors only from a later language version on: code -> the version whose
+#: rulebooks get them as errors.  A rulebook that declares an older version gets the same
+#: finding as a warning that names the version (``Diagnostic.at_version``).  A new check
+#: enters here with the next version's number, so no rulebook that validated stops
+#: validating; a diagnostic may also carry its own ``error_from``.
+ERROR_FROM: dict[str, int] = {}
 
 #: control characters (C0 but newline and tab, DEL, C1) as visible text: a rulebook's or a log's text
 #: never moves the cursor, sets a title or the clipboard, or hides a line on the terminal
@@ -56,10 +67,22 @@ class Diagnostic:
     code: str = "RW000"
     #: False where the file must not be quoted (it lies outside what may be read)
     quote: bool = True
+    #: the language version from which this finding is an error (None: as ``ERROR_FROM`` says
+    #: for its code, else every version)
+    error_from: int | None = None
 
     @property
     def is_error(self) -> bool:
         return self.severity == ERROR
+
+    def at_version(self, version: int) -> "Diagnostic":
+        """This finding as a rulebook of language ``version`` gets it: an error that becomes one
+        only in a later version is a warning that says from which version on it is an error."""
+        since = self.error_from if self.error_from is not None else ERROR_FROM.get(self.code)
+        if self.severity != ERROR or since is None or version >= since:
+            return self
+        return replace(self, severity=WARNING, message=f"{self.message} (an error for rulebooks of language "
+                                                        f"version {since} on, `regelwerk: {since}`)")
 
     def format(self, with_source: bool = True) -> str:
         head = printable(f"{self.pos}: {self.severity}: {self.message} [{self.code}]")
@@ -111,15 +134,18 @@ class Report:
     """Collects diagnostics from every check."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    #: the language version the rulebook declares (``regelwerk: N``; set by the loader): a
+    #: finding that is an error only from a later version is added as a warning
+    version: int = LANGUAGE_VERSION
 
-    def error(self, pos: Pos, message: str, code: str = "RW000") -> None:
-        self.items.append(Diagnostic(pos, message, ERROR, code))
+    def error(self, pos: Pos, message: str, code: str = "RW000", error_from: int | None = None) -> None:
+        self.items.append(Diagnostic(pos, message, ERROR, code, error_from=error_from).at_version(self.version))
 
     def warning(self, pos: Pos, message: str, code: str = "RW000") -> None:
         self.items.append(Diagnostic(pos, message, WARNING, code))
 
     def extend(self, diags: Iterable[Diagnostic]) -> None:
-        self.items.extend(diags)
+        self.items.extend(d.at_version(self.version) for d in diags)
 
     @property
     def errors(self) -> list[Diagnostic]:

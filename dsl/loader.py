@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import schema
-from .diagnostics import Pos, Report
+from .diagnostics import LANGUAGE_VERSION, Pos, Report
 from .yamlload import LDict, LList, load_yaml_text, read_source_file
 
 ENTRY_FILE = "game.yaml"
@@ -79,6 +79,15 @@ def inside_folder(root: Path, candidate: Path) -> bool:
 _inside = inside_folder
 
 
+def _declare_version(data: dict, report: Report) -> None:
+    """The language version game.yaml declares (``regelwerk: N``; without it 1, the first) decides
+    which findings are errors for this rulebook (``Report.version``, docs/compatibility.md).  A
+    version this engine does not know is the schema's located error."""
+    version = data.get("regelwerk", 1)
+    if isinstance(version, int) and not isinstance(version, bool) and 1 <= version <= LANGUAGE_VERSION:
+        report.version = version
+
+
 def load_rulebook(path, report: Report) -> RulebookSource:
     """Load the rulebook at ``path`` (a folder or its ``game.yaml``).
 
@@ -118,6 +127,8 @@ def load_rulebook(path, report: Report) -> RulebookSource:
         if data is None:
             unreadable = True
             continue
+        if included_at is None and isinstance(data, dict):
+            _declare_version(data, report)
         report.extend(schema.check(data, "rulebook", shown))
         if not isinstance(data, dict):
             continue

@@ -18,6 +18,7 @@ from .ai.bots import make_bots, play_out
 from .commands import SEED, UsageError, whole
 from .game import GameSetupError, Rulebook, check_rulebook, rulebook_path, shipped_games
 from .commands import safe_output
+from .userstate import replays_dir
 
 
 class _Parser(argparse.ArgumentParser):
@@ -294,9 +295,10 @@ def cmd_check(args) -> int:
             out.append(item)
         print(json.dumps(out, indent=2))
     else:
+        replays = Path(args.replays) if args.replays else replays_dir()     # never the current folder
         for f, count in distinct.values():
             try:
-                replay = f"replay: regelwerk replay {write_replay(f, args.rulebook, rb.name, Path(args.replays))}"
+                replay = f"replay: regelwerk replay {write_replay(f, args.rulebook, rb.name, replays)}"
             except OSError as exc:      # a read-only folder: the finding still counts, without its replay file
                 replay = f"no replay file: {exc.strerror or exc}"
             where = f"{f.players} players, seed {f.seed}" + (f", variant {'+'.join(f.variants)}" if f.variants else "")
@@ -517,7 +519,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="processes on this machine, or Ray (the ray extra)")
     c.add_argument("--address", help="with --backend ray: a cluster's address (default: a local Ray)")
     c.add_argument("--format", choices=["text", "json"], default="text")
-    c.add_argument("--replays", default=".regelwerk/replays", help="where to write replay files")
+    c.add_argument("--replays", metavar="DIR", help="where to write replay files (default: replays/ in the "
+                                                    "user state folder, ~/.local/state/regelwerk)")
     c.set_defaults(func=cmd_check)
 
     rp = sub.add_parser("report", help="play many games and write a balance report (HTML, plots, JSON Lines)")
@@ -556,7 +559,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("rulebook", metavar="RULEBOOK", nargs="+")
     sv.add_argument("--port", type=_whole(0, 65535), default=8000, help="the port (0: any free one)")
     sv.add_argument("--replay", metavar="LOG", help="open a game log (time travel over it)")
-    sv.add_argument("--db", metavar="PATH", help="the SQLite file keeping the tables (default .regelwerk/serve.sqlite)")
+    sv.add_argument("--db", metavar="PATH", help="the SQLite file keeping the tables (default: serve.sqlite in the "
+                                                       "user state folder, ~/.local/state/regelwerk)")
     sv.add_argument("--host", default="127.0.0.1",
                     help="the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the network)")
     sv.add_argument("--allow-host", action="append", metavar="NAME",
@@ -574,8 +578,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--complete-lines", action="store_true",
                    help="a log cut in its last line (a killed game): replay its complete lines")
     r.add_argument("--show", action="store_true", help="tell every decision and draw the state at the end")
-    r.add_argument("--seat", type=_whole(1), metavar="S", help="with --show: draw what seat S (1, 2, …) sees "
-                                                           "(default: an onlooker)")
+    r.add_argument("--seat", type=_whole(0), metavar="S", help="with --show: draw what seat S sees, counted "
+                                                           "from 0 as in the API and the log (default: an onlooker)")
     r.set_defaults(func=cmd_replay)
 
     from .tools import coverage_command as coverage, mutate             # issue 15: their own modules, registered here

@@ -23,7 +23,8 @@ WINGS = ("tools", "play", "ai")
 FACE = "interpreter.game"
 # the root of interpreter/: the package, its face, the front door and the modules both sides share
 ROOT_MODULES = {"interpreter", "interpreter.game", "interpreter.cli", "interpreter.commands",
-                "interpreter.native", "interpreter.moved", "interpreter.progress"}
+                "interpreter.native", "interpreter.moved", "interpreter.progress",
+                "interpreter.userstate"}
 
 
 def modules(root: Path) -> dict[str, Path]:

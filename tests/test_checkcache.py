@@ -87,11 +87,12 @@ def test_a_changed_engine_or_limit_is_another_key(rulebook, cache, monkeypatch):
         checkcache.engine_fingerprint.cache_clear()
 
 
-@pytest.mark.parametrize("content", ["", "not json", "[]", '{"format": 1}', "null",
-                                     '{"format": 1, "key": "KEY", "findings": [["f", "1", 1, "m", "error", "RW1", true]]}',
-                                     '{"format": 1, "key": "KEY", "findings": [["f", 1, 1, "m", "fatal", "RW1", true]]}',
-                                     '{"format": 1, "key": "KEY", "findings": 7}',
-                                     '{"format": 1, "key": "KEY", "findings": [[1, 2]]}'])
+@pytest.mark.parametrize("content", ["", "not json", "[]", '{"format": 2}', "null",
+                                     '{"format": 2, "key": "KEY", "findings": [["f", "1", 1, "m", "error", "RW1", true, null]]}',
+                                     '{"format": 2, "key": "KEY", "findings": [["f", 1, 1, "m", "fatal", "RW1", true, null]]}',
+                                     '{"format": 2, "key": "KEY", "findings": [["f", 1, 1, "m", "error", "RW1", true, "2"]]}',
+                                     '{"format": 2, "key": "KEY", "findings": 7}',
+                                     '{"format": 2, "key": "KEY", "findings": [[1, 2]]}'])
 def test_a_damaged_cache_file_is_a_miss_never_a_crash(rulebook, cache, monkeypatch, content):
     book = rulebook(BOOK)
     check_rulebook(book)

@@ -106,6 +106,17 @@ def test_until_and_show_draw_the_state_after_n_decisions(tmp_path, capsys):
     assert "Tower" in out and "Player 2" in out        # the tower under its title (display: titles:)
 
 
+def test_seat_counts_from_0_as_in_the_api(tmp_path, capsys):
+    # issue 37: --seat counted from 1 while the API, the log and scenarios count from 0
+    log = tmp_path / "game.jsonl"
+    assert run(capsys, "play", YAK, "--players", "2", "--seed", "1", "--quiet", "--log", log)[0] == 0
+    for seat, you in ((0, "Player 1 (you)"), (1, "Player 2 (you)")):
+        code, out, err = run(capsys, "replay", log, "--until", "1", "--show", "--seat", seat)
+        assert code == 0 and you in out, err
+    code, out, err = run(capsys, "replay", log, "--until", "1", "--show", "--seat", 2)
+    assert code == 2 and "--seat takes 0 to 1: seats count from 0" in err and "1 is Player 2" in err
+
+
 def test_a_log_whose_line_breaks_an_invariant_is_located(tmp_path, capsys, rulebook):
     book = rulebook("""\
         regelwerk: 1

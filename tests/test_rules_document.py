@@ -239,6 +239,20 @@ def test_an_expression_reads_in_the_rulebook_s_names(text, words):
     assert Speaker(Namer(Source())).expr(text) == words
 
 
+def test_a_rulebook_function_with_a_library_name_reads_as_the_rulebook_s():
+    # docs/compatibility.md: a rulebook's own `empty`, `count` or `inside` is its own, in the
+    # document too, never the library function's phrase
+    class Source:
+        sections = {"display": {"names": {"inside": "… lies on the board"}},
+                    "functions": {"empty": {"params": {"x": "int"}, "value": "x == 0"},
+                                  "count": {"params": {"x": "int"}, "value": "x"},
+                                  "inside": {"params": {"r": "int", "c": "int"}, "value": "r >= 0"}}}
+    speak = Speaker(Namer(Source())).expr
+    assert speak("not empty(n)") == "it is not so that empty of n"
+    assert speak("count(n)") == "count of n"
+    assert speak("inside(r, c)") == "r, c lies on the board"
+
+
 def test_the_command_writes_html_and_markdown(tmp_path, capsys):
     out = tmp_path / "yak.html"
     assert main(["rules", str(RULES / "yak"), "--out", str(out)]) == 0

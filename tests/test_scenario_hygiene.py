@@ -113,3 +113,45 @@ def test_a_legal_action_outside_the_action_space_fails_the_scenario(tmp_path):
     assert not result.ok
     assert "is not in the fixed action space" in result.messages[0].message
     assert "place(color=" in result.messages[0].message
+
+
+def test_a_scenario_may_set_a_variable_that_may_be_hidden(rulebook, tmp_path):
+    # issue 37: a scenario's `start: set:` of a hidden variable (one a `random` step draws
+    # into) crashed with AttributeError in the scenario's step compiler (No Thanks!'s scenarios)
+    folder = rulebook("""\
+        regelwerk: 1
+        game: {name: "Hidden die", players: {min: 2, max: 2}}
+        variables:
+          die: {index: {p: players}, init: 0, min: 0, max: 6, visible: "viewer == p"}
+          guess_right: {index: {p: players}, init: false}
+        actions:
+          guess:
+            params: {v: "1..6"}
+            do: [{set: "guess_right[player] = v == die[next(player)]"}]
+        flow:
+          - phase: roll
+            do:
+              - for: "p in players"
+                do:
+                  - random: "r in 1..6"
+                  - set: "die[p] = r"
+          - phase: guessing
+            do:
+              - turns: 0
+                once: true
+                do: [{decide: [guess], otherwise: [{fail: "six guesses"}]}]
+        end:
+          score: "1 if guess_right[p] else 0"
+        """)
+    file = tmp_path / "s.yaml"
+    file.write_text(
+        'scenario: "Seat 0 guesses the die of seat 1 that the scenario set"\n'
+        'source: "hand calculation: die[1] is set to 4, so guessing 4 is right; 3 is wrong"\n'
+        "players: 2\nseed: 1\n"
+        "start: {at: guessing, set: {\"die[1]\": 4}}\n"
+        "steps:\n  - play: guess(v=4)\n  - expect: {\"guess_right[0]\": true, \"die[1]\": 4}\n")
+    result = ScenarioRunner(Rulebook.load(folder), file).run()
+    assert result.ok, "\n".join(d.format() for d in result.messages)
+    file.write_text(file.read_text().replace("guess(v=4)", "guess(v=3)"))
+    result = ScenarioRunner(Rulebook.load(folder), file).run()
+    assert not result.ok and "guess_right[0]" in "\n".join(d.format() for d in result.messages)

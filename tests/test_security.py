@@ -310,8 +310,8 @@ def test_a_crafted_findings_cache_entry_is_not_believed(tmp_path):
     assert first.returncode == 1 and "RW203" in first.stdout
     entry, = cache.glob("*.json")
     key = entry.stem
-    entry.write_text('{"format": 1, "key": "%s", "findings": [["/etc/passwd", 1, 1, "made up", "warning", "RW201", '
-                     'true]]}' % key)
+    entry.write_text('{"format": 2, "key": "%s", "findings": [["/etc/passwd", 1, 1, "made up", "warning", "RW201", '
+                     'true, null]]}' % key)
     again = _cli("validate", book, env=env, timeout=60)
     assert again.returncode == 1 and "RW203" in again.stdout and "made up" not in again.stdout
     assert "root:" not in again.stdout

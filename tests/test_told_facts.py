@@ -106,6 +106,7 @@ def test_tell_states_an_attribute_against_a_value(rulebook):
 
 
 def test_the_information_state_tensor_carries_the_seats_facts_by_place():
+    pytest.importorskip("numpy", reason="observation tensors need numpy: install the rl extra (pip install -e '.[rl]')")
     st = started()
     st.apply_action("hint_color(target=1,color=red)")     # P2: #1 not red, #2 red, #3 not red
     spec = Rulebook.load(HINTS).information_state_spec(2)

@@ -41,5 +41,6 @@ def test_a_users_rulebook_folder_leaves_the_tests_green(tmp_path):
     assert listed.returncode == 0, listed.stdout[-3000:] + listed.stderr[-2000:]
     assert "my_" not in listed.stdout, [line for line in listed.stdout.splitlines() if "my_" in line][:5]
     ran = pytest("tests/test_broken_rulebooks.py::test_the_corpus_covers_every_check_for_every_game",
-                 "tests/test_scenarios.py::test_every_scenario_says_where_it_comes_from")
+                 "tests/test_scenarios.py::test_every_scenario_says_where_it_comes_from",
+                 "tests/test_shipped.py", "tests/test_quickschema.py")
     assert ran.returncode == 0, ran.stdout[-3000:]

@@ -36,7 +36,7 @@ from pathlib import Path
 from dsl.diagnostics import ERROR, WARNING, Diagnostic, Pos
 
 #: bumped when the file format changes
-FORMAT = 1
+FORMAT = 2      # 2: each finding keeps the language version it is an error from (docs/compatibility.md)
 _SEVERITIES = (ERROR, WARNING)
 _ENGINE_SUFFIXES = (".py", ".lark", ".json")
 
@@ -119,7 +119,8 @@ def store(source, findings: list[Diagnostic]) -> None:
     if key is None:
         return
     data = {"format": FORMAT, "key": key, "findings": [
-        [d.pos.file, d.pos.line, d.pos.col, d.message, d.severity, d.code, d.quote] for d in findings]}
+        [d.pos.file, d.pos.line, d.pos.col, d.message, d.severity, d.code, d.quote, d.error_from]
+        for d in findings]}
     folder = cache_dir()
     tmp = folder / f".{key}.{os.getpid()}.tmp"
     try:
@@ -141,11 +142,12 @@ def _decode(data, key: str, source) -> list[Diagnostic] | None:
     lines = {name: text.count("\n") + 1 for name, text in zip(source.files, source.texts)}
     out = []
     for item in data["findings"]:
-        file, line, col, message, severity, code, quote = item
+        file, line, col, message, severity, code, quote, error_from = item
         if not (isinstance(file, str) and type(line) is int and type(col) is int and isinstance(message, str)
-                and severity in _SEVERITIES and isinstance(code, str) and isinstance(quote, bool)):
+                and severity in _SEVERITIES and isinstance(code, str) and isinstance(quote, bool)
+                and (error_from is None or type(error_from) is int)):
             return None
         if file not in lines or not 1 <= line <= lines[file] or col < 1:
             return None
-        out.append(Diagnostic(Pos(file, line, col), message, severity, code, quote))
+        out.append(Diagnostic(Pos(file, line, col), message, severity, code, quote, error_from))
     return out

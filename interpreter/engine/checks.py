@@ -34,7 +34,7 @@ from dsl.diagnostics import Diagnostic, ERROR, Pos, RuleRuntimeError, WARNING
 from dsl.loader import RulebookSource
 from dsl.yamlload import LDict, LList
 
-from .exprs import static_int
+from .exprs import builtin_called, static_int
 from .layout import GameSetupError, make_layout
 
 SCOPE_STEPS = ("phase", "round", "scope")
@@ -464,7 +464,7 @@ def interval(node, ranges, g):
     if isinstance(node, ast.Name) and node.id in ranges:
         lo, hi = ranges[node.id]
         return lo, hi, True
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _UNBOUNDED:
+    if builtin_called(node, g) in _UNBOUNDED:
         if node.func.id == "count" and node.args:
             target = node.args[0].obj if isinstance(node.args[0], ast.Index) else node.args[0]
             fam = g.zones.get(target.id) if isinstance(target, ast.Name) and target.id not in ranges else None
@@ -675,7 +675,7 @@ def _hidden_refs(node, game):
     if isinstance(node, (ast.Compare, ast.BoolOp, ast.Not)):
         return
     if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Name) and node.func.id in _NAMES_NOTHING:
+        if builtin_called(node, game) in _NAMES_NOTHING:
             return
         for arg in node.args:
             yield from _hidden_refs(arg, game)

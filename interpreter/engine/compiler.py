@@ -33,7 +33,6 @@ INVARIANT_SCOPES = ("turn_end", "round_end", "phase_end")
 from .flowcode import lazy_entries, lazy_instructions
 from .limits import LIMITS
 from .steps import StepCompiler
-from .stdlib import BUILTINS
 
 #: the expression language's own words (dsl/grammar.lark): no name can be spelled like them
 KEYWORDS = frozenset({"true", "false", "none", "and", "or", "not", "in", "if", "else", "for"})
@@ -740,9 +739,8 @@ class Compiler:
             if not isinstance(spec, dict):
                 continue
             pos = funcs.key_pos[name]
-            if name in BUILTINS:
-                self.report.error(pos, f"'{name}' is a standard library function", E_NAME)
-                continue
+            # a name of the standard library is the rulebook's own from here on, in every
+            # expression of the rulebook (docs/compatibility.md: the library may grow)
             params = []
             for pname, tname in (spec.get("params") or {}).items():
                 params.append((pname, self.type_name(tname, spec["params"].pos_of(pname))))

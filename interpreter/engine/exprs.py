@@ -772,7 +772,7 @@ def _per_layout(node, cx: Cx) -> bool:
                 and (node.obj.id in cx.game.tables or node.obj.id in cx.game.constants)
                 and len(node.args) == 1 and _per_layout(node.args[0], cx))
     if isinstance(node, ast.Call):
-        return (isinstance(node.func, ast.Name) and node.func.id in ("min", "max", "abs")
+        return (builtin_called(node, cx.game) in ("min", "max", "abs")
                 and local(node.func.id) is None and all(_per_layout(a, cx) for a in node.args))
     return False
 
@@ -1072,6 +1072,16 @@ _INLINE = {
     "all": "{next}((False for {v} in {xs} if not {body}), True)",
     "first": "{next}(({v} for {v} in {xs} if {body}), None)",
 }
+
+
+def builtin_called(node, g) -> str | None:
+    """The name of the standard library function ``node`` calls, or None: not a call by name,
+    or a call of the rulebook's own function of that name (a rulebook's names always win over
+    the standard library's, docs/compatibility.md).  Every analysis that treats a library
+    function specially asks this, never the bare name."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in g.functions:
+        return node.func.id
+    return None
 
 
 def _call(node: ast.Call, cx: Cx):

@@ -7,7 +7,7 @@ numbers stay as they are)::
     display:
       say:
         take_row: "Take all {color} cards from row {row_no}"
-        buy: "Buy {n:house}[ ({extras:extra})], paying [{wood} wood][{brick} brick][{coin} coin|nothing]"
+        build: "Build {n:wall}[ ({towers:tower})], paying [{wood} wood][{ore} ore][{grain} grain|nothing]"
 
 ``{name}`` is the value of parameter ``name`` (or ``player``, the seat that
 decides) in words: a number as it is, a symbol with spaces for underscores,

@@ -30,6 +30,7 @@ from dsl import ast
 from dsl.parser import ParseError, parse_expression
 
 from .codegen import id_is_value
+from .exprs import builtin_called
 from .frames import id_part, option_id
 from .values import Component, Zone
 
@@ -672,8 +673,7 @@ class _Bounder:
 
     def v_Range(self, node, env):
         lo, hi = self.val(node.lo, env), self.val(node.hi, env)
-        if hi is None and isinstance(node.hi, ast.Call) and isinstance(node.hi.func, ast.Name) \
-                and node.hi.func.id == "min" and len(node.hi.args) >= 2:
+        if hi is None and builtin_called(node.hi, self.game) == "min" and len(node.hi.args) >= 2:
             # min(a, unknown): at most a's largest value
             known = [v for v in (self.val(a, env) for a in node.hi.args) if _ints(v)]
             if known:

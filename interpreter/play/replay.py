@@ -96,6 +96,17 @@ def print_problems(exc) -> int:
     return 1
 
 
+def _viewer(args, st):
+    """The seat ``--seat`` names, counted from 0 as in the API and the log (None: an onlooker)."""
+    if args.seat is None:
+        return None
+    if not 0 <= args.seat < st.lay.num_seats:
+        from ..commands import UsageError
+        raise UsageError(f"--seat takes 0 to {st.lay.num_seats - 1}: seats count from 0, as in the API and "
+                         f"the log ({', '.join(f'{i} is {name}' for i, name in enumerate(st.lay.seat_names))})")
+    return args.seat
+
+
 def cmd_replay(args) -> int:
     from rich.console import Console
     from .narrate import Narrator
@@ -113,7 +124,7 @@ def cmd_replay(args) -> int:
         if before:
             for line in n.lines_before(st):
                 console.print(line, markup=False)
-            viewer = args.seat - 1 if args.seat else None
+            viewer = _viewer(args, st)
             console.print(n.decision(who, action, viewer, everyone=viewer is None), markup=False)
         else:
             for line in n.lines_after(st, (who, action)):
@@ -133,11 +144,7 @@ def cmd_replay(args) -> int:
         return print_problems(exc)
     st = done.state
     if args.show:
-        seat = args.seat - 1 if args.seat else None
-        if seat is not None and not 0 <= seat < st.lay.num_seats:
-            from ..commands import UsageError
-            raise UsageError(f"--seat takes 1 to {st.lay.num_seats}")
-        console.print(view_renderable(build_view(st, seat)))
+        console.print(view_renderable(build_view(st, _viewer(args, st))))
     print(f"{done.rb.name}: {done.applied} decisions replayed")
     if st.is_terminal():
         print(f"game over: scores {st.scores()}, ranking {st.ranking()}")

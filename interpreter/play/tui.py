@@ -11,7 +11,6 @@ another's hidden components.
 from __future__ import annotations
 
 import io
-import os
 import re
 import sys
 import time
@@ -32,6 +31,7 @@ from .view.compact import choice_lines, compact_screen
 from .view.steps import back, menu, stepped_groups
 from .view.terminal import actions_renderable, numbered_actions, view_renderable
 from ..commands import console as safe_console
+from ..userstate import logs_dir
 
 HELP = """Type the number of an action, its id, or the start of an id that only one action has
 (Enter alone takes the only choice when there is one).  When there are many choices, a number
@@ -132,15 +132,6 @@ def number_renderable(numbers):
         t.add_row("#", Text(f"{g.describe()} — type {g.action} N" if len(numbers) > 1 else
                             f"{g.describe()} — type the number"))
     return t
-
-
-def logs_dir() -> Path:
-    """Where games played by people are saved unless ``--log`` says: ``$REGELWERK_LOGS``, else
-    ``$XDG_STATE_HOME/regelwerk/logs``, else ``~/.local/state/regelwerk/logs`` (never the current folder)."""
-    if os.environ.get("REGELWERK_LOGS"):
-        return Path(os.environ["REGELWERK_LOGS"])
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "regelwerk" / "logs"
 
 
 def default_log(rb, seed) -> Path:

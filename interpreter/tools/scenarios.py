@@ -76,6 +76,13 @@ class _Adapter:
         self.report = report
         self.procedures = {}
         self.deferrals = []
+        # what StepCompiler records of a `set` for the compiler's whole-rulebook checks (RW260,
+        # RW262, RW263): the rulebook was checked already, so a scenario's edits are recorded
+        # here and not checked again (tests/test_scenarios.py keeps this list complete)
+        self.drawn_into: set = set()
+        self.compound_sets: list = []
+        self.param_sets: list = []
+        self.content_sets: list = []
 
     def parse(self, value, pos):
         try:
@@ -129,7 +136,7 @@ class ScenarioRunner:
         return evaluate
 
     def run(self) -> ScenarioResult:
-        report = Report()
+        report = Report(version=self.rb.report.version)     # the rulebook's language version decides
         data = load_yaml_file(self.file, report, self.shown)
         if data is not None:
             report.extend(schema.check(data, "scenario", self.shown))

@@ -43,6 +43,7 @@ from ...ai.bots import BOTS
 from ..gamelog import header
 from ...game import GameSetupError
 from ...game import IllegalAction
+from ...userstate import serve_db
 from ..session import HUMAN, Session, parse_seats
 from ..view import build_view
 from .guard import Guard, Refused, endpoint, error, option_map, query_seat, text, text_list, whole
@@ -364,7 +365,7 @@ def cmd_serve(args) -> int:
             session = Session.from_log(rulebooks[0], args.replay)
         except (LogProblems, LogProblem) as exc:
             return print_problems(exc)
-    db = Path(args.db) if args.db else Path(".regelwerk") / "serve.sqlite"
+    db = Path(args.db) if args.db else serve_db()      # never the current folder (interpreter/userstate.py)
     db.parent.mkdir(parents=True, exist_ok=True)
     from .store import StoreProblem
     try:

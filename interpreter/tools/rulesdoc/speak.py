@@ -43,6 +43,10 @@ class Namer:
     def __init__(self, source):
         self.words = display_words(source.sections.get("display"))
         self.values = plain_constants(source)
+        functions = source.sections.get("functions")
+        #: the rulebook's own functions: a call of one is never a library function's phrase, even
+        #: under a library name (the rulebook's name wins, docs/compatibility.md)
+        self.functions = set(functions) if isinstance(functions, dict) else set()
 
     def name(self, ident: str) -> str:
         if ident in self.words:
@@ -193,7 +197,8 @@ class Speaker:
             return f" {n.op} ".join(self.sub(v) for v in n.values)
         if isinstance(n, ast.Not):
             o = n.operand
-            if isinstance(o, ast.Call) and isinstance(o.func, ast.Name) and o.func.id in ("empty", "full") and o.args:
+            if (isinstance(o, ast.Call) and isinstance(o.func, ast.Name) and o.func.id in ("empty", "full") and o.args
+                    and o.func.id not in self.n.functions):
                 return f"{self.sub(o.args[0])} is not {o.func.id}"
             inner = self.sub(n.operand)
             return f"it is not so that {inner}" if " " in inner else f"not {inner}"
@@ -226,6 +231,8 @@ class Speaker:
         name = n.func.id if isinstance(n.func, ast.Name) else None
         args = n.args
         a = [self.sub(x) for x in args]
+        if name in self.n.functions:        # the rulebook's own function, named as the rulebook names it
+            return self._named_call(name, args, a)
         one = a[0] if a else ""
         keyed = len(args) == 2 and isinstance(args[1], ast.Lambda)
         if name == "count":
@@ -274,7 +281,10 @@ class Speaker:
                 return phrases[name].format(*a)
             except IndexError:
                 pass
-        head = self.n.name(name) if name else self.sub(n.func)
+        return self._named_call(name, args, a) if name else self._named_call(None, args, a, self.sub(n.func))
+
+    def _named_call(self, name, args, a, head=None) -> str:
+        head = self.n.name(name) if head is None else head
         if not a:
             return head
         if "…" in head:                     # words with a place for the arguments: "… is full"
