@@ -77,12 +77,11 @@ class _Adapter:
         self.procedures = {}
         self.deferrals = []
         # what StepCompiler records of a `set` for the compiler's whole-rulebook checks (RW260,
-        # RW262, RW263): the rulebook was checked already, so a scenario's edits are recorded
+        # secret choices kept): the rulebook was checked already, so a scenario's edits are recorded
         # here and not checked again (tests/test_scenarios.py keeps this list complete)
         self.drawn_into: set = set()
         self.compound_sets: list = []
         self.param_sets: list = []
-        self.content_sets: list = []
 
     def parse(self, value, pos):
         try:
