@@ -32,6 +32,8 @@ difference, so that a world that cannot be the real one is dropped early).
 """
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .observe import sees_zone, var_visible, zone_visible
 from ..values import format_value, plain
 
@@ -48,9 +50,11 @@ def view(st, seat) -> tuple:
 
 
 class Viewer:
-    """:func:`view` for one seat and layout, its visibility rules' arguments made once."""
+    """:func:`view` for one seat and layout, its visibility rules' arguments made once: the zones
+    and variable slots it always sees, those it sees only when a `reveal` showed them, and those
+    whose `visible:` rule is asked at every stop."""
 
-    __slots__ = ("seat", "zones", "values", "grids")
+    __slots__ = ("seat", "zones", "shown", "asked", "grids")
 
     def __init__(self, st, seat):
         self.seat = seat
@@ -58,28 +62,29 @@ class Viewer:
         for zone in st.lay.zones:
             fam = st.game.zones[zone.family] if zone.family != "box" else None
             if seat is not None and (fam is None or fam.visible_const is True):
-                zones.append((zone, True, None))        # seen by every seat, always
-                continue
-            if seat is not None and fam.visible_const is False:
-                zones.append((zone, False, None))       # seen only when a `reveal` showed it
-                continue
-            if seat is None:
-                zones.append((zone, None, None))
-                continue
-            L = [None] * max(fam.nslots, 1)
-            for spec, value in zip(fam.index, zone.index_values):
-                L[spec.slot] = value
-            L[fam.viewer_slot] = seat
-            zones.append((zone, fam.visible, L))
+                zones.append((zone.id, True, None, None))       # seen by every seat, always
+            elif seat is not None and fam.visible_const is False:
+                zones.append((zone.id, False, None, None))      # seen only when a `reveal` showed it
+            elif seat is None:
+                zones.append((zone.id, None, zone, None))
+            else:
+                L = [None] * max(fam.nslots, 1)
+                for spec, value in zip(fam.index, zone.index_values):
+                    L[spec.slot] = value
+                L[fam.viewer_slot] = seat
+                zones.append((zone.id, fam.visible, None, L))
         self.zones = zones
-        values = []
+        shown, asked = [], []           # slots always seen; (slot, variable, key, rule, L) for the rest
         game = st.game
-        for var in game.scalar_vars:
-            values.append((var.offset, var, None) + self._rule(var, None))
-        for var in game.family_vars:
-            for key, at in st.lay.vkeys[var.family_id].items():
-                values.append((at, var, key) + self._rule(var, key))
-        self.values = values
+        slots = [(var.offset, var, None) for var in game.scalar_vars]
+        slots += [(at, var, key) for var in game.family_vars for key, at in st.lay.vkeys[var.family_id].items()]
+        for at, var, key in slots:
+            if seat is not None and var.visible_const is True:
+                shown.append(at)
+            else:
+                asked.append((at, var, key) + self._rule(var, key))
+        self.shown = shown
+        self.asked = asked
         self.grids = tuple(at for grid in st.lay.grids.values() for at in grid.values())
 
     def _rule(self, var, key):
@@ -97,20 +102,20 @@ class Viewer:
         z = st.z
         known = st.known
         out = []
-        for zone, rule, L in self.zones:
-            contents = z[zone.id]
+        for zid, rule, zone, L in self.zones:
+            contents = z[zid]
             if rule is True:
                 seen = True
             elif rule is False:
-                seen = bool(known) and seat in known.get(zone.id, ())
+                seen = bool(known) and seat in known.get(zid, ())
             elif rule is None:
                 seen = sees_zone(st, zone, seat)
             else:
-                seen = bool(rule(st, L)) or (bool(known) and seat in known.get(zone.id, ()))
-            out.append(tuple(c.label for c in contents) if seen else len(contents))
+                seen = bool(rule(st, L)) or (bool(known) and seat in known.get(zid, ()))
+            out.append(tuple(map(_LABEL, contents)) if seen else len(contents))
         v = st.v
-        values = []
-        for at, var, key, rule, L in self.values:
+        values = [_frozen(v[at]) for at in self.shown]
+        for at, var, key, rule, L in self.asked:
             if rule is None:
                 seen = var_visible(st, var, key, seat)
             else:
@@ -127,6 +132,10 @@ class Viewer:
         return (st.status, tuple(out), tuple(values), decision, cells)
 
 
+_LABEL = attrgetter("label")
+_PLAIN = frozenset((int, str, bool, float, type(None)))
+
+
 def _knows(st, key, seat) -> bool:
     seats = st.known.get(key)
     if not seats:
@@ -137,6 +146,9 @@ def _knows(st, key, seat) -> bool:
 
 
 def _frozen(value):
+    """``value`` as it is now, kept apart from later changes (a list in a variable may change in place)."""
+    if type(value) in _PLAIN:
+        return value
     try:
         hash(value)
         return value
