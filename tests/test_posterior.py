@@ -19,7 +19,8 @@ BOOKS = Path(__file__).parent / "rulebooks" / "posterior"
 # face-down tricks with must-follow, a public discard between hidden zones, a fact told on the
 # built-in label, a card seen then shuffled back, secret choices (some revealed), Kuhn poker, conditions
 # told (a void, a bound: tell without about)
-SMALL = ["trick", "public_discard", "label_told", "shuffled_back", "secret_pick", "kuhn", "void_told"]
+SMALL = ["trick", "public_discard", "label_told", "shuffled_back", "secret_pick", "kuhn", "void_told",
+         "sealed_small"]
 
 
 def states(book, want=20, seed=0):

@@ -414,7 +414,9 @@ def _ruled_out(seat, record, answers, decisions, place, before, given, recorded,
     """The options another seat's secret choice at ``place`` cannot have been: those legal there,
     told to the seat the same as the one taken, that the seat's record rules out when the game goes
     on as it did (its chance and its other decisions) — a sealed bid revealed later, say.  A world
-    that chooses one of them anew ends at once; any other is chosen as likely as the rest."""
+    does not choose them; what it chooses is weighted back to uniform among all the options told
+    the same (replay_world), by the largest share of options left that a world may offer.
+    Returns (those options, that share)."""
     who, real, _i = decisions[place]
     told = before.told_id(real)
     out = []
@@ -423,6 +425,18 @@ def _ruled_out(seat, record, answers, decisions, place, before, given, recorded,
     for opt in before.pending.options:
         if before.told_id(opt.id) == told:
             same += 1
+    # the most options told the same that any world can offer: those of the layout's fixed action
+    # space (the share of the options not ruled out is at most 1 - ruled out / that many, in a world
+    # where the ruled-out ones are open; the weights of replay_world divide by the largest share)
+    most = same
+    try:
+        from ..spaces import space_of
+        space = space_of(before.game, before.lay)
+        if not space.unbounded:
+            most = max(same, sum(1 for i in space.ids if before.told_id(i) == told))
+    except Exception:           # no fixed action space (RW240): the options of the real game
+        most = same
+    for opt in before.pending.options:
         if opt.id == real or before.told_id(opt.id) != told:
             continue
         r = before.clone()
@@ -451,7 +465,7 @@ def _ruled_out(seat, record, answers, decisions, place, before, given, recorded,
                 rec.stop(r)
         except (Mismatch, RuleRuntimeError):
             out.append(opt.id)
-    return frozenset(out), (same - len(out)) / same
+    return frozenset(out), max((same - len(out)) / same, 1 - len(out) / most)
 
 
 def secret_for(st, seat: int, who: int, action_id: str) -> bool:
