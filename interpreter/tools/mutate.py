@@ -770,7 +770,10 @@ def side_by_side(original, mutant, games: int, max_decisions: int = 2000) -> str
     """Play ``games`` seeded random games per player count (every count either rulebook allows)
     with both rulebooks at once (seeds 1..games; even seeds with every variant on): the same index of the legal actions is
     chosen in both. The first difference — setup refused by one, the legal actions (ids, in
-    order), whose turn it is, the game's end, the scores, an error in one — as text; '' if none."""
+    order), whose turn it is, what any seat is shown (its observation: the zones whose contents
+    it sees and what is in them, the variables and facts it is shown) at any decision or at the
+    end, the game's end, the scores, the score's parts (``State.score_parts``), an error in one —
+    as text; '' if none."""
     game, other = original.game, mutant.game
     variants = sorted(game.variants)
     # every player count either allows: a count only one of them sets up is a difference
@@ -813,6 +816,9 @@ def _pair(a, b, players: int, seed: int, variants: list, max_decisions: int) -> 
                         f"only in the mutant {extra or 'none'}, only in the original {missing or 'none'})")
             if sa.current_player() != sb.current_player():
                 return f"after {n} decisions seat {sa.current_player()} decides, in the mutant seat {sb.current_player()}"
+            seen = _seen_differently(sa, sb)
+            if seen:
+                return f"after {n} decisions {seen}"
             i = pick.randrange(len(la))
             sa.apply_index(i)
         except Exception as exc:  # noqa: BLE001 - the original breaking is a finding too
@@ -826,7 +832,58 @@ def _pair(a, b, players: int, seed: int, variants: list, max_decisions: int) -> 
         pa, pb = sa.scores(), sb.scores()
         if pa != pb:
             return f"the scores differ: {pb} (mutant), {pa} (original)"
+        try:
+            ba, bb = sa.score_parts(), sb.score_parts()
+        except Exception as exc:  # noqa: BLE001 - a part that fails to evaluate is a difference
+            return f"the score's parts fail: {type(exc).__name__}: {exc}"
+        for seat, (ra, rb) in enumerate(zip(ba, bb)):
+            if ra != rb:
+                names = [k for k in dict.fromkeys(list(ra) + list(rb)) if ra.get(k) != rb.get(k)]
+                return (f"seat {seat}'s score breakdown differs at the end: {names[0]} "
+                        f"{rb.get(names[0], '(none)')} (mutant), {ra.get(names[0], '(none)')} (original)")
+        seen = _seen_differently(sa, sb)
+        if seen:
+            return f"at the end {seen}"
     return ""
+
+
+def _seen_differently(sa, sb) -> str:
+    """The first difference in what a seat is shown (``State.observation`` for every seat:
+    which zones it sees the contents of, what it sees there, the variables and facts it is
+    shown), as text; '' when every seat sees the same in both."""
+    for seat in sa.lay.seats:
+        oa, ob = sa.observation(seat), sb.observation(seat)
+        if oa == ob:
+            continue
+        za, zb = oa.get("zones", {}), ob.get("zones", {})
+        for name in dict.fromkeys(list(za) + list(zb)):
+            a, b = za.get(name), zb.get(name)
+            if a == b:
+                continue
+            if isinstance(a, dict) != isinstance(b, dict):
+                shown = "sees the contents of" if isinstance(b, list) else "sees only a count of"
+                return f"seat {seat} {shown} {name} in the mutant, not in the original"
+            return f"seat {seat} sees {name} as {_brief(b)} (mutant), {_brief(a)} (original)"
+        for key in dict.fromkeys(list(oa) + list(ob)):
+            if key == "zones" or oa.get(key) == ob.get(key):
+                continue
+            a, b = oa.get(key), ob.get(key)
+            if isinstance(a, dict) and isinstance(b, dict):
+                for name in dict.fromkeys(list(a) + list(b)):
+                    if a.get(name, _NONE) != b.get(name, _NONE):
+                        return (f"seat {seat} is shown {key} '{name}' as {_brief(b.get(name, '(nothing)'))} "
+                                f"(mutant), {_brief(a.get(name, '(nothing)'))} (original)")
+            return f"seat {seat} is shown {key} as {_brief(b)} (mutant), {_brief(a)} (original)"
+    return ""
+
+
+_NONE = object()
+
+
+def _brief(value) -> str:
+    if isinstance(value, dict) and set(value) == {"count"}:
+        return f"{value['count']} (a count only)"
+    return _short(json.dumps(value, ensure_ascii=False, default=str), 80)
 
 
 def _run_packed(args) -> Result:
