@@ -484,7 +484,9 @@ class ScenarioRunner:
         """``knows: {SEAT: {VARIABLE: value, facts: [...]}}`` — a variable (or an element,
         ``"secret[1]"``) the seat is shown, with its value, or ``hidden`` when it is not
         shown; ``facts``, exactly what `tell` told it about components it cannot see now,
-        each as ``"ZONE POSITION: FACT"`` (``"hand[1] 2: color == blue"``, 1 = bottom)."""
+        each as ``"ZONE POSITION: FACT"`` (``"hand[1] 2: color == blue"``, 1 = bottom);
+        ``decisions``, every decision since the start as the seat is told it, in order, each as
+        ``"SEAT: ACTION ID"`` (another seat's secret parameters as ``…``: ``"0: choose(…)"``)."""
         for seats, entries, _ in self._seats(st, spec, pos, "knows"):
             for key, want in entries.items():
                 kpos = entries.key_pos.get(key, pos) if hasattr(entries, "key_pos") else pos
@@ -499,6 +501,15 @@ class ScenarioRunner:
                         if sorted(map(str, want)) != got:
                             raise ScenarioFailure(kpos, f"seat {seat} knows facts {got or 'none'}, expected "
                                                         f"{sorted(map(str, want)) or 'none'}")
+                    continue
+                if key == "decisions":
+                    if not isinstance(want, list):
+                        raise ScenarioFailure(kpos, "knows: decisions: a list of \"SEAT: ACTION ID\", as the seat is told them")
+                    for seat in seats:
+                        got = [f"{who}: {action}" for who, action in st.observation(seat)["history"]]
+                        if [str(x) for x in want] != got:
+                            raise ScenarioFailure(kpos, f"seat {seat} is told the decisions {got or 'none'}, expected "
+                                                        f"{[str(x) for x in want] or 'none'}")
                     continue
                 name, index = self._variable_key(st, str(key), kpos)
                 for seat in seats:
@@ -577,11 +588,10 @@ class ScenarioRunner:
                     if unknown:
                         raise ScenarioFailure(kpos, f"score_parts: seat {seat}: the rulebook has no score part "
                                                     f"'{unknown[0]}' (its parts: {', '.join(g) or 'none'})")
-                    if w != g:
-                        name = next((k for k in g if w.get(k, _MISSING) != g[k]), None)
+                    name = next((k for k in w if w[k] != g[k]), None)    # the parts listed (all or some)
+                    if name is not None:
                         raise ScenarioFailure(kpos, f"score_parts: seat {seat}: {name}: expected "
-                                                    f"{format_value(w[name]) if name in w else '(not listed: list every part)'}, "
-                                                    f"got {format_value(g[name])}")
+                                                    f"{format_value(w[name])}, got {format_value(g[name])}")
                 continue
             elif key == "log":
                 lines = [str(x) for x in (want if isinstance(want, list) else [want])]
@@ -597,9 +607,6 @@ class ScenarioRunner:
                 if shown_want == shown_got:   # 1 and '1' print alike: say which is text
                     shown_want, shown_got = _typed(want), _typed(got)
                 raise ScenarioFailure(kpos, f"{key}: expected {shown_want}, got {shown_got}")
-
-
-_MISSING = object()
 
 
 def _shown_value(value):
