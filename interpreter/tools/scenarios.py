@@ -484,7 +484,8 @@ class ScenarioRunner:
         """``knows: {SEAT: {VARIABLE: value, facts: [...]}}`` — a variable (or an element,
         ``"secret[1]"``) the seat is shown, with its value, or ``hidden`` when it is not
         shown; ``facts``, exactly what `tell` told it about components it cannot see now,
-        each as ``"ZONE POSITION: FACT"`` (``"hand[1] 2: color == blue"``, 1 = bottom);
+        each as ``"ZONE POSITION: FACT"`` written as what is true (``"hand[1] 2: color == blue"``,
+        ``"hand[1] 1: color != blue"``; position 1 = bottom);
         ``decisions``, every decision since the start as the seat is told it, in order, each as
         ``"SEAT: ACTION ID"`` (another seat's secret parameters as ``…``: ``"0: choose(…)"``)."""
         for seats, entries, _ in self._seats(st, spec, pos, "knows"):
@@ -496,8 +497,7 @@ class ScenarioRunner:
                         raise ScenarioFailure(kpos, "knows: facts: a list of \"ZONE POSITION: FACT\"")
                     for seat in seats:
                         told = st.observation(seat).get("facts", [])
-                        got = sorted(f"{zone} {at}: {fact}" + ("" if holds else " (false)")
-                                     for zone, at, fact, holds in told)
+                        got = sorted(f"{zone} {at}: {_as_true(fact, holds)}" for zone, at, fact, holds in told)
                         if sorted(map(str, want)) != got:
                             raise ScenarioFailure(kpos, f"seat {seat} knows facts {got or 'none'}, expected "
                                                         f"{sorted(map(str, want)) or 'none'}")
@@ -607,6 +607,13 @@ class ScenarioRunner:
                 if shown_want == shown_got:   # 1 and '1' print alike: say which is text
                     shown_want, shown_got = _typed(want), _typed(got)
                 raise ScenarioFailure(kpos, f"{key}: expected {shown_want}, got {shown_got}")
+
+
+def _as_true(fact: str, holds: bool) -> str:
+    """A told fact as what is true: ``color == red`` told false is ``color != red``."""
+    if holds:
+        return fact
+    return fact.replace(" == ", " != ", 1) if " == " in fact else fact.replace(" != ", " == ", 1)
 
 
 def _shown_value(value):
