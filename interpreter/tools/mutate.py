@@ -79,6 +79,10 @@ EQUIVALENT = re.compile(r"#\s*mutate:\s*equivalent\b(?:\(([^)]*)\))?\s*(.*)$")
 STAGES = ("validate", "scenarios", "check", "timeout")
 #: side-by-side games per player count that verify a `# mutate: equivalent` mark (--verify-marks)
 VERIFY_GAMES = 4
+#: a marked mutant's verification may take this many times ``--timeout``: it plays VERIFY_GAMES games
+#: per player count side by side and compares what every seat is shown at every decision
+#: (measured on Yak: an observation per seat and decision makes a game about 20 times slower)
+VERIFY_TIME = 3
 #: keys whose values are prose or names, never rules
 PROSE_KEYS = {"log", "fail", "end_game", "label", "name", "names", "automaton_names", "source", "scenario",
               "description", "note", "title", "text", "help", "doc"}
@@ -622,8 +626,8 @@ def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2
     scenarios (killed: the mark is wrong, it was not needed), then ``verify`` seeded random games
     per player count played side by side with the original rulebook (see :func:`side_by_side`):
     any difference makes the mark wrong and the mutant a survivor; none: ``equivalent``, verified."""
-    if verify:
-        return _verify_mark(root, mutant, verify, max_decisions, timeout)
+    if verify:      # side-by-side play compares every seat's view at every decision: it gets more time
+        return _verify_mark(root, mutant, verify, max_decisions, timeout * VERIFY_TIME)
     started = time.perf_counter()
     try:
         with _mutant_copy(root, mutant, timeout) as book:
@@ -1048,7 +1052,8 @@ def add_parser(sub) -> None:
     p.add_argument("--only", metavar="FILE[:LINE]", action="append",
                    help="only mutants in this file (relative to the rulebook), or at this line (repeatable)")
     p.add_argument("--games", type=_whole(0), default=2, help="check: random games per player count (default 2)")
-    p.add_argument("--timeout", type=_whole(1), default=60, help="seconds one mutant may take (default 60)")
+    p.add_argument("--timeout", type=_whole(1), default=60,
+                   help=f"seconds one mutant may take (default 60; verifying a mark {VERIFY_TIME} times as long)")
     p.add_argument("--verify-marks", type=_whole(1), nargs="?", const=VERIFY_GAMES, default=VERIFY_GAMES,
                    metavar="N", help=f"play each marked mutant side by side with the original over N seeded random "
                                      f"games per player count; a difference is a wrong mark, counted as a survivor "
