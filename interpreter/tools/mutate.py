@@ -854,7 +854,9 @@ def _pair(a, b, players: int, seed: int, variants: list, max_decisions: int) -> 
 def _seen_differently(sa, sb) -> str:
     """The first difference in what a seat is shown (``State.observation`` for every seat:
     which zones it sees the contents of, what it sees there, the variables and facts it is
-    shown), as text; '' when every seat sees the same in both."""
+    shown, the decisions as it is told them), as text; '' when every seat sees the same in
+    both.  A zone that only one version has (a family's index one wider) is a difference only
+    when it holds something."""
     for seat in sa.lay.seats:
         oa, ob = sa.observation(seat), sb.observation(seat)
         if oa == ob:
@@ -862,8 +864,8 @@ def _seen_differently(sa, sb) -> str:
         za, zb = oa.get("zones", {}), ob.get("zones", {})
         for name in dict.fromkeys(list(za) + list(zb)):
             a, b = za.get(name), zb.get(name)
-            if a == b:
-                continue
+            if a == b or (a is None and _empty(b)) or (b is None and _empty(a)):
+                continue        # a zone only one version has, empty: nothing to see in it
             if isinstance(a, dict) != isinstance(b, dict):
                 shown = "sees the contents of" if isinstance(b, list) else "sees only a count of"
                 return f"seat {seat} {shown} {name} in the mutant, not in the original"
@@ -882,6 +884,11 @@ def _seen_differently(sa, sb) -> str:
 
 
 _NONE = object()
+
+
+def _empty(seen) -> bool:
+    """Whether a zone as a seat sees it holds nothing (its contents, or only its count)."""
+    return seen == [] or seen == {"count": 0}
 
 
 def _brief(value) -> str:
