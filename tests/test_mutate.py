@@ -155,7 +155,8 @@ def test_verify_marks_reports_a_wrong_mark(tmp_path, capsys):
     assert trusted.counts()["equivalent"] == 2 and trusted.wrong_marks() == []
     run = mutate(book, only=_else_line, verify_marks=2)
     assert len(run.wrong_marks()) == 2 and run.counts()["survived"] == 2 and run.kill_rate() == 0.0
-    assert all("scores differ" in run.results[m.id].detail for m in run.wrong_marks())
+    # the points are a visible variable: a seat is shown them differently before the scores differ
+    assert all("is shown variables 'points'" in run.results[m.id].detail for m in run.wrong_marks())
     from interpreter.cli import main
     assert main(["mutate", str(book), "--only", "game.yaml:17"]) == 0     # verifying is the default
     out = capsys.readouterr().out
@@ -186,3 +187,32 @@ def test_a_rulebook_edited_after_listing_its_mutants_stops_the_run(tmp_path):
     game.write_text("# a new first line\n" + game.read_text())
     with pytest.raises(RulebookChanged, match="changed after its mutants were listed"):
         run_mutant(str(book), m)
+
+
+def test_verify_marks_finds_a_hidden_zone_made_visible_and_a_changed_score_part(tmp_path):
+    # visibility and score parts change no legal action and no score, but they are rules: what a
+    # seat is shown (its observation) and the game-over breakdown are compared side by side too
+    from interpreter.game import Rulebook
+    from interpreter.tools.mutate import side_by_side
+    book = tmp_path / "peek"
+    shutil.copytree(ROOT / "tests" / "rulebooks" / "knowledge", book)
+    game = book / "game.yaml"
+    original = Rulebook.load(book)
+    game.write_text(game.read_text().replace("deck: {type: deck, holds: [card], visible: false}",
+                                             "deck: {type: deck, holds: [card], visible: true}"))
+    diff = side_by_side(original, Rulebook.load(book), 2)
+    assert "seat 0 sees the contents of deck in the mutant, not in the original" in diff
+    parts = tmp_path / "parts"
+    shutil.copytree(ROOT / "tests" / "rulebooks" / "score_parts", parts)
+    original = Rulebook.load(parts)
+    game = parts / "game.yaml"
+    game.write_text(game.read_text().replace('bonus: "4 if taken[p] >= 5 else 0"', 'bonus: "4 if taken[p] > 5 else 0"'))
+    diff = side_by_side(original, Rulebook.load(parts), 4)
+    assert "score breakdown differs at the end: bonus" in diff
+    # marked equivalent, the part's mutants are wrong marks now
+    lines = game.read_text().replace('"4 if taken[p] > 5 else 0"', '"4 if taken[p] >= 5 else 0"').split("\n")
+    at = next(i for i, ln in enumerate(lines) if "bonus:" in ln)
+    lines[at] += "  # mutate: equivalent parts only name the score for reports"
+    game.write_text("\n".join(lines))
+    run = mutate(parts, only=lambda m: m.file == "game.yaml" and m.line == at + 1 and m.kind == "cmp", verify_marks=4)
+    assert len(run.wrong_marks()) == 1 and "score breakdown differs" in run.results[run.mutants[0].id].detail

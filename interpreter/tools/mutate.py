@@ -79,6 +79,10 @@ EQUIVALENT = re.compile(r"#\s*mutate:\s*equivalent\b(?:\(([^)]*)\))?\s*(.*)$")
 STAGES = ("validate", "scenarios", "check", "timeout")
 #: side-by-side games per player count that verify a `# mutate: equivalent` mark (--verify-marks)
 VERIFY_GAMES = 4
+#: a marked mutant's verification may take this many times ``--timeout``: it plays VERIFY_GAMES games
+#: per player count side by side and compares what every seat is shown at every decision
+#: (measured on Yak: an observation per seat and decision makes a game about 20 times slower)
+VERIFY_TIME = 3
 #: keys whose values are prose or names, never rules
 PROSE_KEYS = {"log", "fail", "end_game", "label", "name", "names", "automaton_names", "source", "scenario",
               "description", "note", "title", "text", "help", "doc"}
@@ -622,8 +626,8 @@ def run_mutant(root: str, mutant: Mutant, games: int = 2, max_decisions: int = 2
     scenarios (killed: the mark is wrong, it was not needed), then ``verify`` seeded random games
     per player count played side by side with the original rulebook (see :func:`side_by_side`):
     any difference makes the mark wrong and the mutant a survivor; none: ``equivalent``, verified."""
-    if verify:
-        return _verify_mark(root, mutant, verify, max_decisions, timeout)
+    if verify:      # side-by-side play compares every seat's view at every decision: it gets more time
+        return _verify_mark(root, mutant, verify, max_decisions, timeout * VERIFY_TIME)
     started = time.perf_counter()
     try:
         with _mutant_copy(root, mutant, timeout) as book:
@@ -770,7 +774,10 @@ def side_by_side(original, mutant, games: int, max_decisions: int = 2000) -> str
     """Play ``games`` seeded random games per player count (every count either rulebook allows)
     with both rulebooks at once (seeds 1..games; even seeds with every variant on): the same index of the legal actions is
     chosen in both. The first difference — setup refused by one, the legal actions (ids, in
-    order), whose turn it is, the game's end, the scores, an error in one — as text; '' if none."""
+    order), whose turn it is, what any seat is shown (its observation: the zones whose contents
+    it sees and what is in them, the variables and facts it is shown) at any decision or at the
+    end, the game's end, the scores, the score's parts (``State.score_parts``), an error in one —
+    as text; '' if none."""
     game, other = original.game, mutant.game
     variants = sorted(game.variants)
     # every player count either allows: a count only one of them sets up is a difference
@@ -813,6 +820,9 @@ def _pair(a, b, players: int, seed: int, variants: list, max_decisions: int) -> 
                         f"only in the mutant {extra or 'none'}, only in the original {missing or 'none'})")
             if sa.current_player() != sb.current_player():
                 return f"after {n} decisions seat {sa.current_player()} decides, in the mutant seat {sb.current_player()}"
+            seen = _seen_differently(sa, sb)
+            if seen:
+                return f"after {n} decisions {seen}"
             i = pick.randrange(len(la))
             sa.apply_index(i)
         except Exception as exc:  # noqa: BLE001 - the original breaking is a finding too
@@ -826,7 +836,65 @@ def _pair(a, b, players: int, seed: int, variants: list, max_decisions: int) -> 
         pa, pb = sa.scores(), sb.scores()
         if pa != pb:
             return f"the scores differ: {pb} (mutant), {pa} (original)"
+        try:
+            ba, bb = sa.score_parts(), sb.score_parts()
+        except Exception as exc:  # noqa: BLE001 - a part that fails to evaluate is a difference
+            return f"the score's parts fail: {type(exc).__name__}: {exc}"
+        for seat, (ra, rb) in enumerate(zip(ba, bb)):
+            if ra != rb:
+                names = [k for k in dict.fromkeys(list(ra) + list(rb)) if ra.get(k) != rb.get(k)]
+                return (f"seat {seat}'s score breakdown differs at the end: {names[0]} "
+                        f"{rb.get(names[0], '(none)')} (mutant), {ra.get(names[0], '(none)')} (original)")
+        seen = _seen_differently(sa, sb)
+        if seen:
+            return f"at the end {seen}"
     return ""
+
+
+def _seen_differently(sa, sb) -> str:
+    """The first difference in what a seat is shown (``State.observation`` for every seat:
+    which zones it sees the contents of, what it sees there, the variables and facts it is
+    shown, the decisions as it is told them), as text; '' when every seat sees the same in
+    both.  A zone that only one version has (a family's index one wider) is a difference only
+    when it holds something."""
+    for seat in sa.lay.seats:
+        oa, ob = sa.observation(seat), sb.observation(seat)
+        if oa == ob:
+            continue
+        za, zb = oa.get("zones", {}), ob.get("zones", {})
+        for name in dict.fromkeys(list(za) + list(zb)):
+            a, b = za.get(name), zb.get(name)
+            if a == b or (a is None and _empty(b)) or (b is None and _empty(a)):
+                continue        # a zone only one version has, empty: nothing to see in it
+            if isinstance(a, dict) != isinstance(b, dict):
+                shown = "sees the contents of" if isinstance(b, list) else "sees only a count of"
+                return f"seat {seat} {shown} {name} in the mutant, not in the original"
+            return f"seat {seat} sees {name} as {_brief(b)} (mutant), {_brief(a)} (original)"
+        for key in dict.fromkeys(list(oa) + list(ob)):
+            if key == "zones" or oa.get(key) == ob.get(key):
+                continue
+            a, b = oa.get(key), ob.get(key)
+            if isinstance(a, dict) and isinstance(b, dict):
+                for name in dict.fromkeys(list(a) + list(b)):
+                    if a.get(name, _NONE) != b.get(name, _NONE):
+                        return (f"seat {seat} is shown {key} '{name}' as {_brief(b.get(name, '(nothing)'))} "
+                                f"(mutant), {_brief(a.get(name, '(nothing)'))} (original)")
+            return f"seat {seat} is shown {key} as {_brief(b)} (mutant), {_brief(a)} (original)"
+    return ""
+
+
+_NONE = object()
+
+
+def _empty(seen) -> bool:
+    """Whether a zone as a seat sees it holds nothing (its contents, or only its count)."""
+    return seen == [] or seen == {"count": 0}
+
+
+def _brief(value) -> str:
+    if isinstance(value, dict) and set(value) == {"count"}:
+        return f"{value['count']} (a count only)"
+    return _short(json.dumps(value, ensure_ascii=False, default=str), 80)
 
 
 def _run_packed(args) -> Result:
@@ -991,7 +1059,8 @@ def add_parser(sub) -> None:
     p.add_argument("--only", metavar="FILE[:LINE]", action="append",
                    help="only mutants in this file (relative to the rulebook), or at this line (repeatable)")
     p.add_argument("--games", type=_whole(0), default=2, help="check: random games per player count (default 2)")
-    p.add_argument("--timeout", type=_whole(1), default=60, help="seconds one mutant may take (default 60)")
+    p.add_argument("--timeout", type=_whole(1), default=60,
+                   help=f"seconds one mutant may take (default 60; verifying a mark {VERIFY_TIME} times as long)")
     p.add_argument("--verify-marks", type=_whole(1), nargs="?", const=VERIFY_GAMES, default=VERIFY_GAMES,
                    metavar="N", help=f"play each marked mutant side by side with the original over N seeded random "
                                      f"games per player count; a difference is a wrong mark, counted as a survivor "

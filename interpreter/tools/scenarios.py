@@ -173,12 +173,16 @@ class ScenarioRunner:
             self._step(state, step, steps.pos_of(i))
         if "expect" in data:
             self._expect(state, data["expect"], data.pos_of("expect"))
+        if "sees" in data:
+            self._sees(state, data["sees"], data.pos_of("sees"))
+        if "knows" in data:
+            self._knows(state, data["knows"], data.pos_of("knows"))
 
     def _refused(self, data: LDict):
         """``refused: TEXT``: setting the game up must fail with a message containing TEXT
         (a player count, variant or option value the rulebook does not allow)."""
         pos = data.pos_of("refused")
-        for key in ("start", "steps", "expect"):
+        for key in ("start", "steps", "expect", "sees", "knows"):
             if data.get(key):
                 raise ScenarioFailure(data.pos_of(key), f"a scenario with 'refused' sets no game up: '{key}' has nothing to run on")
         try:
@@ -426,6 +430,142 @@ class ScenarioRunner:
             st.forced = [str(x) for x in step["draws"]]
         if "expect" in step:
             self._expect(st, step["expect"], step.pos_of("expect"))
+        if "sees" in step:
+            self._sees(st, step["sees"], step.pos_of("sees"))
+        if "knows" in step:
+            self._knows(st, step["knows"], step.pos_of("knows"))
+
+    # --- what a seat sees and knows ---------------------------------------------------
+    def _seats(self, st, spec, pos: Pos, what: str):
+        """(seats, their entries, position) for each key of a ``sees:``/``knows:`` mapping:
+        a seat number, or ``each`` (every seat)."""
+        if not isinstance(spec, dict):
+            raise ScenarioFailure(pos, f"{what}: map a seat (0, 1, … or 'each') to what it {what}")
+        out = []
+        for key, entries in spec.items():
+            kpos = spec.key_pos.get(key, pos) if hasattr(spec, "key_pos") else pos
+            if key == "each":
+                seats = list(st.lay.seats)
+            elif isinstance(key, int) and not isinstance(key, bool) and 0 <= key < st.lay.num_seats:
+                seats = [key]
+            else:
+                raise ScenarioFailure(kpos, f"{what}: '{key}' is not a seat of this game (0 to "
+                                            f"{st.lay.num_seats - 1}, or 'each')")
+            if not isinstance(entries, dict) or not entries:
+                raise ScenarioFailure(kpos, f"{what}: seat {key}: map a zone or variable to what it {what} there")
+            out.append((seats, entries, kpos))
+        return out
+
+    def _sees(self, st, spec, pos: Pos):
+        """``sees: {SEAT: {ZONE: value}}`` — what the seat is shown of each zone (its
+        observation): a list, exactly these labels (sorted, as ``labels()``); a number, only a
+        count, and that count; ``hidden``, only a count; ``shown``, the contents."""
+        for seats, entries, _ in self._seats(st, spec, pos, "sees"):
+            for key, want in entries.items():
+                kpos = entries.key_pos.get(key, pos) if hasattr(entries, "key_pos") else pos
+                want = _yaml_plain(want)
+                if not (want in ("hidden", "shown") or isinstance(want, list)
+                        or (isinstance(want, int) and not isinstance(want, bool) and want >= 0)):
+                    raise ScenarioFailure(kpos, f"sees: {key}: write a list of labels, a count, "
+                                                f"'hidden' (only a count) or 'shown' (the contents), not {want!r}")
+                zones = self._zone_targets(st, str(key), kpos)
+                if not zones:
+                    raise ScenarioFailure(kpos, f"sees: '{key}' names no zone of this game")
+                for seat in seats:
+                    seen = st.observation(seat)["zones"]
+                    for zone in zones:
+                        got = seen[zone.name]
+                        counted = isinstance(got, dict)
+                        where = f"seat {seat}, {zone.name}"
+                        if want == "hidden" and not counted:
+                            raise ScenarioFailure(kpos, f"{where}: expected only a count, but it sees "
+                                                        f"{format_value(sorted(got))}")
+                        if want == "shown" and counted:
+                            raise ScenarioFailure(kpos, f"{where}: expected the contents, but it sees "
+                                                        f"only a count ({got['count']})")
+                        if isinstance(want, list):
+                            if counted:
+                                raise ScenarioFailure(kpos, f"{where}: expected {format_value(sorted(map(str, want)))}, "
+                                                            f"but it sees only a count ({got['count']})")
+                            if sorted(map(str, want)) != sorted(got):
+                                raise ScenarioFailure(kpos, f"{where}: expected {format_value(sorted(map(str, want)))}, "
+                                                            f"it sees {format_value(sorted(got))}")
+                        if isinstance(want, int) and not isinstance(want, bool):
+                            if not counted:
+                                raise ScenarioFailure(kpos, f"{where}: expected only a count ({want}), but it sees "
+                                                            f"{format_value(sorted(got))}")
+                            if got["count"] != want:
+                                raise ScenarioFailure(kpos, f"{where}: expected a count of {want}, "
+                                                            f"it sees {got['count']}")
+
+    def _knows(self, st, spec, pos: Pos):
+        """``knows: {SEAT: {VARIABLE: value, facts: [...]}}`` — a variable (or an element,
+        ``"secret[1]"``) the seat is shown, with its value, or ``hidden`` when it is not
+        shown; ``facts``, exactly what `tell` told it about components it cannot see now,
+        each as ``"ZONE POSITION: FACT"`` written as what is true (``"hand[1] 2: color == blue"``,
+        ``"hand[1] 1: color != blue"``; position 1 = bottom);
+        ``decisions``, every decision since the start as the seat is told it, in order, each as
+        ``"SEAT: ACTION ID"`` (another seat's secret parameters as ``…``: ``"0: choose(…)"``)."""
+        for seats, entries, _ in self._seats(st, spec, pos, "knows"):
+            for key, want in entries.items():
+                kpos = entries.key_pos.get(key, pos) if hasattr(entries, "key_pos") else pos
+                want = _yaml_plain(want)
+                if key == "facts":
+                    if not isinstance(want, list):
+                        raise ScenarioFailure(kpos, "knows: facts: a list of \"ZONE POSITION: FACT\"")
+                    for seat in seats:
+                        told = st.observation(seat).get("facts", [])
+                        got = sorted(f"{zone} {at}: {_as_true(fact, holds)}" for zone, at, fact, holds in told)
+                        if sorted(map(str, want)) != got:
+                            raise ScenarioFailure(kpos, f"seat {seat} knows facts {got or 'none'}, expected "
+                                                        f"{sorted(map(str, want)) or 'none'}")
+                    continue
+                if key == "decisions":
+                    if not isinstance(want, list):
+                        raise ScenarioFailure(kpos, "knows: decisions: a list of \"SEAT: ACTION ID\", as the seat is told them")
+                    for seat in seats:
+                        got = [f"{who}: {action}" for who, action in st.observation(seat)["history"]]
+                        if [str(x) for x in want] != got:
+                            raise ScenarioFailure(kpos, f"seat {seat} is told the decisions {got or 'none'}, expected "
+                                                        f"{[str(x) for x in want] or 'none'}")
+                    continue
+                name, index = self._variable_key(st, str(key), kpos)
+                for seat in seats:
+                    shown = st.observation(seat)["variables"]
+                    if index is None:
+                        present, got = name in shown, shown.get(name)
+                    else:
+                        row = shown.get(name) or {}
+                        present, got = index in row, row.get(index)
+                    if want == "hidden":
+                        if present:
+                            raise ScenarioFailure(kpos, f"seat {seat} is shown {key} ({format_value(got)}), "
+                                                        f"expected it hidden")
+                        continue
+                    if not present:
+                        raise ScenarioFailure(kpos, f"seat {seat} is not shown {key}")
+                    if got != _yaml_plain(_shown_value(want)):
+                        raise ScenarioFailure(kpos, f"seat {seat} is shown {key} = {format_value(got)}, "
+                                                    f"expected {format_value(want)}")
+
+    def _variable_key(self, st, key: str, pos: Pos):
+        """(variable name, its element as the observation names it, or None) for ``key``."""
+        m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*(?:\[(.*)\])?\s*", key)
+        if not m:
+            raise ScenarioFailure(pos, f"knows: '{key}' is not a variable")
+        name, args = m.group(1), m.group(2)
+        var = next((v for v in list(self.game.scalar_vars) + list(self.game.family_vars) if v.name == name), None)
+        if var is None:
+            from ..game import suggest
+            names = sorted(v.name for v in list(self.game.scalar_vars) + list(self.game.family_vars))
+            raise ScenarioFailure(pos, f"knows: unknown variable '{name}'{suggest(name, names)}")
+        indexed = var in self.game.family_vars
+        if indexed != (args is not None):
+            raise ScenarioFailure(pos, f"knows: '{name}' {'takes an index' if indexed else 'takes no index'}")
+        if args is None:
+            return name, None
+        values = [self.compile(located_str(a.strip(), pos), pos)(st, [None]) for a in _split_params(args)]
+        return name, format_value(values[0] if len(values) == 1 else tuple(values))
 
     def _within_space(self, st, step: LDict):
         """Every legal action is an id of the layout's fixed action space (as `regelwerk check`
@@ -456,6 +596,21 @@ class ScenarioRunner:
                 got = st.winners()
             elif key == "current":
                 got = st.current_player()
+            elif key == "score_parts":
+                got = st.score_parts()
+                if not isinstance(want, list) or len(want) != len(got) or not all(isinstance(w, dict) for w in want):
+                    raise ScenarioFailure(kpos, f"score_parts: one mapping of part to points per seat "
+                                                f"({len(got)} seats), as the game-over breakdown lists them")
+                for seat, (w, g) in enumerate(zip(want, got)):
+                    unknown = [k for k in w if k not in g]
+                    if unknown:
+                        raise ScenarioFailure(kpos, f"score_parts: seat {seat}: the rulebook has no score part "
+                                                    f"'{unknown[0]}' (its parts: {', '.join(g) or 'none'})")
+                    name = next((k for k in w if w[k] != g[k]), None)    # the parts listed (all or some)
+                    if name is not None:
+                        raise ScenarioFailure(kpos, f"score_parts: seat {seat}: {name}: expected "
+                                                    f"{format_value(w[name])}, got {format_value(g[name])}")
+                continue
             elif key == "log":
                 lines = [str(x) for x in (want if isinstance(want, list) else [want])]
                 missing = [x for x in lines if not any(x in line for line in st.log)]
@@ -470,6 +625,22 @@ class ScenarioRunner:
                 if shown_want == shown_got:   # 1 and '1' print alike: say which is text
                     shown_want, shown_got = _typed(want), _typed(got)
                 raise ScenarioFailure(kpos, f"{key}: expected {shown_want}, got {shown_got}")
+
+
+def _as_true(fact: str, holds: bool) -> str:
+    """A told fact as what is true: ``color == red`` told false is ``color != red``."""
+    if holds:
+        return fact
+    return fact.replace(" == ", " != ", 1) if " == " in fact else fact.replace(" != ", " == ", 1)
+
+
+def _shown_value(value):
+    """A value as an observation shows it (JSON: keys as text)."""
+    if isinstance(value, dict):
+        return {str(k): _shown_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shown_value(v) for v in value]
+    return value
 
 
 #: the steps whose values are action ids (a misspelt one in ``reject:`` or
