@@ -198,8 +198,20 @@ def option_function(action, id_part):
     lines.append(f"    {local(action.player_slot)} = who")
     indent = "    "
     for i, spec in enumerate(params):
-        lines.extend(indent + line for line in spec.pre)
-        lines.append(f"{indent}for _x{i} in {spec.text}:")
+        for later in params[i:]:          # parts of later domains made once per value of these
+            if later.hoist is not None and later.hoist[0] == i:
+                lines.append(f"{indent}{local(later.hoist[1])} = None")
+        if spec.hoist is None:
+            lines.extend(indent + line for line in spec.pre)
+            text = spec.text
+        else:                             # its first part made on first use, the rest over it
+            _, hslot, htext, hpre = spec.hoist
+            lines.append(f"{indent}if {local(hslot)} is None:")
+            lines.extend(indent + "    " + line for line in hpre)
+            lines.append(f"{indent}    {local(hslot)} = {htext}")
+            text, rpre = spec.rest
+            lines.extend(indent + line for line in rpre)
+        lines.append(f"{indent}for _x{i} in {text}:")
         indent += "    "
         lines.append(f"{indent}{local(spec.slot)} = _x{i}")
     if action.where is not None:
