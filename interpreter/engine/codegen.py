@@ -114,12 +114,14 @@ class Gen:
                 f"    _memo = st.memo[{slot}]\n"
                 "    if _memo is None:\n"
                 f"        _memo = st.memo[{slot}] = {{}}\n"
-                f"    _key = {key}\n"
-                "    _v = _memo.get(_key, _rw_missing)\n"
+                f"    _key = {key}\n")
+        look = ("    _v = _memo.get(_key, _rw_missing)\n"
                 "    if _v is not _rw_missing:\n"
-                "        return _v\n"
-                "    try:\n")
-        return self._compile(head, _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
+                "        return _v\n")
+        fn = self._compile(head + look + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
+        # what a caller that has just looked the result up and found none calls (exprs._memo_probe)
+        fn._rw_fill = self._compile(head + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
+        return fn
 
     def _compile(self, head, prefix, src, pos, outer, after="", pre=()):
         _counter[0] += 1
