@@ -203,7 +203,7 @@ end: {score: "n"}
 def test_a_domain_part_that_reads_no_earlier_parameter_is_made_once_with_the_same_options(rulebook):
     rb = Rulebook.load(rulebook(HEAD + HOIST))
     b, c = rb.game.actions["go"].params[1:]
-    assert b.hoist[0] == 0                  # 1..4 and k >= 2: before the loop over a
+    assert b.hoist[0] == 0 and b.rest[1] == []     # reads no parameter: the whole list, before the loop over a
     assert c.hoist[0] == 0 and c.rest       # 1..5, twice(v) != 4 and 12 // (3 - d) > 0: before a as well
     expect = [f"go(a={a},b={b},c={10 * v + a})" for a in (1, 2, 3) for b in (2, 3, 4)
               for v in range(1, 6) if v != 2 and v != a + b]

@@ -21,7 +21,7 @@ from . import dependencies
 from . import types as T
 from .exprs import (E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, gen_cond,
                     gen_text, guard, inlinable, suggest, yields_distinct)
-from .codegen import Gen, LazyExpr, id_is_value
+from .codegen import Gen, LazyExpr, id_is_value, local
 from .display import check_images
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
@@ -858,8 +858,10 @@ class Compiler:
         self._compile_action(action, spec, scope)
         return action
 
-    def hoist_domain(self, tree, params: list, scope: Scope, gen: Gen, pos: Pos, pname: str):
-        """A parameter's domain ``[e for v in L if c1 and c2 and ...]`` whose list ``L`` and
+    def hoist_domain(self, tree, params: list, scope: Scope, gen: Gen, pos: Pos, pname: str, whole: tuple):
+        """A parameter's domain (``whole``: its text, type and statements) that does not read
+        the parameter just before it: made once per value of the parameters it reads.  Or a
+        domain ``[e for v in L if c1 and c2 and ...]`` whose list ``L`` and
         first conditions ``c1 ...`` do not read the parameter just before it: those parts
         written once per value of the parameters they do read (``ParamSpec.hoist``), the
         rest — ``[e for v in H if ...]`` over that list ``H`` — per combination
@@ -867,21 +869,28 @@ class Compiler:
         is computed where it was first needed (laziness keeps a failure where it was), and
         the compile leaves no trace in the checks' records (uses, table lookups, the report).
         None when the domain is not of that form or nothing can be moved."""
-        if (self.game.coverage is not None or not isinstance(tree, ast.ListComp) or len(tree.fors) != 1
-                or len(tree.fors[0].names) != 1 or tree.cond is None):
+        if self.game.coverage is not None:
             return None
-        var = tree.fors[0].names[0]
         names = [p.name for p in params]
-        if var in names:
-            return None
-        conds = tree.cond.values if isinstance(tree.cond, ast.BoolOp) and tree.cond.op == "and" else [tree.cond]
+        last = len(names)
 
         def level(node) -> int:
             """1 + the position of the last parameter ``node`` reads (0: none)."""
             read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
             return max((i + 1 for i, name in enumerate(names) if name in read), default=0)
 
-        last = len(names)
+        whole_at = level(tree)
+        if whole_at < last:
+            text, typ, pre = whole
+            hslot = scope.declare(f"{pname} domain", typ)     # a name no rulebook can write (a space)
+            return (whole_at, hslot, text, pre), (local(hslot), [])
+        if (not isinstance(tree, ast.ListComp) or len(tree.fors) != 1
+                or len(tree.fors[0].names) != 1 or tree.cond is None):
+            return None
+        var = tree.fors[0].names[0]
+        if var in names:
+            return None
+        conds = tree.cond.values if isinstance(tree.cond, ast.BoolOp) and tree.cond.op == "and" else [tree.cond]
         at = level(tree.fors[0].iter)
         if at >= last:
             return None
@@ -957,7 +966,7 @@ class Compiler:
                 action.has_sets = True
             split = None
             if choose is None and tree is not None and action.params and text != "()":
-                split = self.hoist_domain(tree, action.params, scope, gen, dpos, pname)
+                split = self.hoist_domain(tree, action.params, scope, gen, dpos, pname, (text, typ, pre))
             slot = scope.declare(pname, elem)
             action.params.append(ParamSpec(pname, LazyExpr(gen, text, dpos, pre), elem, slot, dpos, domain, tree,
                                            text, pre, choose, *(split or (None, None))))
