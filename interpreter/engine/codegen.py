@@ -237,7 +237,10 @@ def option_function(action, id_part):
         lines.append(f"{indent}if key not in seen:")
         lines.append(f"{indent}    seen.add(key)")
         lines.append(f"{indent}    out.append((_action, ({xs})))")
-    text, spans = strip("\n".join(lines) + "\n", gen.guards, locals_as=locals_as)
+    text = "\n".join(lines) + "\n"
+    if "st.memo[" in text:      # nothing changes the state while options are listed: its list of results once
+        text = text.replace("st.memo[", "_M[").replace("\n", "\n    _M = st.memo\n", 1)
+    text, spans = strip(text, gen.guards, locals_as=locals_as)
     _counter[0] += 1
     filename = f"<options of {action.name} #{_counter[0]}>"
     ns["_rw_info"] = Info(filename, spans)
