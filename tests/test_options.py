@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from dsl.diagnostics import RuleRuntimeError
 from dsl.parser import parse_expression
 from interpreter.engine.codegen import option_function
 from interpreter.engine.exprs import yields_distinct
@@ -178,3 +179,46 @@ end: {score: "n"}
     with pytest.raises(RulebookError) as info:
         Rulebook.load(rulebook(text))
     assert str(info.value).endswith("game.yaml:9:10: error: a string is never in a list (list of int) [RW102]")
+
+
+HOIST = """
+variables: {n: 0, d: 0}
+functions:
+  twice: {params: {k: int}, value: "2 * k"}
+flow:
+  - decide: [go]
+    who: 0
+    otherwise: [{set: "n = 7"}]
+actions:
+  go:
+    params:
+      a: "1..3 if d == 0 else []"
+      b: "[k for k in 1..4 if k >= 2]"
+      c: "[10 * v + a for v in 1..5 if twice(v) != 4 and 12 // (3 - d) > 0 and v != a + b]"
+    do: []
+end: {score: "n"}
+"""
+
+
+def test_a_domain_part_that_reads_no_earlier_parameter_is_made_once_with_the_same_options(rulebook):
+    rb = Rulebook.load(rulebook(HEAD + HOIST))
+    b, c = rb.game.actions["go"].params[1:]
+    assert b.hoist[0] == 0 and b.rest[1] == []     # reads no parameter: the whole list, before the loop over a
+    assert c.hoist[0] == 0 and c.rest       # 1..5, twice(v) != 4 and 12 // (3 - d) > 0: before a as well
+    expect = [f"go(a={a},b={b},c={10 * v + a})" for a in (1, 2, 3) for b in (2, 3, 4)
+              for v in range(1, 6) if v != 2 and v != a + b]
+    assert rb.new_game(2, 1).legal_actions() == expect
+
+
+def test_a_made_once_part_runs_only_where_the_whole_domain_ran(rulebook):
+    """The part made once is made where the domain was first needed: with no value of
+    ``a`` it never runs (no division by zero); with one it fails at its own column."""
+    rb = Rulebook.load(rulebook(HEAD + HOIST.replace("variables: {n: 0, d: 0}", "variables: {n: 0, d: 3}")))
+    st = rb.new_game(2, 1)
+    assert st.legal_actions() == [] and st.scores() == [7, 7]      # the decision was skipped, nothing failed
+    book = rulebook(HEAD + HOIST.replace("variables: {n: 0, d: 0}", "variables: {n: 0, d: 3}")
+                    .replace("1..3 if d == 0 else []", "1..3"))
+    with pytest.raises(RuleRuntimeError) as info:
+        Rulebook.load(book).new_game(2, 1).legal_actions()
+    line = next(i + 1 for i, text in enumerate((book / "game.yaml").read_text().splitlines()) if "12 //" in text)
+    assert info.value.pos.line == line and "division by zero" in info.value.message

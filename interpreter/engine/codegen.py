@@ -114,12 +114,14 @@ class Gen:
                 f"    _memo = st.memo[{slot}]\n"
                 "    if _memo is None:\n"
                 f"        _memo = st.memo[{slot}] = {{}}\n"
-                f"    _key = {key}\n"
-                "    _v = _memo.get(_key, _rw_missing)\n"
+                f"    _key = {key}\n")
+        look = ("    _v = _memo.get(_key, _rw_missing)\n"
                 "    if _v is not _rw_missing:\n"
-                "        return _v\n"
-                "    try:\n")
-        return self._compile(head, _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
+                "        return _v\n")
+        fn = self._compile(head + look + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
+        # what a caller that has just looked the result up and found none calls (exprs._memo_probe)
+        fn._rw_fill = self._compile(head + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
+        return fn
 
     def _compile(self, head, prefix, src, pos, outer, after="", pre=()):
         _counter[0] += 1
@@ -198,8 +200,20 @@ def option_function(action, id_part):
     lines.append(f"    {local(action.player_slot)} = who")
     indent = "    "
     for i, spec in enumerate(params):
-        lines.extend(indent + line for line in spec.pre)
-        lines.append(f"{indent}for _x{i} in {spec.text}:")
+        for later in params[i:]:          # parts of later domains made once per value of these
+            if later.hoist is not None and later.hoist[0] == i:
+                lines.append(f"{indent}{local(later.hoist[1])} = None")
+        if spec.hoist is None:
+            lines.extend(indent + line for line in spec.pre)
+            text = spec.text
+        else:                             # its first part made on first use, the rest over it
+            _, hslot, htext, hpre = spec.hoist
+            lines.append(f"{indent}if {local(hslot)} is None:")
+            lines.extend(indent + "    " + line for line in hpre)
+            lines.append(f"{indent}    {local(hslot)} = {htext}")
+            text, rpre = spec.rest
+            lines.extend(indent + line for line in rpre)
+        lines.append(f"{indent}for _x{i} in {text}:")
         indent += "    "
         lines.append(f"{indent}{local(spec.slot)} = _x{i}")
     if action.where is not None:
@@ -223,7 +237,10 @@ def option_function(action, id_part):
         lines.append(f"{indent}if key not in seen:")
         lines.append(f"{indent}    seen.add(key)")
         lines.append(f"{indent}    out.append((_action, ({xs})))")
-    text, spans = strip("\n".join(lines) + "\n", gen.guards, locals_as=locals_as)
+    text = "\n".join(lines) + "\n"
+    if "st.memo[" in text:      # nothing changes the state while options are listed: its list of results once
+        text = text.replace("st.memo[", "_M[").replace("\n", "\n    _M = st.memo\n", 1)
+    text, spans = strip(text, gen.guards, locals_as=locals_as)
     _counter[0] += 1
     filename = f"<options of {action.name} #{_counter[0]}>"
     ns["_rw_info"] = Info(filename, spans)

@@ -1386,7 +1386,8 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
 def _memo_probe(fdecl, parts: list, cx: Cx) -> str:
     """A call of a rulebook function in statement context: its remembered result looked up
     where it is needed (what the function itself does first, without the call), the
-    function called only when there is none."""
+    function called only when there is none — its variant that does not look again
+    (``_rw_fill``, codegen.Gen.memo_function)."""
     gen = cx.gen
     args = [_plain(part, cx) for part in parts]     # each argument once
     q = gen.temp()
@@ -1394,7 +1395,8 @@ def _memo_probe(fdecl, parts: list, cx: Cx) -> str:
     miss = gen.bind(MISSING, "miss")
     cx.stmts.extend([f"{q} = st.memo[{int(fdecl.slot)}]",
                      f"if {q} is None or ({q} := {q}.get({key}, {miss})) is {miss}:",
-                     f"    {q} = {gen.bind(fdecl.compiled, 'u')}({', '.join(['st'] + args)})"])
+                     f"    {q} = {gen.bind(getattr(fdecl.compiled, '_rw_fill', fdecl.compiled), 'u')}"
+                     f"({', '.join(['st'] + args)})"])
     return q
 
 

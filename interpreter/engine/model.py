@@ -271,6 +271,12 @@ class ParamSpec:
     #: a set-valued parameter (``{set: ..., size: ...}``, interpreter/engine/choices.py): its
     #: sizes ``(lo, hi)``; ``source`` and ``tree`` are then the list chosen from
     choose: tuple | None = None
+    #: the part of the domain that does not depend on the parameters just before it, made once
+    #: for all their values (Compiler.hoist_domain): ``(level, slot, text, pre)`` — computed on
+    #: first use inside the loop of the parameter at ``level`` into local ``slot``; the option
+    #: enumerator then runs ``rest`` = ``(text, pre)`` over it instead of ``text``; None: not split
+    hoist: tuple | None = None
+    rest: tuple | None = None
 
 
 @dataclass
