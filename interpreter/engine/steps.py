@@ -1423,4 +1423,4 @@ _STEPS = {
 }
 
 #: the keys that make a YAML mapping a step (for tools that read rulebooks: coverage, mutation)
-STEP_KINDS = tuple(_STEPS)
+STEP_KINDS = tuple(_STEPS) + ("bidding",)      # a bidding step is written out as other steps (engine/bidding.py)

@@ -135,6 +135,18 @@ class StepWriter:
             children.append(other)
         return text, children
 
+    def k_bidding(self, v, st):
+        names = [self.action_name(str(x)) for x in (v if isinstance(v, list) else [v])]
+        first = st.get("first")
+        who = f"starting with {self.s.expr(first)}" if first is not None else "starting with the player"
+        if st.get("together") is not None:
+            how = "every player says at once whether to raise, again and again, until a call brings no raise"
+        else:
+            again = "the player after the last raise" if st.get("restart") == "after" else "the first again"
+            how = f"the players are asked in turn, {who}; after a raise the asking begins with {again}; " \
+                  f"the bidding ends when every player, asked in turn, has passed"
+        return f"bidding: {self.s.join(names, 'or')} — {how}", []
+
     def k_call(self, v, st):
         name = str(v)
         text = f"carry out “{self.s.n.name(name)}”"
