@@ -92,6 +92,9 @@ class Layout:
         self.start_where: tuple = ()
         #: the components, zones and variable instances made so far (limit 'components')
         self.instances = 0
+        #: per zone: (zone, whether every seat sees it always: True, never: False, or None when its
+        #: `visible:` rule decides), made on first use by observe.py (observation)
+        self.zone_sight = None
 
     @property
     def decision_bound(self) -> int:

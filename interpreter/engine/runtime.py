@@ -983,9 +983,10 @@ class State:
         from .spaces import space_of
         return space_of(self.game, self.lay).mask(self.legal_actions())
 
-    def observation(self, viewer: int | None) -> dict:
-        """The state as seat ``viewer`` sees it (``None``: an onlooker); see observe.py."""
-        return observation(self, viewer)
+    def observation(self, viewer: int | None, history: bool = True) -> dict:
+        """The state as seat ``viewer`` sees it (``None``: an onlooker); see observe.py
+        (``history=False``: without the decisions so far)."""
+        return observation(self, viewer, history)
 
     def resample(self, seat: int, seed: int) -> "State":
         """A state ``seat`` cannot tell from this one, drawn from the posterior of what it was

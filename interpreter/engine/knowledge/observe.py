@@ -53,12 +53,23 @@ def var_visible(st, var, key, viewer) -> bool:
     return bool(var.visible(st, L))
 
 
-def observation(st, viewer: int | None) -> dict:
-    """The state as seat ``viewer`` sees it (``None``: an onlooker)."""
+def observation(st, viewer: int | None, history: bool = True) -> dict:
+    """The state as seat ``viewer`` sees it (``None``: an onlooker); ``history=False`` leaves the
+    decisions so far out (``"history"`` is then empty: a board drawn for a seat does not need them)."""
     zones = {}
-    for zone in st.lay.zones:
-        contents = st.z[zone.id]
-        if not sees_zone(st, zone, viewer):
+    z = st.z
+    known = st.known
+    seats = st.lay.seats
+    for zone, const in st.lay.zone_sight or zone_sight(st):
+        contents = z[zone.id]
+        if const is True:
+            seen = True
+        elif const is None:
+            seen = sees_zone(st, zone, viewer)
+        else:                           # (sees_zone: only a `reveal` shows it)
+            told = known.get(zone.id, ()) if known else ()
+            seen = viewer in told if viewer is not None else all(seat in told for seat in seats)
+        if not seen:
             zones[zone.name] = {"count": len(contents)}
         else:
             zones[zone.name] = [c.label for c in contents]
@@ -93,10 +104,21 @@ def observation(st, viewer: int | None) -> dict:
         "variables": variables,
         "zones": zones,
         # every decision so far as the viewer knows it: [seat, action id], others' secret parameters as …
-        "history": [[who, action_id] for who, action_id in st.history_for(viewer)],
+        "history": [[who, action_id] for who, action_id in st.history_for(viewer)] if history else [],
         **({"facts": facts} if facts else {}),
         **({"cells": grid_cells(st)} if st.lay.grids else {}),
     }
+
+
+def zone_sight(st) -> list:
+    """``Layout.zone_sight``: per zone, (zone, True when its rule shows it to every seat always,
+    False when to none, None when its `visible:` rule decides), made once per layout."""
+    lay = st.lay
+    if lay.zone_sight is None:
+        fams = st.game.zones
+        lay.zone_sight = [(zone, True if zone.family == "box" else fams[zone.family].visible_const)
+                          for zone in lay.zones]
+    return lay.zone_sight
 
 
 def _told_value(known, key, viewer, st) -> bool:

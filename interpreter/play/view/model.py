@@ -76,6 +76,17 @@ class ViewMaker:
         self.cover_fns = self._cover_functions()
         #: family -> (board name, (x, y) or {space key: (x, y)}) for `display: boards:`
         self.on_board = {fam: (b.name, where) for b in self.hints.boards.values() for fam, where in b.places.items()}
+        #: (family, owner seat or None) -> its zones, in the layout's order (fixed for the layout)
+        self.parts: dict = {}
+        for fam in self.families:
+            pidx = self.player_index(fam)
+            zones = list(lay.zfam[fam.id].values())
+            if pidx is None:
+                self.parts[fam.id, None] = (pidx, zones, frozenset(z.name for z in zones))
+            else:
+                for s in lay.seats:
+                    mine = [z for z in zones if z.index_values[pidx] == s]
+                    self.parts[fam.id, s] = (pidx, mine, frozenset(z.name for z in mine))
 
     def _part_functions(self) -> dict:
         """kind -> (f(state, [piece, part]), nslots) for `display: parts:`, compiled once (one that
@@ -308,8 +319,11 @@ class ViewMaker:
         return None
 
     # --- one view ------------------------------------------------------------
-    def view(self, state, seat: int | None) -> dict:
-        obs = state.observation(seat)
+    def view(self, state, seat: int | None, cache: "ViewCache | None" = None) -> dict:
+        """The view of ``state`` for ``seat``; with a ``cache`` (:class:`ViewCache`, one per table),
+        a family whose zones show ``seat`` what they showed it (or another seat) last time, with
+        nothing to click in them, is the same dict as then, not made anew."""
+        obs = state.observation(seat, history=False)
         lay = self.lay
         names = list(lay.seat_names)
         decision = obs.get("decision")
@@ -319,15 +333,17 @@ class ViewMaker:
         pieces = self._pieces(obs, options, to_move)
         shared, per_player = [], {s: [] for s in lay.seats}
         board_order = self.hints.player_board
+        aimed = {n for names in targets.values() for n in names} if targets else None
+        parts = self.parts
         for fam in self.families:
-            pidx = self.player_index(fam)
-            zones = list(lay.zfam[fam.id].values())
-            if pidx is None:
-                shared.append(self._family(fam, zones, None, obs, targets, state))
+            if (fam.id, None) in parts:
+                pidx, zones, znames = parts[fam.id, None]
+                shared.append(self._family_kept(cache, seat, fam, None, zones, znames, pidx, obs, targets, aimed, state))
             else:
                 for s in lay.seats:
-                    mine = [z for z in zones if z.index_values[pidx] == s]
-                    per_player[s].append(self._family(fam, mine, pidx, obs, targets, state))
+                    pidx, zones, znames = parts[fam.id, s]
+                    per_player[s].append(self._family_kept(cache, seat, fam, s, zones, znames, pidx, obs, targets,
+                                                           aimed, state))
         if board_order:
             rank = {n: i for i, n in enumerate(board_order)}
             for s in per_player:
@@ -367,6 +383,26 @@ class ViewMaker:
             # per seat, the score's named parts (`end: parts:`) as [[name, value], …], in the rulebook's order
             view["score_parts"] = [[[words(k), v] for k, v in row.items()] for row in state.score_parts()]
         return view
+
+    def _family_kept(self, cache, seat, fam, owner, zones, names, pidx, obs, targets, aimed, state) -> dict:
+        """:meth:`_family`, or the same family's dict made for the same zone contents before (``cache``)."""
+        if cache is None or fam.cells is not None or fam.name in self.space_fns or (aimed and not aimed.isdisjoint(names)):
+            return self._family(fam, zones, pidx, obs, targets, state)
+        shown = obs["zones"]
+        now = [shown.get(z.name) for z in zones]
+        kept = cache.families.get((fam.id, owner))
+        if kept is None:
+            kept = cache.families[fam.id, owner] = {}
+        mine = kept.get(seat)
+        if mine is not None and mine[0] == now:
+            return mine[1]
+        for other in kept.values():          # another seat sees the same (a public zone): made once
+            if other[0] == now:
+                kept[seat] = other
+                return other[1]
+        made = self._family(fam, zones, pidx, obs, {}, state)
+        kept[seat] = (now, made)
+        return made
 
     def _targets(self, state, options, who) -> dict:
         """option id -> [zone names a click chooses it by]"""
@@ -788,6 +824,21 @@ def maker_for(state) -> ViewMaker:
     return maker
 
 
-def build_view(state, seat: int | None) -> dict:
-    """The view of ``state`` for ``seat`` (``None``: an onlooker who sees only public zones)."""
-    return maker_for(state).view(state, seat)
+def build_view(state, seat: int | None, cache: "ViewCache | None" = None) -> dict:
+    """The view of ``state`` for ``seat`` (``None``: an onlooker who sees only public zones).
+    ``cache``: a :class:`ViewCache` kept with the state's table, to make again only what changed
+    since the last view made with it (the view is the same as without one)."""
+    return maker_for(state).view(state, seat, cache)
+
+
+class ViewCache:
+    """What the views of one table's seats were made of last time: per family and owner, per
+    viewer, the zones' contents as shown and the family's dict (JSON-ready data, shared by the views
+    made with this cache: never change a view made with one).  Any state of the table's game may be
+    drawn with it (a decision undone, a past state): a family is reused only where what its zones
+    show is equal."""
+
+    __slots__ = ("families",)
+
+    def __init__(self):
+        self.families: dict = {}

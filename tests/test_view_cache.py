@@ -1,0 +1,96 @@
+"""A view made with a ViewCache (a table's: families reused where their zones show what they
+showed before) equals the view made from scratch (``build_view`` without one), for every seat and
+an onlooker, at every state of whole random games of every shipped game, and after going back
+(an undo, a past state drawn with the same cache)."""
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from conftest import RULES
+from interpreter.game import Rulebook
+from interpreter.play.view import build_view
+from interpreter.play.view.model import ViewCache
+
+GAMES = {"azul_summer_pavilion": (2, 4), "iquazu": (2, 4), "moonlight_market": (2, 5), "yak": (2, 4)}
+#: test rulebooks with what no shipped game has: reveals, hidden values, covered grid cells, `display:` hints
+OTHERS = ["knowledge", "sealed_offers", "cups", "hidden_die", "domino_kingdom", "hex_garden", "patch_quilt", "hints"]
+
+
+def _same(got, want, where):
+    if got != want:
+        a, b = json.dumps(got, sort_keys=True, default=str), json.dumps(want, sort_keys=True, default=str)
+        i = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
+        raise AssertionError(f"{where}: the cached view differs at …{a[max(0, i - 80):i + 80]}… "
+                             f"(from scratch: …{b[max(0, i - 80):i + 80]}…)")
+
+
+def _play(rb, players, seed, back=True) -> int:
+    """One whole random game; at every state every seat's and an onlooker's view made with the
+    table's cache equals the one made from scratch.  Now and then a past state is drawn with the
+    same cache (a page asking ``?at=N``), and once the game goes back some decisions (an undo)."""
+    st = rb.new_game(players, seed, logging=False)
+    rng = random.Random(seed)
+    cache = ViewCache()
+    viewers = list(range(players)) + [None]
+    past = [st.clone()]
+    checked = 0
+    went_back = not back
+    step = 0
+    while True:
+        for viewer in viewers:
+            _same(build_view(st, viewer, cache), build_view(st, viewer), f"{rb.game.name} {players}p seed {seed} "
+                                                                         f"step {step} viewer {viewer}")
+            checked += 1
+        if step % 11 == 5 and len(past) > 3:
+            old = past[rng.randrange(len(past))]
+            viewer = rng.choice(viewers)
+            _same(build_view(old, viewer, cache), build_view(old, viewer), f"{rb.game.name} past state, viewer {viewer}")
+        if st.is_terminal():
+            return checked
+        if not went_back and step > 20 and rng.random() < 0.1:
+            st = past[-4].clone()               # an undo: three decisions taken back
+            past = past[:-3]
+            went_back = True
+        else:
+            st.apply_action(rng.choice(st.legal_actions()))
+            past.append(st.clone())
+        step += 1
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_cached_views_equal_views_from_scratch_over_whole_games(game):
+    rb = Rulebook.load(RULES / game)
+    assert _play(rb, GAMES[game][0], 1) > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_cached_views_equal_views_from_scratch_with_the_most_players(game):
+    rb = Rulebook.load(RULES / game)
+    assert sum(_play(rb, GAMES[game][1], seed) for seed in (2, 3)) > 200
+
+
+@pytest.mark.parametrize("book", OTHERS)
+def test_cached_views_equal_views_from_scratch_with_reveals_grids_and_hints(book):
+    folder = Path(__file__).parent / "rulebooks" / book
+    rb = Rulebook.load(folder)
+    assert _play(rb, 2, 3) > 0
+
+
+def test_a_family_whose_zones_did_not_change_is_not_made_again():
+    """What makes the cache worth having: after a decision, most families are the same dicts."""
+    rb = Rulebook.load(RULES / "yak")
+    st = rb.new_game(4, 5, logging=False)
+    cache = ViewCache()
+    before = build_view(st, 1, cache)
+    st.apply_action(random.Random(5).choice(st.legal_actions()))
+    after = build_view(st, 1, cache)
+    fams = lambda v: [f for f in v["shared"]] + [f for p in v["players"] for f in p["families"]]  # noqa: E731
+    kept = sum(a is b for a, b in zip(fams(before), fams(after)))
+    assert kept >= len(fams(after)) - 6
+    # and a public family is made once for every seat that sees it alike
+    other = build_view(st, 2, cache)
+    tower = [f for f in other["players"][3]["families"] if f["name"] == "tower"]
+    assert tower and tower[0] is [f for f in after["players"][3]["families"] if f["name"] == "tower"][0]
