@@ -5,7 +5,8 @@
 Plays random games at tables of ``--seats`` people in one process (a Hall with an SQLite file in
 a temporary folder) and times, with the process's CPU clock, each part of what the server does
 for one decision: **apply** (the engine and the story), **store** (the SQLite commit), **views**
-(the view of every seat for its live update: the board for that seat, `build_view`), **story**
+(the view of every seat for its live update: the board for that seat, `build_view` with the table's
+``ViewCache``; ``--fresh``: from scratch, as before the cache), **story**
 (the story told for each seat), **json** (each seat's payload as JSON) and **notify** (waking the
 live streams).  Prints the median of ``--repeat`` runs of each part, and the whole.
 """
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def run(game: str, seats: int, decisions: int, seed: int) -> dict:
+def run(game: str, seats: int, decisions: int, seed: int, fresh: bool = False) -> dict:
     from interpreter.game import Rulebook
     from interpreter.play.view import build_view
     from interpreter.play.web import tables as T
@@ -54,7 +55,7 @@ def run(game: str, seats: int, decisions: int, seed: int) -> dict:
                 payloads = []
                 for viewer in range(seats):
                     a = clock()
-                    view = build_view(s.state, viewer)
+                    view = build_view(s.state, viewer, None if fresh else table.views)
                     b = clock()
                     story = table.story_for(viewer)
                     c = clock()
@@ -84,11 +85,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seats", type=int, default=4)
     ap.add_argument("--decisions", type=int, default=300)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--fresh", action="store_true", help="make every view from scratch (no ViewCache: as before)")
     args = ap.parse_args(argv)
-    runs = [run(args.game, args.seats, args.decisions, i) for i in range(args.repeat)]
+    runs = [run(args.game, args.seats, args.decisions, i, args.fresh) for i in range(args.repeat)]
     med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
     total = statistics.median(sum(r.values()) for r in runs)
-    print(f"{Path(args.game).name}, {args.seats} seats, {args.decisions} decisions x {args.repeat} runs "
+    print(f"{Path(args.game).name}, {args.seats} seats, {args.decisions} decisions x {args.repeat} runs"
+          f"{', views from scratch' if args.fresh else ''} "
           f"(CPU ms per decision, medians):")
     print("  " + ", ".join(f"{k} {v:.2f}" for k, v in med.items()) + f"; whole {total:.2f}")
     return 0

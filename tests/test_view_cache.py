@@ -94,3 +94,13 @@ def test_a_family_whose_zones_did_not_change_is_not_made_again():
     other = build_view(st, 2, cache)
     tower = [f for f in other["players"][3]["families"] if f["name"] == "tower"]
     assert tower and tower[0] is [f for f in after["players"][3]["families"] if f["name"] == "tower"][0]
+
+
+def test_a_cache_shown_a_game_of_another_layout_starts_again():
+    """The hot-seat page's cache outlives its game: a new game of other players has other zones."""
+    rb = Rulebook.load(RULES / "yak")
+    cache = ViewCache()
+    for players in (4, 2, 3, 4):
+        st = rb.new_game(players, players, logging=False)
+        for viewer in list(range(players)) + [None]:
+            _same(build_view(st, viewer, cache), build_view(st, viewer), f"yak {players}p viewer {viewer}")

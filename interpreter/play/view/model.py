@@ -324,6 +324,9 @@ class ViewMaker:
         a family whose zones show ``seat`` what they showed it (or another seat) last time, with
         nothing to click in them, is the same dict as then, not made anew."""
         obs = state.observation(seat, history=False)
+        if cache is not None and cache.lay is not self.lay:
+            cache.families.clear()          # another layout's zones (a new game of other players)
+            cache.lay = self.lay
         lay = self.lay
         names = list(lay.seat_names)
         decision = obs.get("decision")
@@ -836,9 +839,10 @@ class ViewCache:
     viewer, the zones' contents as shown and the family's dict (JSON-ready data, shared by the views
     made with this cache: never change a view made with one).  Any state of the table's game may be
     drawn with it (a decision undone, a past state): a family is reused only where what its zones
-    show is equal."""
+    show is equal (and a state of another layout empties it)."""
 
-    __slots__ = ("families",)
+    __slots__ = ("families", "lay")
 
     def __init__(self):
-        self.families: dict = {}
+        self.families: dict = {}        # (family id, owner seat or None) -> {viewer: (zones as shown, dict)}
+        self.lay = None                 # the layout they are of

@@ -46,6 +46,7 @@ from ...game import IllegalAction
 from ...userstate import serve_db
 from ..session import HUMAN, Session, parse_seats
 from ..view import build_view
+from ..view.model import ViewCache
 from .guard import Guard, Refused, endpoint, error, option_map, query_seat, text, text_list, whole
 from .images import image_routes
 from .tableapi import table_routes
@@ -66,6 +67,7 @@ class GameServer:
         self.key = key
         self.table = None
         self._session = session
+        self.views = ViewCache()         # views made again only where something changed (any game it shows)
         self._lock = threading.Lock()
         # every hot-seat request holds the gate: /api/new replaces the table that /api/act would use (N7)
         self.gate = threading.RLock()
@@ -120,12 +122,12 @@ class GameServer:
         seat = self.viewer(s, asked_seat)
         if at is not None and 0 <= at < n:
             st = s.state_after(at)
-            view = build_view(st, seat)
+            view = build_view(st, seat, self.views)
             view["actions"] = []              # the past is for looking at
             story = s.tell(s.story, seat)      # the whole story; the page marks decision `at`
         else:
             at = n
-            view = build_view(s.state, seat)
+            view = build_view(s.state, seat, self.views)
             if seat is None or not s.is_human(seat) or s.state.current_player() != seat:
                 view["actions"] = []
             story = s.tell(s.story, seat)

@@ -40,6 +40,7 @@ from ...game import LIMITS
 from ...game import IllegalAction
 from ..session import HUMAN, Session
 from ..view import build_view
+from ..view.model import ViewCache
 from .botqueue import BotQueue
 from .guard import Refused
 from .store import SPECTATORS, Store, TableRecord
@@ -87,6 +88,7 @@ class Table:
         self.closed = False
         self._sent: dict = {}           # seat -> the JSON of its payload at this version
         self._told: dict = {}           # viewer -> (story list, entries told, everyone?, lines): told once each
+        self.views = ViewCache()        # the seats' views are made again only where something changed
         self._wake = wake or (lambda table: None)
         self.watchers: set = set()      # the live streams' wake-up events (asyncio)
         # undo (N6): a seat may not take back a decision made before it last saw something new
@@ -172,11 +174,11 @@ class Table:
             viewer = asked
         n = len(s.history)
         if at is not None and 0 <= at < n:
-            view = build_view(s.state_after(at), viewer)
+            view = build_view(s.state_after(at), viewer, self.views)
             view["actions"] = []
         else:
             at = n
-            view = build_view(s.state, viewer)
+            view = build_view(s.state, viewer, self.views)
             if seat is None or over or self.closed or s.state.current_player() != seat:
                 view["actions"] = []
         rec = self.rec
