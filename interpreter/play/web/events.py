@@ -8,7 +8,9 @@ An event's id is the table's :meth:`~.tables.Table.update_id`
 a page that reconnects to a restarted server takes its updates as new.
 
 A stream holds no thread: it waits on an asyncio event that the table's
-:meth:`~.tables.Table.changed` sets (from whichever thread changed it).  At most
+:meth:`~.tables.Table.changed` sets (from whichever thread changed it), which first makes
+the payload of every seat with an open stream, so that the stream sends it from the event loop
+(only a payload not made yet is made in a worker thread).  At most
 ``limits.serve_streams`` streams at once: the slot is taken and given back in
 one ``try``/``finally`` around the whole stream, so no request, however bad its
 headers, can keep one.
@@ -59,7 +61,7 @@ class EventStream:
                     return
 
         watcher = asyncio.ensure_future(watch_disconnect())
-        table.watchers.add(wake)
+        table.watchers[wake] = self.seat
         try:
             await send({"type": "http.response.start", "status": 200,
                         "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
@@ -70,7 +72,10 @@ class EventStream:
                 wake.clear()
                 now = table.update_id()
                 if now != seen:
-                    seen, data, over = await run_in_threadpool(self._present)
+                    made = table.ready(self.seat)          # made when the table changed: no thread needed
+                    if made is None or made[0] == seen:
+                        made = await run_in_threadpool(self._present)
+                    seen, data, over = made
                     await send({"type": "http.response.body", "more_body": True,
                                 "body": f"id: {seen}\ndata: {data}\n\n".encode()})
                     if over:
@@ -85,7 +90,7 @@ class EventStream:
         except OSError:
             pass
         finally:
-            table.watchers.discard(wake)
+            table.watchers.pop(wake, None)
             watcher.cancel()
             with hall.lock:
                 hall.streams -= 1
@@ -93,4 +98,4 @@ class EventStream:
     def _present(self):
         table = self.table
         with table.lock:
-            return table.update_id(), table.payload_json(self.seat), table.over or table.closed
+            return table.present(self.seat)

@@ -86,11 +86,11 @@ class Table:
         self.version = 0               # grows with every change in this run of the server
         self.touched = rec.touched or rec.created   # the last decision (or the making), for expiry
         self.closed = False
-        self._sent: dict = {}           # seat -> the JSON of its payload at this version
+        self._sent: dict = {}           # seat -> (update id, the JSON of its payload, over?) at this version
         self._told: dict = {}           # viewer -> (story list, entries told, everyone?, lines): told once each
         self.views = ViewCache()        # the seats' views are made again only where something changed
         self._wake = wake or (lambda table: None)
-        self.watchers: set = set()      # the live streams' wake-up events (asyncio)
+        self.watchers: dict = {}        # the live streams' wake-up events (asyncio) -> the seat each sends
         # undo (N6): a seat may not take back a decision made before it last saw something new
         self.sealed: dict = {}          # seat -> decisions it may no longer take back (the first n)
         self._seen: dict = {}           # seat -> seen_labels now
@@ -122,11 +122,19 @@ class Table:
         return f"{BOOT}-{self.rows}-{self.version}"
 
     def changed(self) -> None:
-        """Call with the lock held."""
+        """Call with the lock held.  The payloads of the seats whose live streams are open are made
+        here, before the streams wake: they find them made (:meth:`ready`) and send them without
+        taking a thread."""
+        self._sent = {}                 # (before the version: a stream that sees the new one finds no old payload)
         self.version += 1
-        self._sent = {}
         self.lock.notify_all()
         if self.watchers:
+            if self.session is not None:
+                for seat in set(self.watchers.values()):
+                    try:
+                        self.present(seat)
+                    except Exception:   # noqa: BLE001 - the stream makes it again itself and fails there
+                        break
             self._wake(self)
 
     def note_seen(self, before: int) -> None:
@@ -146,10 +154,20 @@ class Table:
     def payload_json(self, seat) -> str:
         """:meth:`payload` of the present as JSON text, made once per change and seat (the live
         streams of a seat's tabs and its own decision's answer share it).  Call with the lock held."""
-        text = self._sent.get(seat)
-        if text is None:
-            text = self._sent[seat] = dumps(self.payload(seat))
-        return text
+        return self.present(seat)[1]
+
+    def present(self, seat) -> tuple:
+        """(update id, :meth:`payload_json`, whether the table changes no more), made once per change
+        and seat.  Call with the lock held."""
+        got = self._sent.get(seat)
+        if got is None:
+            got = self._sent[seat] = (self.update_id(), dumps(self.payload(seat)), self.over or self.closed)
+        return got
+
+    def ready(self, seat) -> tuple | None:
+        """:meth:`present` if it is made already, else None; without the lock (a live stream on the
+        event loop: the entry was made whole under the lock, and a change empties them all at once)."""
+        return self._sent.get(seat)
 
     def story_for(self, viewer) -> list:
         """``Session.tell`` of the whole story for ``viewer``, telling each entry once: the story only
