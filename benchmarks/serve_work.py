@@ -64,6 +64,8 @@ def run(game: str, seats: int, decisions: int, seed: int, fresh: bool = False) -
                     parts["story"] += c - b
                 t4 = clock()
                 for p in payloads:
+                    if not fresh and T.fragment is not None:      # as Table.present sends it
+                        p["view"] = table.views.packed(p["view"], T.fragment)
                     T.dumps(p)
                 t5 = clock()
             parts["apply"] += t1 - t0

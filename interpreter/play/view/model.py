@@ -841,8 +841,29 @@ class ViewCache:
     drawn with it (a decision undone, a past state): a family is reused only where what its zones
     show is equal (and a state of another layout empties it)."""
 
-    __slots__ = ("families", "lay")
+    __slots__ = ("families", "lay", "encoded", "_bound")
 
     def __init__(self):
         self.families: dict = {}        # (family id, owner seat or None) -> {viewer: (zones as shown, dict)}
         self.lay = None                 # the layout they are of
+        self.encoded: dict = {}         # id(family dict) -> (the dict, encode(dict)): see packed
+        self._bound = 256
+
+    def packed(self, view: dict, encode) -> dict:
+        """``view`` (made with this cache) with each family replaced by ``encode(family)``, made once
+        per family dict: for an encoder that takes a piece already encoded (``orjson.Fragment``), a
+        family that did not change is encoded once for all the views that show it."""
+        out = dict(view)
+        out["shared"] = [self._encoded(f, encode) for f in view["shared"]]
+        out["players"] = [{**p, "families": [self._encoded(f, encode) for f in p["families"]]} for p in view["players"]]
+        return out
+
+    def _encoded(self, fam: dict, encode):
+        got = self.encoded.get(id(fam))
+        if got is None or got[0] is not fam:
+            if len(self.encoded) >= self._bound:      # keep only the families the cache still holds
+                live = {id(kept[1]) for seats in self.families.values() for kept in seats.values()}
+                self.encoded = {k: v for k, v in self.encoded.items() if k in live}
+                self._bound = 2 * len(self.encoded) + 256
+            got = self.encoded[id(fam)] = (fam, encode(fam))
+        return got[1]

@@ -25,9 +25,14 @@ try:                                  # the web extra's fast encoder (a table's 
 
     def dumps(data) -> str:
         return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+
+    def fragment(data):
+        """``data`` encoded once, to be put as it is into what dumps encodes later."""
+        return orjson.Fragment(orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS))
 except ImportError:                   # pragma: no cover - the standard library's, slower
     def dumps(data) -> str:
         return json.dumps(data)
+    fragment = None
 import secrets
 import threading
 import time
@@ -161,7 +166,10 @@ class Table:
         and seat.  Call with the lock held."""
         got = self._sent.get(seat)
         if got is None:
-            got = self._sent[seat] = (self.update_id(), dumps(self.payload(seat)), self.over or self.closed)
+            payload = self.payload(seat)
+            if fragment is not None:        # the families that did not change: encoded once, not per seat and change
+                payload["game"]["view"] = self.views.packed(payload["game"]["view"], fragment)
+            got = self._sent[seat] = (self.update_id(), dumps(payload), self.over or self.closed)
         return got
 
     def ready(self, seat) -> tuple | None:
