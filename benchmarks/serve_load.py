@@ -16,8 +16,9 @@ be stored.
 Prints decisions/s, the latency of a decision (POST to answer) at p50/p95/p99,
 errors (any answer but 200, any broken stream: must be 0), lost decisions
 (acknowledged but not in the database: must be 0), the server process's CPU time
-per decision (user + system, from /proc, over the playing time) and the load
-average.  Bounded: loopback only, at most ``--seconds`` plus the time to stop.
+per decision (user + system, from /proc, over the playing time), the load
+average, and the load clients' CPU per decision (what they need of the same machine).
+Bounded: loopback only, at most ``--seconds`` plus the time to stop.
 """
 from __future__ import annotations
 
@@ -188,7 +189,8 @@ def client_process(port, key, game, seats, tables, deadline, seed, out):
     for t in threads:
         t.join(timeout=max(1.0, deadline + 30 - time.time()))
     with run.lock:
-        out.send({"latencies": run.latencies, "errors": run.errors, "acked": run.acked, "games": run.games_done})
+        out.send({"latencies": run.latencies, "errors": run.errors, "acked": run.acked, "games": run.games_done,
+                  "cpu": time.process_time()})
     out.close()
 
 
@@ -274,6 +276,9 @@ def main(argv=None) -> int:
                "mean_ms": round(statistics.fmean(ms), 1) if ms else None,
                "server_cpu_ms_per_decision": round(cpu * 1000 / total, 2) if total else None,
                "server_cpu_share": round(cpu / elapsed, 2),
+               # the load clients' own CPU (parsing every seat's live updates…): what else the machine must carry
+               "clients_cpu_ms_per_decision": round(sum(r.get("cpu", 0) for r in results) * 1000 / total, 2)
+               if total else None,
                "errors": len(errors), "lost": lost, "db_bytes": db.stat().st_size,
                "load_before": [round(x, 1) for x in load_before], "load_after": [round(x, 1) for x in load_after]}
     if args.json:
@@ -285,6 +290,7 @@ def main(argv=None) -> int:
         print(f"server CPU {figures['server_cpu_ms_per_decision']} ms per decision "
               f"({figures['server_cpu_share']:.0%} of a core); load average {load_before[0]:.1f} before, "
               f"{load_after[0]:.1f} after (1 min)")
+        print(f"load clients' CPU {figures['clients_cpu_ms_per_decision']} ms per decision")
         print(f"errors {len(errors)}, lost decisions {lost}")
         for e in errors[:10]:
             print("  " + e)
