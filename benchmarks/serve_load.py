@@ -56,13 +56,25 @@ class Run:
         self.acked: dict = {}        # table id -> [(decision number, seat, action)] acknowledged
         self.games_done = 0
 
-    def request(self, method, path, data=None):
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+    def request(self, method, path, data=None, keep=None):
+        """One request; ``keep``: a seat's [connection, when last used], kept alive between its
+        decisions as a browser keeps it (opened anew when idle near the server's 5 s keep-alive)."""
         body = None if data is None else json.dumps(data).encode()
+        if keep is not None and keep[0] is not None and time.monotonic() - keep[1] < 3:
+            c = keep[0]
+        else:
+            if keep is not None and keep[0] is not None:
+                keep[0].close()
+            c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         c.request(method, path, body=body, headers={"Content-Type": "application/json"})
         r = c.getresponse()
         out = r.status, r.read()
-        c.close()
+        if keep is not None and not r.will_close:
+            keep[0], keep[1] = c, time.monotonic()
+        else:
+            c.close()
+            if keep is not None:
+                keep[0] = None
         return out
 
     def error(self, text):
@@ -122,6 +134,7 @@ def play_one(slot: Slot, seat: int, rng: random.Random) -> bool:
     """Play this seat until the game is over (True) or the time is up (False)."""
     run, token, table = slot.run, slot.tokens[seat], slot.table
     c = http.client.HTTPConnection("127.0.0.1", run.port, timeout=30)   # a keep-alive comes every 15 s
+    keep = [None, 0.0]          # this seat's connection for its decisions
     try:
         c.request("GET", f"/api/t/{token}/events")
         r = c.getresponse()
@@ -156,7 +169,7 @@ def play_one(slot: Slot, seat: int, rng: random.Random) -> bool:
             ids = [o["id"] for g in game["view"]["actions"] for o in g["options"]]
             action = rng.choice(ids)
             t0 = time.perf_counter()
-            code, body = run.request("POST", f"/api/t/{token}/act", {"action": action, "at": n})
+            code, body = run.request("POST", f"/api/t/{token}/act", {"action": action, "at": n}, keep)
             dt = time.perf_counter() - t0
             acted_at = n
             with run.lock:
@@ -170,6 +183,8 @@ def play_one(slot: Slot, seat: int, rng: random.Random) -> bool:
         return False
     finally:
         c.close()
+        if keep[0] is not None:
+            keep[0].close()
 
 
 def pct(values, p):
