@@ -81,7 +81,7 @@ STAGES = ("validate", "scenarios", "check", "timeout")
 VERIFY_GAMES = 4
 #: a marked mutant's verification may take this many times ``--timeout``: it plays VERIFY_GAMES games
 #: per player count side by side and compares what every seat is shown at every decision
-#: (measured on Yak: an observation per seat and decision makes a game about 20 times slower)
+#: (measured on a shipped game: an observation per seat and decision makes a game about 20 times slower)
 VERIFY_TIME = 3
 #: keys whose values are prose or names, never rules
 PROSE_KEYS = {"log", "fail", "end_game", "label", "name", "names", "automaton_names", "source", "scenario",
