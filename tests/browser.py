@@ -43,3 +43,21 @@ def wait_until(cond, timeout: float = 30) -> None:
             return
         time.sleep(0.05)
     raise AssertionError("the page did not get there")
+
+
+def click_a_choice(driver, rng, within: str = "") -> None:
+    """Click one of the page's choices at random: an option's button (``button.opt``), or, where an
+    action with many options is chosen in steps (issue 38), a step's button (``button.step``) and
+    then on until an option's button is there."""
+    from selenium.webdriver.common.by import By
+    for _ in range(10):
+        opts = driver.find_elements(By.CSS_SELECTOR, f"{within} button.opt".strip())
+        steps = driver.find_elements(By.CSS_SELECTOR, f"{within} button.step".strip())
+        if opts and (not steps or rng.random() < 0.5):
+            driver.execute_script("arguments[0].click()", rng.choice(opts))
+            return
+        if not steps:
+            break
+        driver.execute_script("arguments[0].click()", rng.choice(steps))
+        time.sleep(0.05)
+    raise AssertionError("no choice to click on the page")

@@ -18,7 +18,7 @@ import urllib.request
 
 import pytest
 
-from browser import start_browser
+from browser import click_a_choice, start_browser
 from conftest import ROOT, RULES
 
 pytest.importorskip("starlette", reason="serve needs the web extra: pip install -e '.[web]'")
@@ -193,7 +193,7 @@ def test_two_browsers_play_a_whole_game_at_one_table(tmp_path):
                 assert states == ["over", "over"]
                 break
             me = states.index("mine")
-            rng.choice(pages[me].find_elements(By.CSS_SELECTOR, "button.opt")).click()
+            click_a_choice(pages[me], rng)
             wait(lambda: len(table.session.history) > n)
         assert checked > 10
         assert all(d.execute_script("return window.pwned") is None for d in pages)
@@ -246,7 +246,7 @@ def test_open_pages_follow_a_server_killed_and_restarted(tmp_path):
         def decide_in_page():
             n = int(pages[0].execute_script("return document.body.dataset.decisions"))
             me = [d.execute_script("return document.body.dataset.state") for d in pages].index("mine")
-            pages[me].find_elements(By.CSS_SELECTOR, "button.opt")[0].click()
+            click_a_choice(pages[me], random.Random(0))
             return n + 1
 
         def both_show(n):

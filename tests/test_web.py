@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import start_browser as _browser
+from browser import click_a_choice, start_browser as _browser
 from conftest import ROOT, RULES, game_folders
 from interpreter.cli import main
 from interpreter.play.replay import replay_log
@@ -180,13 +180,13 @@ def test_a_full_game_in_the_browser(game, tmp_path):
                         break
                     narrows = driver.find_elements(By.CSS_SELECTOR, "#board .narrows")
                     if not narrows or rng.random() < 0.2:
-                        rng.choice(driver.find_elements(By.CSS_SELECTOR, "button.opt")).click()
+                        click_a_choice(driver, rng)
                         break
                     target = rng.choice(narrows)
                 else:
-                    rng.choice(driver.find_elements(By.CSS_SELECTOR, "button.opt")).click()
+                    click_a_choice(driver, rng)
             else:
-                rng.choice(driver.find_elements(By.CSS_SELECTOR, "button.opt")).click()
+                click_a_choice(driver, rng)
             _wait(driver, lambda: decisions() != before or state() == "over")
         # the game was played on the board: spaces and components clicked, most decisions made there
         print(f"{game}: {n} decisions, the board offered {offered}, {by_board} taken there, clicks {clicks}")
