@@ -18,9 +18,10 @@ from posterior import chi2_sf, g_test, posterior
 BOOKS = Path(__file__).parent / "rulebooks" / "posterior"
 # face-down tricks with must-follow, a public discard between hidden zones, a fact told on the
 # built-in label, a card seen then shuffled back, secret choices (some revealed), Kuhn poker, conditions
-# told (a void, a bound: tell without about)
+# told (a void, a bound: tell without about), decisions taken together and revealed (sealed bids with
+# hidden money, written orders with hidden strength: issue 42)
 SMALL = ["trick", "public_discard", "label_told", "shuffled_back", "secret_pick", "kuhn", "void_told",
-         "sealed_small"]
+         "sealed_small", "orders_small"]
 
 
 def states(book, want=20, seed=0):
