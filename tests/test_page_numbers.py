@@ -13,7 +13,7 @@ import pytest
 from browser import start_browser, wait_until
 from conftest import ROOT
 
-pytest.importorskip("bottle", reason="browser play needs the web extra: pip install -e '.[web]'")
+pytest.importorskip("starlette", reason="browser play needs the web extra: pip install -e '.[web]'")
 
 
 @pytest.mark.slow

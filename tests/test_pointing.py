@@ -193,7 +193,16 @@ def _serve(book):
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     m = re.search(r"(http://127\.0\.0\.1:\d+)/", proc.stdout.readline())
     assert m, proc.stderr.read()
+    global KEY
+    for _ in range(5):                  # the banner's creator's link: making tables in the lobby needs it
+        k = re.search(r"/lobby\?key=(\S+)", proc.stdout.readline())
+        if k:
+            KEY = k.group(1)
+            break
     return proc, m.group(1)
+
+
+KEY = ""    # the creator's key of the last server _serve started
 
 
 @pytest.mark.slow
@@ -206,7 +215,7 @@ def test_a_shaped_piece_is_played_by_pointing_on_a_375_px_page():
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
-    pytest.importorskip("bottle", reason="browser play needs the web extra")
+    pytest.importorskip("starlette", reason="browser play needs the web extra")
     driver, profile = start_browser(375, 812)
     proc, base = _serve(QUILT)
     try:
@@ -294,7 +303,7 @@ def test_no_serious_accessibility_violation_in_steps_pointing_lobby_and_table(wi
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
     from test_page_axe import axe_source
-    pytest.importorskip("bottle", reason="browser play needs the web extra")
+    pytest.importorskip("starlette", reason="browser play needs the web extra")
     axe = axe_source()
     driver, profile = start_browser(width, height)
     driver.set_script_timeout(60)
@@ -330,7 +339,7 @@ def test_no_serious_accessibility_violation_in_steps_pointing_lobby_and_table(wi
             wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#board .zone.fits"))
             check("patch_quilt: the quilt as the choice")
             # the lobby, a table made there, and a seat's page at that table
-            driver.get(base + "/lobby")
+            driver.get(base + "/lobby?key=" + KEY)         # the creator's link
             wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#rulebook option"))
             check("lobby")
             driver.find_element(By.ID, "start").click()

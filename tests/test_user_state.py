@@ -64,7 +64,7 @@ def test_checks_replays_go_to_the_state_folder_unless_a_flag_names_one(rulebook,
 
 
 def test_serve_leaves_the_current_folder_empty(tmp_path):
-    pytest.importorskip("bottle", reason="serve needs the web extra")
+    pytest.importorskip("starlette", reason="serve needs the web extra")
     here, home = tmp_path / "here", tmp_path / "home"
     here.mkdir()
     home.mkdir()
