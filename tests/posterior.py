@@ -112,6 +112,21 @@ def posterior(st, seat: int, limit: int = 200_000, record=None) -> dict:
     return {k: v / total for k, v in out.items()}
 
 
+class FactBlind(Recorder):
+    """A planted fault for the tests: a recorder whose check skips what `tell` told the seat (put in
+    place of ``worlds.Recorder``, a resample that forgets told facts)."""
+
+    __slots__ = ()
+
+    def told(self, st, facts):
+        pass
+
+    def add(self, event):
+        while self.expect is not None and self.at < len(self.expect) and self.expect[self.at][0] == "t":
+            self.at += 1
+        super().add(event)
+
+
 def chi2_sf(x: float, k: int) -> float:
     """P(X >= x) for X chi-square with ``k`` degrees of freedom (the regularised upper gamma)."""
     if k <= 0:

@@ -117,18 +117,8 @@ def test_a_resample_that_keeps_the_hidden_cards_fails_the_check(monkeypatch):
 
 
 def test_a_resample_that_forgets_a_told_fact_fails_the_check(monkeypatch):
-    from interpreter.engine.knowledge import record, worlds
-
-    class FactBlind(record.Recorder):       # the sampler's check skips what `tell` told the seat
-        __slots__ = ()
-
-        def told(self, st, facts):
-            pass
-
-        def add(self, event):
-            while self.expect is not None and self.at < len(self.expect) and self.expect[self.at][0] == "t":
-                self.at += 1
-            super().add(event)
+    from interpreter.engine.knowledge import worlds
+    from posterior import FactBlind
 
     def blind(st, seat, k):                 # the oracle's record is made first, with the true recorder
         real_trajectory(st, seat)
