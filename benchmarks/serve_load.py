@@ -4,7 +4,7 @@
 
 Starts the server as its own process on loopback (127.0.0.1, a free port, a fresh
 SQLite file in a temporary folder), makes ``--tables`` tables of ``--seats`` people
-each, and runs one client thread per seat, as a browser would: it listens to its
+each, and runs one client per seat (a coroutine), as a browser would: it listens to its
 table's live updates (Server-Sent Events) and, when it is to move, posts a random
 legal action with the decision count it saw.  A finished game is replaced by a new
 table.  The clients run in ``--client-procs`` processes of their own (tables shared
@@ -23,7 +23,7 @@ Bounded: loopback only, at most ``--seconds`` plus the time to stop.
 from __future__ import annotations
 
 import argparse
-import http.client
+import asyncio
 import json
 import os
 import random
@@ -32,7 +32,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -46,40 +45,90 @@ except ImportError:         # pragma: no cover - the standard library's, slower 
 
 
 class Run:
+    """What one client process saw: latencies, errors, acknowledged decisions."""
+
     def __init__(self, port: int, deadline: float, key: str = ""):
         self.port = port
         self.key = key
         self.deadline = deadline
-        self.lock = threading.Lock()
         self.latencies: list = []
         self.errors: list = []
         self.acked: dict = {}        # table id -> [(decision number, seat, action)] acknowledged
         self.games_done = 0
 
-    def request(self, method, path, data=None, keep=None):
-        """One request; ``keep``: a seat's [connection, when last used], kept alive between its
-        decisions as a browser keeps it (opened anew when idle near the server's 5 s keep-alive)."""
-        body = None if data is None else json.dumps(data).encode()
-        if keep is not None and keep[0] is not None and time.monotonic() - keep[1] < 3:
-            c = keep[0]
-        else:
-            if keep is not None and keep[0] is not None:
-                keep[0].close()
-            c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        c.request(method, path, body=body, headers={"Content-Type": "application/json"})
-        r = c.getresponse()
-        out = r.status, r.read()
-        if keep is not None and not r.will_close:
-            keep[0], keep[1] = c, time.monotonic()
-        else:
-            c.close()
-            if keep is not None:
-                keep[0] = None
-        return out
-
     def error(self, text):
-        with self.lock:
-            self.errors.append(text)
+        self.errors.append(text)
+
+
+# --- HTTP/1.1 on asyncio streams: what a browser's connection does, without a thread per seat ---------
+async def read_head(r) -> tuple:
+    """The status and the headers (lower-case names) of an answer."""
+    line = await r.readline()
+    if not line:
+        raise ConnectionError("the server closed the connection")
+    status = int(line.split()[1])
+    headers = {}
+    while True:
+        h = await r.readline()
+        if h in (b"\r\n", b"\n", b""):
+            return status, headers
+        name, _, value = h.partition(b":")
+        headers[name.strip().lower()] = value.strip()
+
+
+async def read_chunk(r, headers) -> bytes:
+    """The next piece of a streamed body (a chunk of ``Transfer-Encoding: chunked``); b"" at its end."""
+    if headers.get(b"transfer-encoding") != b"chunked":
+        return await r.read(1 << 16)
+    size = int((await r.readline()).split(b";")[0], 16)
+    if size == 0:
+        await r.readline()
+        return b""
+    data = await r.readexactly(size)
+    await r.readline()
+    return data
+
+
+async def read_body(r, headers) -> bytes:
+    if b"content-length" in headers:
+        return await r.readexactly(int(headers[b"content-length"]))
+    parts = []
+    while True:
+        part = await read_chunk(r, headers)
+        if not part:
+            return b"".join(parts)
+        parts.append(part)
+
+
+class Connection:
+    """One keep-alive connection for a seat's requests, opened anew when idle near the server's
+    5 s keep-alive (as a browser does) or when the server closed it."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.streams = None
+        self.used = 0.0
+
+    async def request(self, method: str, path: str, data=None) -> tuple:
+        body = b"" if data is None else json.dumps(data).encode()
+        if self.streams is None or time.monotonic() - self.used >= 3:
+            self.close()
+            self.streams = await asyncio.open_connection("127.0.0.1", self.port)
+        r, w = self.streams
+        w.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        status, headers = await read_head(r)
+        answer = await read_body(r, headers)
+        if headers.get(b"connection") == b"close":
+            self.close()
+        else:
+            self.used = time.monotonic()
+        return status, answer
+
+    def close(self):
+        if self.streams is not None:
+            self.streams[1].close()
+            self.streams = None
 
 
 class Slot:
@@ -87,104 +136,91 @@ class Slot:
 
     def __init__(self, run: Run, game: str, seats: int, no: int):
         self.run, self.game, self.seats, self.no = run, game, seats, no
-        self.barrier = threading.Barrier(seats)
+        self.barrier = asyncio.Barrier(seats)
         self.tokens = None
         self.table = None
-        self.games = 0
 
-    def new_table(self):
-        code, body = self.run.request("POST", "/api/tables", {"rulebook": self.game, "players": self.seats,
-                                                              "seats": ["human"] * self.seats, "key": self.run.key})
+    async def new_table(self, conn: Connection):
+        code, body = await conn.request("POST", "/api/tables", {"rulebook": self.game, "players": self.seats,
+                                                                 "seats": ["human"] * self.seats, "key": self.run.key})
         if code != 200:
             raise RuntimeError(f"making a table: {code} {body[:200]!r}")
-        links = json.loads(body)
+        links = loads(body)
         self.table = links["table"]
         self.tokens = [s["link"].rsplit("/", 1)[1] for s in links["seats"]]
-        with self.run.lock:
-            self.run.acked[self.table] = []
+        self.run.acked[self.table] = []
 
 
-def seat_client(slot: Slot, seat: int, rng: random.Random):
+async def seat_client(slot: Slot, seat: int, rng: random.Random):
+    """One seat: its tables one after another until the deadline (then its coroutine is cancelled)."""
     run = slot.run
-    while time.time() < run.deadline:
-        if seat == 0:
-            try:
-                slot.new_table()
-            except Exception as exc:            # noqa: BLE001 - counted, reported
-                run.error(str(exc))
-                slot.tokens = None
-        try:
-            slot.barrier.wait(timeout=60)
-        except threading.BrokenBarrierError:
-            return
-        if slot.tokens is None:
-            return
-        if not play_one(slot, seat, rng):
-            return
-        try:
-            slot.barrier.wait(timeout=120)
-        except threading.BrokenBarrierError:
-            return
-        if seat == 0:
-            with run.lock:
-                run.games_done += 1
-
-
-def play_one(slot: Slot, seat: int, rng: random.Random) -> bool:
-    """Play this seat until the game is over (True) or the time is up (False)."""
-    run, token, table = slot.run, slot.tokens[seat], slot.table
-    c = http.client.HTTPConnection("127.0.0.1", run.port, timeout=30)   # a keep-alive comes every 15 s
-    keep = [None, 0.0]          # this seat's connection for its decisions
+    conn = Connection(run.port)
     try:
-        c.request("GET", f"/api/t/{token}/events")
-        r = c.getresponse()
-        if r.status != 200:
-            run.error(f"events: {r.status} {r.read()[:200]!r}")
+        while True:
+            if seat == 0:
+                try:
+                    await slot.new_table(conn)
+                except Exception as exc:            # noqa: BLE001 - counted, reported
+                    run.error(str(exc))
+                    slot.tokens = None
+            await slot.barrier.wait()
+            if slot.tokens is None or not await play_one(slot, seat, rng, conn):
+                return
+            await slot.barrier.wait()
+            if seat == 0:
+                run.games_done += 1
+    finally:
+        conn.close()
+
+
+async def play_one(slot: Slot, seat: int, rng: random.Random, conn: Connection) -> bool:
+    """Play this seat until the game is over (True) or the stream fails (False)."""
+    run, token, table = slot.run, slot.tokens[seat], slot.table
+    r, w = await asyncio.open_connection("127.0.0.1", run.port, limit=1 << 20)
+    try:
+        w.write(f"GET /api/t/{token}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+                .encode())
+        status, headers = await read_head(r)
+        if status != 200:
+            run.error(f"events: {status} {(await read_body(r, headers))[:200]!r}")
             return False
         acted_at = -1
-        data = None
+        buf = b""
         while True:
-            if time.time() >= run.deadline:
+            piece = await read_chunk(r, headers)
+            if not piece:
+                run.error("a live-update stream ended before the game did")
                 return False
-            line = r.fp.readline()
-            if not line:
-                if time.time() < run.deadline:
-                    run.error("a live-update stream ended before the game did")
-                return False
-            line = line.rstrip(b"\n")
-            if line.startswith(b"data: "):
-                data = line[6:]
-                continue
-            if line or data is None:
-                continue
-            game = loads(data)["game"]
-            data = None
-            if game["over"]:
-                return True
-            if time.time() >= run.deadline:
-                return False
-            n = game["decisions"]
-            if game["view"]["to_move"] != seat or n <= acted_at:
-                continue
-            ids = [o["id"] for g in game["view"]["actions"] for o in g["options"]]
-            action = rng.choice(ids)
-            t0 = time.perf_counter()
-            code, body = run.request("POST", f"/api/t/{token}/act", {"action": action, "at": n}, keep)
-            dt = time.perf_counter() - t0
-            acted_at = n
-            with run.lock:
+            buf += piece
+            while b"\n\n" in buf:
+                event, buf = buf.split(b"\n\n", 1)
+                data = next((line[6:] for line in event.split(b"\n") if line.startswith(b"data: ")), None)
+                if data is None:
+                    continue                        # the retry line, a keep-alive comment
+                game = loads(data)["game"]
+                if game["over"]:
+                    return True
+                n = game["decisions"]
+                if game["view"]["to_move"] != seat or n <= acted_at:
+                    continue
+                ids = [o["id"] for g in game["view"]["actions"] for o in g["options"]]
+                action = rng.choice(ids)
+                t0 = time.perf_counter()
+                code, body = await conn.request("POST", f"/api/t/{token}/act", {"action": action, "at": n})
+                dt = time.perf_counter() - t0
+                acted_at = n
                 if code == 200:
                     run.latencies.append(dt)
                     run.acked[table].append((n, seat, action))
                 else:
                     run.errors.append(f"act: {code} {body[:200]!r}")
+    except asyncio.CancelledError:
+        raise
     except Exception as exc:                    # noqa: BLE001 - counted, reported
         run.error(f"{type(exc).__name__}: {exc}")
         return False
     finally:
-        c.close()
-        if keep[0] is not None:
-            keep[0].close()
+        w.close()
 
 
 def pct(values, p):
@@ -195,22 +231,26 @@ def pct(values, p):
 
 
 def client_process(port, key, game, seats, tables, deadline, seed, out):
-    """One client process: ``tables`` tables' seats as threads; its figures sent through ``out``."""
+    """One client process: ``tables`` tables' seats as coroutines of one event loop (a thread per
+    seat spent most of the clients' CPU taking turns); its figures sent through ``out``."""
     run = Run(port, deadline, key)
     rng = random.Random(seed)
-    threads = []
-    for i in range(tables):
-        slot = Slot(run, game, seats, i)
-        for seat in range(seats):
-            threads.append(threading.Thread(target=seat_client, args=(slot, seat, random.Random(rng.random())),
-                                            daemon=True))
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=max(1.0, deadline + 30 - time.time()))
-    with run.lock:
-        out.send({"latencies": run.latencies, "errors": run.errors, "acked": run.acked, "games": run.games_done,
-                  "cpu": time.process_time()})
+
+    async def all_seats():
+        slots = [Slot(run, game, seats, i) for i in range(tables)]
+        tasks = [asyncio.ensure_future(seat_client(slot, seat, random.Random(rng.random())))
+                 for slot in slots for seat in range(seats)]
+        done, pending = await asyncio.wait(tasks, timeout=max(0.0, deadline - time.time()))
+        for t in pending:
+            t.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        for t in done:
+            if not t.cancelled() and t.exception() is not None:
+                run.error(f"{type(t.exception()).__name__}: {t.exception()}")
+
+    asyncio.run(all_seats())
+    out.send({"latencies": run.latencies, "errors": run.errors, "acked": run.acked, "games": run.games_done,
+              "cpu": time.process_time()})
     out.close()
 
 
