@@ -55,6 +55,8 @@ class Run:
         self.errors: list = []
         self.acked: dict = {}        # table id -> [(decision number, seat, action)] acknowledged
         self.games_done = 0
+        self.updates = 0             # live updates read (each parsed, as a page parses it)
+        self.bytes = 0               # bytes of live updates and answers read
 
     def error(self, text):
         self.errors.append(text)
@@ -104,8 +106,9 @@ class Connection:
     """One keep-alive connection for a seat's requests, opened anew when idle near the server's
     5 s keep-alive (as a browser does) or when the server closed it."""
 
-    def __init__(self, port: int):
-        self.port = port
+    def __init__(self, run: Run):
+        self.run = run
+        self.port = run.port
         self.streams = None
         self.used = 0.0
 
@@ -119,6 +122,7 @@ class Connection:
                 f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
         status, headers = await read_head(r)
         answer = await read_body(r, headers)
+        self.run.bytes += len(answer)
         if headers.get(b"connection") == b"close":
             self.close()
         else:
@@ -154,7 +158,7 @@ class Slot:
 async def seat_client(slot: Slot, seat: int, rng: random.Random):
     """One seat: its tables one after another until the deadline (then its coroutine is cancelled)."""
     run = slot.run
-    conn = Connection(run.port)
+    conn = Connection(run)
     try:
         while True:
             if seat == 0:
@@ -192,18 +196,21 @@ async def play_one(slot: Slot, seat: int, rng: random.Random, conn: Connection) 
                 run.error("a live-update stream ended before the game did")
                 return False
             buf += piece
+            run.bytes += len(piece)
             while b"\n\n" in buf:
                 event, buf = buf.split(b"\n\n", 1)
                 data = next((line[6:] for line in event.split(b"\n") if line.startswith(b"data: ")), None)
                 if data is None:
                     continue                        # the retry line, a keep-alive comment
                 game = loads(data)["game"]
-                if game["over"]:
+                run.updates += 1
+                over, n, view = game["over"], game["decisions"], game["view"]
+                ids = [o["id"] for g in view["actions"] for o in g["options"]] if view["to_move"] == seat else None
+                game = view = data = event = None    # nothing of an update kept while waiting (see client_process)
+                if over:
                     return True
-                n = game["decisions"]
-                if game["view"]["to_move"] != seat or n <= acted_at:
+                if ids is None or n <= acted_at:
                     continue
-                ids = [o["id"] for g in game["view"]["actions"] for o in g["options"]]
                 action = rng.choice(ids)
                 t0 = time.perf_counter()
                 code, body = await conn.request("POST", f"/api/t/{token}/act", {"action": action, "at": n})
@@ -250,7 +257,7 @@ def client_process(port, key, game, seats, tables, deadline, seed, out):
 
     asyncio.run(all_seats())
     out.send({"latencies": run.latencies, "errors": run.errors, "acked": run.acked, "games": run.games_done,
-              "cpu": time.process_time()})
+              "cpu": time.process_time(), "updates": run.updates, "bytes": run.bytes})
     out.close()
 
 
@@ -339,6 +346,8 @@ def main(argv=None) -> int:
                # the load clients' own CPU (parsing every seat's live updates…): what else the machine must carry
                "clients_cpu_ms_per_decision": round(sum(r.get("cpu", 0) for r in results) * 1000 / total, 2)
                if total else None,
+               "updates_per_decision": round(sum(r.get("updates", 0) for r in results) / total, 2) if total else None,
+               "kb_per_decision": round(sum(r.get("bytes", 0) for r in results) / 1024 / total, 1) if total else None,
                "errors": len(errors), "lost": lost, "db_bytes": db.stat().st_size,
                "load_before": [round(x, 1) for x in load_before], "load_after": [round(x, 1) for x in load_after]}
     if args.json:
@@ -350,7 +359,8 @@ def main(argv=None) -> int:
         print(f"server CPU {figures['server_cpu_ms_per_decision']} ms per decision "
               f"({figures['server_cpu_share']:.0%} of a core); load average {load_before[0]:.1f} before, "
               f"{load_after[0]:.1f} after (1 min)")
-        print(f"load clients' CPU {figures['clients_cpu_ms_per_decision']} ms per decision")
+        print(f"load clients' CPU {figures['clients_cpu_ms_per_decision']} ms per decision; "
+              f"{figures['updates_per_decision']} live updates and {figures['kb_per_decision']} kB read per decision")
         print(f"errors {len(errors)}, lost decisions {lost}")
         for e in errors[:10]:
             print("  " + e)

@@ -28,6 +28,7 @@ The pages draw every text with the DOM's text nodes, never as HTML.
 """
 from __future__ import annotations
 
+import gc
 import json
 import secrets
 import sys
@@ -354,6 +355,17 @@ def make(rulebooks, port: int, session=None, db=None, host: str = "127.0.0.1", a
     return httpd, f"http://{shown}:{httpd.server_port}/", gs
 
 
+def _long_running() -> None:
+    """Tune Python's cycle collector for a process that runs for hours: what is loaded by now
+    (rulebooks, restored tables) is left out of its passes (``gc.freeze``), and its youngest
+    generation is collected after 50,000 allocations instead of 700.  A decision makes tens of
+    thousands of short-lived objects without cycles (freed by reference counting), while the
+    tables' states and cached views are long-lived; collecting at the default rate cost ~17 % of
+    the server's CPU per decision under load (docs/serve.md).  Cyclic garbage is still collected."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+
+
 def cmd_serve(args) -> int:
     from ...game import Rulebook
     from ..replay import LogProblem, LogProblems, print_problems
@@ -392,6 +404,7 @@ def cmd_serve(args) -> int:
           + (f", {len(hall.problems)} not" if hall.problems else "") + ")", flush=True)
     print(f"  your creator's link (making tables, handing out seats, closing tables; keep it to yourself): "
           f"{url}lobby?key={hall.key}", flush=True)
+    _long_running()
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:
