@@ -30,12 +30,12 @@ from setuptools.command.build_ext import build_ext
 # the modules of the hot loop (measured: each pays; see docs/performance.md); exprs and steps
 # write the generated code (start-up), the others run under it
 NATIVE_MODULES = [
-    "interpreter.engine.runtime",
-    "interpreter.engine.exprs",
-    "interpreter.engine.steps",
-    "interpreter.engine.stdlib",
-    "interpreter.engine.values",
-    "interpreter.engine.rng",
+    "interpreter.engine.run.runtime",
+    "interpreter.engine.compile.exprs",
+    "interpreter.engine.compile.steps",
+    "interpreter.engine.run.stdlib",
+    "interpreter.engine.run.values",
+    "interpreter.engine.run.rng",
     "interpreter.ai.bots",
 ]
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -161,9 +161,9 @@ def test_the_project_has_no_import_cycle_and_keeps_its_wings_apart():
 
 def test_the_graph_sees_the_whole_package():
     mods, edges, _ = graph(ROOT)
-    assert {"interpreter.engine.runtime", "interpreter.tools.scenarios", "interpreter.play.session",
+    assert {"interpreter.engine.run.runtime", "interpreter.tools.scenarios", "interpreter.play.session",
             "interpreter.ai.bots", "interpreter.cli", "dsl.parser"} <= set(mods)
-    assert "interpreter.engine.runtime" in edges["interpreter.engine.rulebook"]
+    assert "interpreter.engine.run.runtime" in edges["interpreter.engine.rulebook"]
     assert FACE in edges["interpreter.cli"]
 
 
@@ -184,11 +184,11 @@ def _plant(root: Path, module: str, line: str) -> None:
 
 @pytest.mark.parametrize("module, line, expected", [
     # a lazy import that closes a cycle: limits -> runtime -> limits
-    ("interpreter.engine.limits", "from .runtime import State", "import cycle"),
+    ("interpreter.engine.run.limits", "from .runtime import State", "import cycle"),
     # the engine reaching into a wing
-    ("interpreter.engine.runtime", "from ..play.narrate import Narrator", "the engine imports interpreter.play.narrate"),
+    ("interpreter.engine.run.runtime", "from ...play.narrate import Narrator", "the engine imports interpreter.play.narrate"),
     # a wing past the face
-    ("interpreter.play.session", "from ..engine.runtime import State", "a wing takes the engine through"),
+    ("interpreter.play.session", "from ..engine.run.runtime import State", "a wing takes the engine through"),
     # a wing's private name
     ("interpreter.tools.simulate", "from ..play.session import _private", "takes the private name _private"),
 ])
@@ -213,7 +213,7 @@ def test_the_import_paths_of_0_1_still_import_the_moved_modules():
     import sys
     import warnings
 
-    from interpreter.engine import runtime
+    from interpreter.engine.run import runtime
     from interpreter.play import gamelog
     for old in ("interpreter.runtime", "interpreter.gamelog", "interpreter.view.hints"):
         sys.modules.pop(old, None)
@@ -223,6 +223,6 @@ def test_the_import_paths_of_0_1_still_import_the_moved_modules():
         from interpreter.gamelog import read_log
         hints = importlib.import_module("interpreter.view.hints")
     assert old_runtime is runtime and read_log is gamelog.read_log
-    assert hints.read_hints is importlib.import_module("interpreter.engine.display").read_hints
+    assert hints.read_hints is importlib.import_module("interpreter.engine.display.display").read_hints
     said = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
-    assert any("interpreter.runtime moved to interpreter.engine.runtime" in s for s in said), said
+    assert any("interpreter.runtime moved to interpreter.engine.run.runtime" in s for s in said), said

@@ -24,10 +24,10 @@ from dsl import ast
 from dsl.diagnostics import Pos, Report, RuleRuntimeError
 
 from . import types as T
-from .stdlib import BUILTINS
+from ..run.stdlib import BUILTINS
 from .codegen import MISSING, Gen, LIMIT_CODE, _as_rule_error, is_generated, local, with_outer
-from .limits import LIMITS, check_number, check_size, power
-from .values import Component, MissingAttribute, Record, Zone, format_value
+from ..run.limits import LIMITS, check_number, check_size, power
+from ..run.values import Component, MissingAttribute, Record, Zone, format_value
 
 # codes of the diagnostics raised here (documented in docs/diagnostics.md)
 E_NAME = "RW101"
@@ -1135,7 +1135,7 @@ def _known_value(node: ast.Call, cx: Cx):
 
 
 def _knows_value(st, p, var, key, at) -> bool:
-    from .knowledge.observe import var_visible
+    from ..knowledge.observe import var_visible
     if p is None or at is None:
         return False
     return p in st.value_revealed_to(at) or bool(var_visible(st, var, key, p))

@@ -28,10 +28,10 @@ from .codegen import Gen, LazyExpr, local as _l
 from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, contents_of, gen_as_list, gen_cond, gen_text, guard,
                     note_range, suggest, E_NAME, E_TYPE)
 from . import flowcode as F
-from .limits import LIMITS, kept
+from ..run.limits import LIMITS, kept
 from .model import Label, LoopInfo, Procedure, ScopeInfo
-from .frames import ScopeRec
-from .values import Record, Zone, bounded, format_value
+from ..run.frames import ScopeRec
+from ..run.values import Record, Zone, bounded, format_value
 
 SCOPE_KINDS = ("phase", "round", "scope")
 
@@ -1423,4 +1423,4 @@ _STEPS = {
 }
 
 #: the keys that make a YAML mapping a step (for tools that read rulebooks: coverage, mutation)
-STEP_KINDS = tuple(_STEPS) + ("bidding",)      # a bidding step is written out as other steps (engine/bidding.py)
+STEP_KINDS = tuple(_STEPS) + ("bidding",)      # a bidding step is written out as other steps (engine/compile/bidding.py)

@@ -17,9 +17,9 @@ from __future__ import annotations
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import rng as rngmod
-from .flowcode import direct_function, rule_error
+from ..compile.flowcode import direct_function, rule_error
 from .limits import LIMITS, NEXT, WORK
-from .knowledge.observe import observation
+from ..knowledge.observe import observation
 from .frames import Decision, Frame, Option, ScopeRec, id_part, option_id  # noqa: F401 - part of this module's API
 from .values import Component, Record, encode, decode, format_value
 
@@ -132,7 +132,7 @@ class State:
         return s
 
     def __reduce__(self):
-        """Plain ``pickle``: by the rulebook's folder and the game so far (engine/persist.py)."""
+        """Plain ``pickle``: by the rulebook's folder and the game so far (engine/run/persist.py)."""
         from .persist import reduce_state
         return reduce_state(self)
 
@@ -563,7 +563,7 @@ class State:
 
     def draw_key(self):
         """Where the next random number comes from, while ``chance`` answers them: under
-        explicit chance (engine/chance.py) ``-1 - n`` for the game's n-th chance
+        explicit chance (engine/run/chance.py) ``-1 - n`` for the game's n-th chance
         outcome; else the generator's state (as without ``chance``)."""
         key = getattr(self.chance, "key", None)
         return key() if key is not None else self.rng
@@ -991,34 +991,34 @@ class State:
     def resample(self, seat: int, seed: int) -> "State":
         """A state ``seat`` cannot tell from this one, drawn from the posterior of what it was
         shown; the generator reseeded (see engine/knowledge/)."""
-        from .knowledge import resample
+        from ..knowledge import resample
         return resample(self, seat, seed)
 
     def recall_notes(self, seat: int) -> list:
         """Where ``resample(seat, …)`` remembers less than ``seat`` could tell from the rules:
         ``[(decisions so far, zone name, why)]``: always [] since resample replays worlds (engine/knowledge/)."""
-        from .knowledge.infosets import recall_notes
+        from ..knowledge.infosets import recall_notes
         return recall_notes(self, seat)
 
     def observation_tensor(self, viewer: int) -> dict:
         """Named fixed-shape numpy arrays of what ``viewer`` may see (see interpreter/tensors.py)."""
-        from .knowledge.tensors import observation_tensor
+        from ..knowledge.tensors import observation_tensor
         return observation_tensor(self, viewer)
 
     def information_state_tensor(self, seat: int) -> dict:
         """The observation tensor of ``seat`` and a summary of the decisions it knows
         of (``history:counts``, ``history:last``; see interpreter/infosets.py)."""
-        from .knowledge.infosets import information_state_tensor
+        from ..knowledge.infosets import information_state_tensor
         return information_state_tensor(self, seat)
 
     def information_state_string(self, seat: int) -> str:
         """What ``seat`` sees now and every decision it knows of, as text (interpreter/infosets.py)."""
-        from .knowledge.infosets import information_state_string
+        from ..knowledge.infosets import information_state_string
         return information_state_string(self, seat)
 
     def observation_string(self, viewer: int) -> str:
         """What ``viewer`` may see, as text (see interpreter/tensors.py)."""
-        from .knowledge.tensors import observation_string
+        from ..knowledge.tensors import observation_string
         return observation_string(self, viewer)
 
     def open_scopes(self) -> list:

@@ -34,8 +34,8 @@ from dsl.diagnostics import Diagnostic, ERROR, Pos, RuleRuntimeError, WARNING
 from dsl.loader import RulebookSource
 from dsl.yamlload import LDict, LList
 
-from .exprs import builtin_called, static_int
-from .layout import GameSetupError, make_layout
+from ..compile.exprs import builtin_called, static_int
+from ..run.layout import GameSetupError, make_layout
 
 SCOPE_STEPS = ("phase", "round", "scope")
 #: a setup that runs longer than this is stuck (the trigger-cycle check says why)
@@ -333,7 +333,7 @@ def unused_definitions(a: Analysis) -> Iterator[Diagnostic]:
     raised_anywhere |= {"action_start", "action_end"}
     for trig in g.triggers:
         if trig.event and trig.event not in raised_anywhere:
-            from .exprs import suggest
+            from ..compile.exprs import suggest
             yield Diagnostic(trig.pos, f"trigger '{trig.name}' waits for event '{trig.event}', which nothing "
                                        f"raises{suggest(trig.event, raised_anywhere)}", WARNING, "RW201")
 
@@ -387,7 +387,7 @@ def unreachable(a: Analysis) -> Iterator[Diagnostic]:
 def component_accounting(a: Analysis) -> Iterator[Diagnostic]:
     """Run setup for every player count and variant; a short draw or an
     overfull zone there is a rulebook that needs more than the game has."""
-    from .start import try_setup
+    from ..run.start import try_setup
     g = a.game
     layouts: dict = {}
     seen = set()
@@ -608,21 +608,21 @@ def empty_decisions(a: Analysis) -> Iterator[Diagnostic]:
 
 def display_hints(a: Analysis) -> Iterator[Diagnostic]:
     """RW250: a `display:` hint names a family, index, symbol, variable or action that does not exist."""
-    from .display import check_display
+    from ..display.display import check_display
     yield from check_display(a.src, a.game)
 
 
 def action_sentences(a: Analysis) -> Iterator[Diagnostic]:
     """RW251: an action's `say:` names no parameter or does not parse; RW252: a drawn rulebook's action
     without `say:`."""
-    from .say import check_say
+    from ..display.say import check_say
     yield from check_say(a.src, a.game)
 
 
 def rules_document_names(a: Analysis) -> Iterator[Diagnostic]:
     """RW274: a name a rules document (`regelwerk rules`) would print raw, in a drawn rulebook;
     RW254: a `display: names:` entry that names nothing used."""
-    from .wording import unnamed
+    from ..display.wording import unnamed
     yield from unnamed(a.src, a.game)
 
 
@@ -630,8 +630,8 @@ def bounded_parameters(a: Analysis) -> Iterator[Diagnostic]:
     """RW240: a parameter whose values cannot be bounded before the game (no fixed action space).
     A warning: the game plays, tests and is checked without one; only ``Rulebook.action_space``
     and the learning adapters refuse it (with the same message)."""
-    from .layout import make_layout
-    from .spaces import unbounded_parameters
+    from ..run.layout import make_layout
+    from ..run.spaces import unbounded_parameters
     g = a.game
     seen = set()
     for n in range(g.min_players, g.max_players + 1):
@@ -698,9 +698,9 @@ def leaky_parameters(a: Analysis) -> Iterator[Diagnostic]:
     the legal action ids, which the chooser is shown, would name what it may not know.  Judged
     on every layout, for every seat as the chooser, before the game starts (an index written
     ``player`` is the chooser's; any other index may be any)."""
-    from .start import fresh_state
-    from .layout import make_layout
-    from .knowledge.observe import var_visible, zone_visible
+    from ..run.start import fresh_state
+    from ..run.layout import make_layout
+    from ..knowledge.observe import var_visible, zone_visible
     g = a.game
     actions = [act for act in list(g.actions.values()) + list(g.inline_actions.values())
                if any(p.tree is not None for p in act.params)]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Callable
 
-from . import types as T
+from ..compile import types as T
 from .limits import LIMITS, check_combinations, check_permutations, check_size
 from .values import Record
 
@@ -342,7 +342,7 @@ def _room(st, z):
                   "the value of a variable (element).",
          [V("p", T.PLAYER), Z("z")], _const(T.BOOL))
 def _known(st, p, z):
-    from .knowledge.observe import sees_zone
+    from ..knowledge.observe import sees_zone
     return p is not None and sees_zone(st, z, p)
 
 

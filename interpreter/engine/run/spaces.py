@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from dsl import ast
 from dsl.parser import ParseError, parse_expression
 
-from .codegen import id_is_value
-from .exprs import builtin_called
+from ..compile.codegen import id_is_value
+from ..compile.exprs import builtin_called
 from .frames import id_part, option_id
 from .values import Component, Zone
 
@@ -167,7 +167,7 @@ def unbounded_message(action, spec, game=None) -> str:
     """Why parameter ``spec`` of ``action`` has no fixed action space, and what helps: a
     number variable its domain reads that declares no ``min``/``max`` (``0..money[player]``:
     declare ``max:`` on money and the bound is derived from it)."""
-    from . import types as T
+    from ..compile import types as T
     head = f"the values of parameter '{spec.name}' of action '{action.name}'"
     if isinstance(spec.type, (T.ListT, T.TupleT)):
         return (f"{head} are lists, which have no fixed action space; choose the elements as a set "
@@ -258,7 +258,7 @@ def _action_ids(b: "_Bounder", action, count_only: bool = False):
 
 def _set_values(elems, sizes):
     """Every value a set parameter of ``sizes`` can take when its elements are among
-    ``elems`` (interpreter/engine/choices.py): the combinations in the set order, alike elements
+    ``elems`` (interpreter/engine/run/choices.py): the combinations in the set order, alike elements
     (components with one label) as one element that may repeat up to how many there are;
     None beyond MAX_SET sets."""
     from .choices import set_key
@@ -420,7 +420,7 @@ class _Bounder:
             return None
 
     def by_type(self, typ):
-        from . import types as T
+        from ..compile import types as T
         if typ == T.PLAYER:
             return self.seats
         if typ == T.BOOL:
@@ -524,7 +524,7 @@ class _Bounder:
         return None
 
     def var_values(self, var):
-        from . import types as T
+        from ..compile import types as T
         clamp = self.lay.clamp.get(var.name)
         if var.index:
             return None  # indexed: see v_Index
@@ -605,7 +605,7 @@ class _Bounder:
                 return _product(args, lambda *ks: _hashable(_index(table, ks)))
             if n in g.variables and n not in env:
                 var = g.variables[n]
-                from . import types as T
+                from ..compile import types as T
                 return self._typed_var(var, lay.clamp.get(var.name), T)
         objs = self.val(obj, env)
         if isinstance(objs, AbsList):

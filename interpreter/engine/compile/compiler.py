@@ -22,16 +22,16 @@ from . import types as T
 from .exprs import (E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, gen_cond,
                     gen_text, guard, inlinable, suggest, yields_distinct)
 from .codegen import Gen, LazyExpr, id_is_value, local
-from .display import check_images
+from ..display.display import check_images
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,
                     ParamSpec, Procedure, TableDecl, TriggerDecl, VarDecl, ZoneFamily)
 from . import flowcode
-from .choices import choose_sets, parse_size
+from ..run.choices import choose_sets, parse_size
 
 #: the ends of scopes an invariant may be checked at (`when:`)
 INVARIANT_SCOPES = ("turn_end", "round_end", "phase_end")
 from .flowcode import lazy_entries, lazy_instructions
-from .limits import LIMITS
+from ..run.limits import LIMITS
 from .steps import StepCompiler
 
 #: the expression language's own words (dsl/grammar.lark): no name can be spelled like them
@@ -158,7 +158,7 @@ class Compiler:
             # `{red: 3, blue: 2}`); a record may have a field spelled like a symbol ({type: x, red: 1})
             if all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_]\w*", k) for k in out) and not (
                     ktypes and all(isinstance(kt, T.Sym) for kt in ktypes)):
-                from .values import Record
+                from ..run.values import Record
                 return Record(out), T.RecordT(tuple((k, t) for k, t in zip(out, vtypes)))
             return out, T.MapT(T.join_all(ktypes), T.join_all(vtypes))
         if isinstance(value, float):
@@ -1296,7 +1296,7 @@ class Compiler:
                 continue
             if when == "always":
                 self.game.invariants.append((name, sized(fn, scope), pos))
-                # what it keeps number variables within bounds the observations (engine/bounds.py)
+                # what it keeps number variables within bounds the observations (engine/compile/bounds.py)
                 from .bounds import invariant_bounds, merge
                 merge(self.game.invariant_bounds, invariant_bounds(self.game, node))
             else:
