@@ -8,7 +8,10 @@ statement, at module level or inside a function: a lazy import is an import too)
   ``ai``), from the front door (``cli``) or from the public face;
 - a wing takes the engine only through the public face ``interpreter.game``, never
   ``interpreter.engine.*``, and no module takes a private (``_``) name of another wing;
-- the package's root holds only the face, the front door and the shared modules listed here.
+- the package's root holds only the face, the front door and the shared modules listed here;
+- every module of the engine is in one of its sub-packages (compile, run, knowledge, checks,
+  display) or is one of the few listed here at its top;
+- no module of ``interpreter`` is longer than ``MAX_LINES`` (a module that grows is split by job).
 """
 from __future__ import annotations
 
@@ -25,6 +28,23 @@ FACE = "interpreter.game"
 ROOT_MODULES = {"interpreter", "interpreter.game", "interpreter.cli", "interpreter.commands",
                 "interpreter.native", "interpreter.moved", "interpreter.progress",
                 "interpreter.userstate"}
+# the engine's sub-packages (docs/design.md, "The engine") and the modules at its top: the facade
+# that loads and compiles a rulebook, and the shipped rulebooks found by name
+ENGINE_PARTS = ("compile", "run", "knowledge", "checks", "display")
+ENGINE_TOP = {"interpreter.engine", "interpreter.engine.rulebook", "interpreter.engine.shipped"}
+MAX_LINES = 800
+# modules over MAX_LINES, each with its reason
+LONG = {
+    "interpreter.engine.compile.exprs": "split next (issue 40)",
+    "interpreter.engine.compile.steps": "split next (issue 40)",
+    "interpreter.engine.compile.compiler": "split next (issue 40)",
+    "interpreter.engine.run.runtime": "split next (issue 40)",
+    "interpreter.engine.run.spaces": "split next (issue 40)",
+    "interpreter.engine.run.stdlib": "split next (issue 40)",
+    "interpreter.engine.checks.checks": "split next (issue 40)",
+    "interpreter.play.view.model": "outside the engine: issue 40 split the engine's modules only",
+    "interpreter.tools.mutate": "outside the engine: issue 40 split the engine's modules only",
+}
 
 
 def modules(root: Path) -> dict[str, Path]:
@@ -152,6 +172,14 @@ def problems(root: Path) -> list[str]:
         if name.startswith("interpreter") and wing_of(name) not in ("engine",) + WINGS and name not in ROOT_MODULES:
             found.append(f"{mods[name].relative_to(root)}: a module at the root of interpreter/ "
                          f"(put it in a wing, or list it as shared in docs/design.md and here)")
+    for name, path in mods.items():
+        if wing_of(name) == "engine" and name not in ENGINE_TOP and name.split(".")[2] not in ENGINE_PARTS:
+            found.append(f"{path.relative_to(root)}: a module of the engine in none of its sub-packages "
+                         f"({', '.join(ENGINE_PARTS)}; docs/design.md)")
+        lines = len(path.read_text().splitlines())
+        if name.startswith("interpreter") and lines > MAX_LINES and name not in LONG:
+            found.append(f"{path.relative_to(root)}: {lines} lines, more than {MAX_LINES} "
+                         f"(split it by job, or list it in LONG with the reason)")
     return found
 
 
@@ -206,6 +234,25 @@ def test_a_stray_module_at_the_root_is_found(tmp_path):
     assert any("interpreter/helpers.py: a module at the root" in p for p in problems(root))
 
 
+def test_a_module_outside_the_engines_sub_packages_is_found(tmp_path):
+    root = _copy(tmp_path)
+    (root / "interpreter" / "engine" / "helpers.py").write_text("X = 1\n")
+    assert any("interpreter/engine/helpers.py: a module of the engine in none" in p for p in problems(root))
+
+
+def test_a_module_over_the_length_limit_is_found(tmp_path):
+    root = _copy(tmp_path)
+    path = root / "interpreter" / "engine" / "run" / "rng.py"
+    path.write_text(path.read_text() + "\n" * MAX_LINES)
+    assert any(p.startswith("interpreter/engine/run/rng.py: ") and "more than 800" in p for p in problems(root))
+
+
+def test_the_long_modules_listed_are_still_long():
+    """An exception that no longer applies is taken off the list."""
+    mods, _, _ = graph(ROOT)
+    assert [m for m in LONG if len(mods[m].read_text().splitlines()) <= MAX_LINES] == []
+
+
 def test_the_import_paths_of_0_1_still_import_the_moved_modules():
     """docs/api.md's old paths (interpreter.runtime, interpreter.gamelog, …) are the modules at
     their new places, with a DeprecationWarning, for one release."""
@@ -226,3 +273,37 @@ def test_the_import_paths_of_0_1_still_import_the_moved_modules():
     assert hints.read_hints is importlib.import_module("interpreter.engine.display.display").read_hints
     said = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
     assert any("interpreter.runtime moved to interpreter.engine.run.runtime" in s for s in said), said
+
+
+def test_the_engine_paths_of_0_2_still_import_the_moved_modules():
+    """interpreter.engine.runtime (0.2) is interpreter.engine.run.runtime, and so on for every module
+    issue 40 put into a sub-package; checks and display are packages now and give the old names."""
+    import importlib
+    import sys
+    import warnings
+
+    from interpreter import moved
+    from interpreter.engine.checks import checks
+    from interpreter.engine.display import display
+    olds = [(f"interpreter.engine.{m}", f"interpreter.engine.{sub}.{m}")
+            for sub, names in moved.ENGINE.items() for m in names.split() if m != sub]
+    assert len(olds) == 26
+    for old, new in olds:
+        sys.modules.pop(old, None)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert importlib.import_module(old) is importlib.import_module(new), old
+        assert any(f"{old} moved to {new}" in str(w.message) for w in caught), old
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        from interpreter.engine.checks import run_checks
+        from interpreter.engine.display import read_hints
+    assert run_checks is checks.run_checks and read_hints is display.read_hints
+    said = {str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)}
+    assert said == {"interpreter.engine.checks.run_checks moved to interpreter.engine.checks.checks.run_checks "
+                    "(the old name goes in 0.3)",
+                    "interpreter.engine.display.read_hints moved to interpreter.engine.display.display.read_hints "
+                    "(the old name goes in 0.3)"}
+    engine_files = {p.stem for p in (ROOT / "interpreter" / "engine").glob("*/*.py")} - {"__init__"}
+    knowledge = {p.stem for p in (ROOT / "interpreter" / "engine" / "knowledge").glob("*.py")}
+    assert engine_files - knowledge <= {m for names in moved.ENGINE.values() for m in names.split()}
