@@ -32,6 +32,11 @@ from setuptools.command.build_ext import build_ext
 NATIVE_MODULES = [
     "interpreter.engine.run.runtime",
     "interpreter.engine.compile.exprs",
+    "interpreter.engine.compile.context",
+    "interpreter.engine.compile.names",
+    "interpreter.engine.compile.operators",
+    "interpreter.engine.compile.comprehensions",
+    "interpreter.engine.compile.calls",
     "interpreter.engine.compile.steps",
     "interpreter.engine.run.stdlib",
     "interpreter.engine.run.values",

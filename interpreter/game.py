@@ -60,7 +60,8 @@ from .engine.run.facts import draws_at_random, perfect_information
 from .engine.knowledge.tensors import ObservationWriter
 
 # --- compiling rulebook text outside a rulebook (scenarios' steps and expressions, coverage, mutants) -
-from .engine.compile.exprs import Cx, Scope, compile_expr, suggest
+from .engine.compile.context import Cx, Scope, suggest
+from .engine.compile.exprs import compile_expr
 from .engine.compile.flowcode import instruction, rule_error
 from .engine.compile.model import Procedure
 from .engine.run.frames import Frame

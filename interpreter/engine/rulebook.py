@@ -273,7 +273,8 @@ class Rulebook:
         """
         from dsl.diagnostics import Pos
         from dsl.parser import ParseError, parse_expression
-        from .compile.exprs import Cx, Scope, compile_expr
+        from .compile.context import Cx, Scope
+        from .compile.exprs import compile_expr
         from .compile import types as T
         report = Report()
         try:

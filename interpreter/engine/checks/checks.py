@@ -34,7 +34,7 @@ from dsl.diagnostics import Diagnostic, ERROR, Pos, RuleRuntimeError, WARNING
 from dsl.loader import RulebookSource
 from dsl.yamlload import LDict, LList
 
-from ..compile.exprs import builtin_called, static_int
+from ..compile.names import builtin_called, static_int
 from ..run.layout import GameSetupError, make_layout
 
 SCOPE_STEPS = ("phase", "round", "scope")
@@ -333,7 +333,7 @@ def unused_definitions(a: Analysis) -> Iterator[Diagnostic]:
     raised_anywhere |= {"action_start", "action_end"}
     for trig in g.triggers:
         if trig.event and trig.event not in raised_anywhere:
-            from ..compile.exprs import suggest
+            from ..compile.context import suggest
             yield Diagnostic(trig.pos, f"trigger '{trig.name}' waits for event '{trig.event}', which nothing "
                                        f"raises{suggest(trig.event, raised_anywhere)}", WARNING, "RW201")
 

@@ -19,8 +19,9 @@ from dsl.yamlload import LDict, LList
 
 from . import dependencies
 from . import types as T
-from .exprs import (E_NAME, E_STATIC, E_TYPE, Cx, Scope, compile_cond, compile_expr, compile_function, gen_cond,
-                    gen_text, guard, inlinable, suggest, yields_distinct)
+from .context import E_NAME, E_STATIC, E_TYPE, Cx, Scope, gen_cond, guard, suggest
+from .exprs import compile_cond, compile_expr, gen_text
+from .calls import compile_function, inlinable, yields_distinct
 from .codegen import Gen, LazyExpr, id_is_value, local
 from ..display.display import check_images
 from .model import (ActionDecl, ConstDecl, EnumDecl, FuncDecl, GameDef, IndexSpec, ItemSpec, KindDecl, OptionDecl,

@@ -25,8 +25,10 @@ from dsl.yamlload import LDict, LList
 
 from . import types as T
 from .codegen import Gen, LazyExpr, local as _l
-from .exprs import (Cx, Scope, _declare_targets, _family_key, compile_expr, contents_of, gen_as_list, gen_cond, gen_text, guard,
-                    note_range, suggest, E_NAME, E_TYPE)
+from .context import Cx, Scope, contents_of, gen_as_list, gen_cond, guard, suggest, E_NAME, E_TYPE
+from .comprehensions import _declare_targets, note_range
+from .names import _family_key
+from .exprs import compile_expr, gen_text
 from . import flowcode as F
 from ..run.limits import LIMITS, kept
 from .model import Label, LoopInfo, Procedure, ScopeInfo

@@ -30,7 +30,7 @@ from dsl import ast
 from dsl.parser import ParseError, parse_expression
 
 from ..compile.codegen import id_is_value
-from ..compile.exprs import builtin_called
+from ..compile.names import builtin_called
 from .frames import id_part, option_id
 from .values import Component, Zone
 
