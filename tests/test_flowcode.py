@@ -72,7 +72,7 @@ flow:
 end: {score: "x"}
 """)
     flow = rb.game.flow
-    from interpreter.engine.compile.steps import _log_line
+    from interpreter.engine.compile.effects import _log_line
     [name] = [k for k, v in flow.gen.ns.items() if v is _log_line]
 
     def broken(line):

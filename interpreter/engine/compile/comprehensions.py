@@ -173,7 +173,6 @@ def bind(L, slots, value):
             L[s] = v
 
 
-
 def _lambda(node: ast.Lambda, cx: Cx):
     return cx.error(node.pos, "a lambda (x -> ...) may only be an argument of a function call", E_LAMBDA)
 

@@ -107,7 +107,6 @@ class Cx:
         return "None", T.ANY
 
 
-
 def guard(fn, pos: Pos, what: str):
     """``fn`` with a failure anywhere in it reported as a rule error at ``pos``
     ("``what``: …").  A generated function gets the guard without a wrapper."""
