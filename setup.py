@@ -31,6 +31,9 @@ from setuptools.command.build_ext import build_ext
 # write the generated code (start-up), the others run under it
 NATIVE_MODULES = [
     "interpreter.engine.run.runtime",
+    "interpreter.engine.run.moves",
+    "interpreter.engine.run.told",
+    "interpreter.engine.run.playerapi",
     "interpreter.engine.compile.exprs",
     "interpreter.engine.compile.context",
     "interpreter.engine.compile.names",

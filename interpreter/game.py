@@ -20,7 +20,8 @@ from dsl.diagnostics import RulebookError, RuleRuntimeError
 from .engine.run.chance import ChanceState
 from .engine.run.layout import GameSetupError
 from .engine.rulebook import Rulebook, check_names, check_rulebook
-from .engine.run.runtime import IllegalAction, State, public_action_id
+from .engine.run.runtime import IllegalAction, State
+from .engine.run.playerapi import public_action_id
 from .engine.shipped import rulebook_path, shipped_games
 
 # --- values as the engine holds them, and how they read --------------------------------------------
