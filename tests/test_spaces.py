@@ -170,7 +170,7 @@ def test_reusing_bounded_results_changes_no_space(game, monkeypatch):
 
 def test_memo_keys_tell_true_from_one():
     # 1 == True in Python: a memo keyed by plain values would mix them up
-    from interpreter.engine.run.spaces import AbsList, _tagged
+    from interpreter.engine.run.domains import AbsList, _tagged
     assert _tagged(frozenset((1,))) != _tagged(frozenset((True,)))
     assert _tagged((1, 2)) != _tagged((True, 2)) and _tagged(1.0) != _tagged(1)
     assert _tagged(AbsList(frozenset((0,)))) != _tagged(AbsList(frozenset((False,))))
