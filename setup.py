@@ -45,6 +45,8 @@ NATIVE_MODULES = [
     "interpreter.engine.compile.control",
     "interpreter.engine.compile.decisions",
     "interpreter.engine.run.stdlib",
+    "interpreter.engine.run.signatures",
+    "interpreter.engine.run.grids",
     "interpreter.engine.run.values",
     "interpreter.engine.run.rng",
     "interpreter.ai.bots",
