@@ -74,6 +74,7 @@ def _marked(line: str, mark: str) -> str:
     return line[:len(line) - len(body)] + mark + body
 
 
+#: which writer writes each kind of node (the table is context.HANDLERS, where gen_expr reads it)
 HANDLERS.update({
     ast.Number: _number,
     ast.String: _string,
