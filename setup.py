@@ -30,12 +30,25 @@ from setuptools.command.build_ext import build_ext
 # the modules of the hot loop (measured: each pays; see docs/performance.md); exprs and steps
 # write the generated code (start-up), the others run under it
 NATIVE_MODULES = [
-    "interpreter.engine.runtime",
-    "interpreter.engine.exprs",
-    "interpreter.engine.steps",
-    "interpreter.engine.stdlib",
-    "interpreter.engine.values",
-    "interpreter.engine.rng",
+    "interpreter.engine.run.runtime",
+    "interpreter.engine.run.moves",
+    "interpreter.engine.run.told",
+    "interpreter.engine.run.playerapi",
+    "interpreter.engine.compile.exprs",
+    "interpreter.engine.compile.context",
+    "interpreter.engine.compile.names",
+    "interpreter.engine.compile.operators",
+    "interpreter.engine.compile.comprehensions",
+    "interpreter.engine.compile.calls",
+    "interpreter.engine.compile.steps",
+    "interpreter.engine.compile.effects",
+    "interpreter.engine.compile.control",
+    "interpreter.engine.compile.decisions",
+    "interpreter.engine.run.stdlib",
+    "interpreter.engine.run.signatures",
+    "interpreter.engine.run.grids",
+    "interpreter.engine.run.values",
+    "interpreter.engine.run.rng",
     "interpreter.ai.bots",
 ]
 HERE = os.path.dirname(os.path.abspath(__file__))

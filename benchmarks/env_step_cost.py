@@ -46,9 +46,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from interpreter.engine.chance import _start  # noqa: E402
+from interpreter.engine.run.chance import _start  # noqa: E402
 from interpreter.game import Rulebook  # noqa: E402
-from interpreter.engine.runtime import run  # noqa: E402
+from interpreter.engine.run.runtime import run  # noqa: E402
 
 GAMES = ["azul_summer_pavilion", "iquazu", "moonlight_market", "yak"]
 WAYS = ("pettingzoo", "raw", "chance", "chance_raw", "chance_state")

@@ -68,7 +68,7 @@ def find_entry(path: Path) -> Path:
 
 def inside_folder(root: Path, candidate: Path) -> bool:
     """Is ``candidate``, links followed, inside ``root``?  (A link loop is not.)  Also the check of
-    every other file a rulebook names (its pictures: interpreter/engine/display.py)."""
+    every other file a rulebook names (its pictures: interpreter/engine/display/display.py)."""
     try:
         candidate.resolve().relative_to(root.resolve())
         return True

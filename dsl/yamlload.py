@@ -284,7 +284,7 @@ def _reader_problem(exc) -> str:
     return f"the character {shown} is not allowed in YAML ({exc.reason})"
 
 
-#: the bounds of what the front end reads: interpreter/engine/limits.py sets them from its limits of the
+#: the bounds of what the front end reads: interpreter/engine/run/limits.py sets them from its limits of the
 #: same names (file_bytes, expr_chars) whenever they change; the front end imports nothing of the engine
 BOUNDS: dict = {"file_bytes": 1_000_000, "expr_chars": 20_000}
 

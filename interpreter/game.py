@@ -17,19 +17,20 @@ from __future__ import annotations
 from dsl.diagnostics import RulebookError, RuleRuntimeError
 
 # --- games: load, start, play, serialise (docs/api.md) ----------------------------------------------
-from .engine.chance import ChanceState
-from .engine.layout import GameSetupError
+from .engine.run.chance import ChanceState
+from .engine.run.layout import GameSetupError
 from .engine.rulebook import Rulebook, check_names, check_rulebook
-from .engine.runtime import IllegalAction, State, public_action_id
+from .engine.run.runtime import IllegalAction, State
+from .engine.run.playerapi import public_action_id
 from .engine.shipped import rulebook_path, shipped_games
 
 # --- values as the engine holds them, and how they read --------------------------------------------
-from .engine import types
-from .engine.values import Component, Zone, format_value, plain
-from .engine.rng import Rng
+from .engine.compile import types
+from .engine.run.values import Component, Zone, format_value, plain
+from .engine.run.rng import Rng
 
 # --- the fixed action space as the engine keeps it (also where a parameter has none: RW240) ----------
-from .engine.spaces import space_of
+from .engine.run.spaces import space_of
 
 # --- seats' knowledge: what a seat has seen, as text --------------------------------------------------
 from .engine.knowledge.infosets import information_state_string
@@ -39,32 +40,33 @@ from .engine.knowledge.properties import resample_problem
 from .engine.knowledge import record_of, shown_leaks
 
 # --- the rulebook's display: section (drawing a state is the play wing's) --------------------------
-from .engine.display import DisplayHints, check_display, fact_problem, read_hints, space_readers
+from .engine.display.display import DisplayHints, check_display, fact_problem, read_hints, space_readers
 # issue 30: pictures, boards and score tracks of `display:` (the view and the web server read them)
-from .engine.display import IMAGE_BYTES, IMAGE_TYPES, image_folder, image_name, image_problem, image_url, track_problem
-from .engine.say import Phrases, check_say, parse_template, words
+from .engine.display.display import IMAGE_BYTES, IMAGE_TYPES, image_folder, image_name, image_problem, image_url, track_problem
+from .engine.display.say import Phrases, check_say, parse_template, words
 # --- issue 30: the display language's component looks and picks ---------------------------------------
-from .engine.display import SHAPES, Pick, fill_template, template_fields
+from .engine.display.display import SHAPES, Pick, fill_template, template_fields
 # --- pieces with a shape (issue 27): what a grid cell covered by a piece's part shows ----------------
-from .engine.display import part_problem
+from .engine.display.display import part_problem
 
 # --- issue 41: the rulebook's names in words, for a rules document (`regelwerk rules`; RW274) --------
-from .engine.wording import display_words, plain_constants
+from .engine.display.wording import display_words, plain_constants
 
 # --- the engine's limits (the play wing's server adds its own fields: serve_tables, serve_streams…) -
-from .engine.limits import LIMITS, configure as configure_limits
+from .engine.run.limits import LIMITS, configure as configure_limits
 # --- AI environments: observation vectors, their bounds, the full (privileged) view ------------------
 from .engine.knowledge.tensors import EVERYONE, observation_bounds, observation_vector
-from .engine.facts import draws_at_random, perfect_information
+from .engine.run.facts import draws_at_random, perfect_information
 # --- AI environments (issue 29): observation vectors written over the last one (only what changed) ---
 from .engine.knowledge.tensors import ObservationWriter
 
 # --- compiling rulebook text outside a rulebook (scenarios' steps and expressions, coverage, mutants) -
-from .engine.exprs import Cx, Scope, compile_expr, suggest
-from .engine.flowcode import instruction, rule_error
-from .engine.model import Procedure
-from .engine.frames import Frame
-from .engine.steps import STEP_KINDS, StepCompiler
+from .engine.compile.context import Cx, Scope, suggest
+from .engine.compile.exprs import compile_expr
+from .engine.compile.flowcode import instruction, rule_error
+from .engine.compile.model import Procedure
+from .engine.run.frames import Frame
+from .engine.compile.steps import STEP_KINDS, StepCompiler
 
 __all__ = [
     "Rulebook", "State", "ChanceState", "IllegalAction", "GameSetupError", "RulebookError", "RuleRuntimeError",

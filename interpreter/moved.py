@@ -1,5 +1,6 @@
-"""The import paths of 0.1, kept for one release: ``interpreter.runtime`` is ``interpreter.engine.runtime``
-(and those of the engine's modules that moved into ``interpreter.engine.knowledge``: ``interpreter.engine.observe``).
+"""The import paths of 0.1, kept for one release: ``interpreter.runtime`` is ``interpreter.engine.run.runtime``
+(and the 0.2 paths of the engine's modules that moved into its sub-packages: ``interpreter.engine.observe``
+is ``interpreter.engine.knowledge.observe``, ``interpreter.engine.runtime`` is ``interpreter.engine.run.runtime``).
 
 0.2 put the modules into wings (engine, tools, play, ai; docs/design.md).  Code
 written against 0.1 (``from interpreter.runtime import State``,
@@ -17,6 +18,13 @@ import importlib.util
 import sys
 import warnings
 
+#: the engine's modules by sub-package (issue 40: compile, run, checks, display; knowledge below)
+ENGINE = {
+    "compile": "bidding bounds codegen compiler dependencies exprs flowcode model steps types",
+    "run": "chance choices facts frames layout limits persist rng runtime spaces start stdlib values",
+    "checks": "checkcache checks",
+    "display": "display say wording",
+}
 _WINGS = {
     "engine": "chance checkcache checks codegen compiler dependencies exprs facts flowcode frames layout "
               "limits model rng runtime spaces stdlib steps types values",
@@ -24,8 +32,22 @@ _WINGS = {
     "play": "gamelog narrate replay session tui view web",
     "ai": "adapters bots ismcts",
 }
-MOVED = {f"interpreter.{old}": f"interpreter.{wing}.{old}" for wing, names in _WINGS.items() for old in names.split()}
-MOVED["interpreter.view.hints"] = "interpreter.engine.display"
+_SUB = {module: sub for sub, names in ENGINE.items() for module in names.split()}
+
+
+def _now(wing: str, module: str) -> str:
+    """Where the 0.2 module ``interpreter.<wing>.<module>`` lives now."""
+    return f"interpreter.engine.{_SUB[module]}.{module}" if wing == "engine" and module in _SUB \
+        else f"interpreter.{wing}.{module}"
+
+
+MOVED = {f"interpreter.{old}": _now(wing, old) for wing, names in _WINGS.items() for old in names.split()}
+MOVED["interpreter.view.hints"] = "interpreter.engine.display.display"
+# the 0.2 paths of the engine's modules (interpreter.engine.runtime), in their sub-packages since issue 40;
+# interpreter.engine.checks and interpreter.engine.display are the sub-packages now, whose
+# __getattr__ gives the old modules' names (see their __init__)
+MOVED.update({f"interpreter.engine.{module}": f"interpreter.engine.{sub}.{module}"
+              for module, sub in _SUB.items() if module != sub})
 # what a seat knows, in one sub-package of the engine (issue 36): its 0.1 and its 0.2 paths
 for _old, _new in (("observe", "observe"), ("infosets", "infosets"), ("tensors", "tensors"), ("leaks", "properties")):
     MOVED[f"interpreter.{_old}"] = MOVED[f"interpreter.engine.{_old}"] = f"interpreter.engine.knowledge.{_new}"

@@ -5,7 +5,7 @@ play, the replays of ``check``'s findings, the playtest server's database — go
 to the user's state folder, ``$XDG_STATE_HOME/regelwerk`` (else
 ``~/.local/state/regelwerk``), or ``$REGELWERK_STATE`` when set.  A flag that names a
 place (``--log``, ``--replays``, ``--db``) always wins.  (The remembered check
-findings are a cache and live in the cache folder: interpreter/engine/checkcache.py.)
+findings are a cache and live in the cache folder: interpreter/engine/checks/checkcache.py.)
 """
 from __future__ import annotations
 

@@ -19,8 +19,8 @@ from fractions import Fraction
 from interpreter.engine.knowledge import record_of
 from interpreter.engine.knowledge.record import Mismatch, Recorder
 from interpreter.engine.knowledge.properties import hidden_part
-from interpreter.engine.runtime import run
-from interpreter.engine.start import fresh_state, with_frames
+from interpreter.engine.run.runtime import run
+from interpreter.engine.run.start import fresh_state, with_frames
 
 
 class _Need(BaseException):

@@ -51,8 +51,8 @@ def test_every_member_named_exists():
 def test_the_exceptions_are_where_the_page_says():
     import dsl.diagnostics as diagnostics
     import interpreter.game as game
-    import interpreter.engine.layout as layout
-    import interpreter.engine.runtime as runtime
+    import interpreter.engine.run.layout as layout
+    import interpreter.engine.run.runtime as runtime
     assert game.RulebookError is diagnostics.RulebookError
     assert game.RuleRuntimeError is diagnostics.RuleRuntimeError
     assert game.IllegalAction is runtime.IllegalAction

@@ -8,7 +8,10 @@ statement, at module level or inside a function: a lazy import is an import too)
   ``ai``), from the front door (``cli``) or from the public face;
 - a wing takes the engine only through the public face ``interpreter.game``, never
   ``interpreter.engine.*``, and no module takes a private (``_``) name of another wing;
-- the package's root holds only the face, the front door and the shared modules listed here.
+- the package's root holds only the face, the front door and the shared modules listed here;
+- every module of the engine is in one of its sub-packages (compile, run, knowledge, checks,
+  display) or is one of the few listed here at its top;
+- no module of ``interpreter`` is longer than ``MAX_LINES`` (a module that grows is split by job).
 """
 from __future__ import annotations
 
@@ -25,6 +28,16 @@ FACE = "interpreter.game"
 ROOT_MODULES = {"interpreter", "interpreter.game", "interpreter.cli", "interpreter.commands",
                 "interpreter.native", "interpreter.moved", "interpreter.progress",
                 "interpreter.userstate"}
+# the engine's sub-packages (docs/design.md, "The engine") and the modules at its top: the facade
+# that loads and compiles a rulebook, and the shipped rulebooks found by name
+ENGINE_PARTS = ("compile", "run", "knowledge", "checks", "display")
+ENGINE_TOP = {"interpreter.engine", "interpreter.engine.rulebook", "interpreter.engine.shipped"}
+MAX_LINES = 800
+# modules over MAX_LINES, each with its reason (none in the engine)
+LONG = {
+    "interpreter.play.view.model": "outside the engine: issue 40 split the engine's modules only",
+    "interpreter.tools.mutate": "outside the engine: issue 40 split the engine's modules only",
+}
 
 
 def modules(root: Path) -> dict[str, Path]:
@@ -152,6 +165,14 @@ def problems(root: Path) -> list[str]:
         if name.startswith("interpreter") and wing_of(name) not in ("engine",) + WINGS and name not in ROOT_MODULES:
             found.append(f"{mods[name].relative_to(root)}: a module at the root of interpreter/ "
                          f"(put it in a wing, or list it as shared in docs/design.md and here)")
+    for name, path in mods.items():
+        if wing_of(name) == "engine" and name not in ENGINE_TOP and name.split(".")[2] not in ENGINE_PARTS:
+            found.append(f"{path.relative_to(root)}: a module of the engine in none of its sub-packages "
+                         f"({', '.join(ENGINE_PARTS)}; docs/design.md)")
+        lines = len(path.read_text().splitlines())
+        if name.startswith("interpreter") and lines > MAX_LINES and name not in LONG:
+            found.append(f"{path.relative_to(root)}: {lines} lines, more than {MAX_LINES} "
+                         f"(split it by job, or list it in LONG with the reason)")
     return found
 
 
@@ -161,9 +182,9 @@ def test_the_project_has_no_import_cycle_and_keeps_its_wings_apart():
 
 def test_the_graph_sees_the_whole_package():
     mods, edges, _ = graph(ROOT)
-    assert {"interpreter.engine.runtime", "interpreter.tools.scenarios", "interpreter.play.session",
+    assert {"interpreter.engine.run.runtime", "interpreter.tools.scenarios", "interpreter.play.session",
             "interpreter.ai.bots", "interpreter.cli", "dsl.parser"} <= set(mods)
-    assert "interpreter.engine.runtime" in edges["interpreter.engine.rulebook"]
+    assert "interpreter.engine.run.runtime" in edges["interpreter.engine.rulebook"]
     assert FACE in edges["interpreter.cli"]
 
 
@@ -184,11 +205,11 @@ def _plant(root: Path, module: str, line: str) -> None:
 
 @pytest.mark.parametrize("module, line, expected", [
     # a lazy import that closes a cycle: limits -> runtime -> limits
-    ("interpreter.engine.limits", "from .runtime import State", "import cycle"),
+    ("interpreter.engine.run.limits", "from .runtime import State", "import cycle"),
     # the engine reaching into a wing
-    ("interpreter.engine.runtime", "from ..play.narrate import Narrator", "the engine imports interpreter.play.narrate"),
+    ("interpreter.engine.run.runtime", "from ...play.narrate import Narrator", "the engine imports interpreter.play.narrate"),
     # a wing past the face
-    ("interpreter.play.session", "from ..engine.runtime import State", "a wing takes the engine through"),
+    ("interpreter.play.session", "from ..engine.run.runtime import State", "a wing takes the engine through"),
     # a wing's private name
     ("interpreter.tools.simulate", "from ..play.session import _private", "takes the private name _private"),
 ])
@@ -206,6 +227,26 @@ def test_a_stray_module_at_the_root_is_found(tmp_path):
     assert any("interpreter/helpers.py: a module at the root" in p for p in problems(root))
 
 
+def test_a_module_outside_the_engines_sub_packages_is_found(tmp_path):
+    root = _copy(tmp_path)
+    (root / "interpreter" / "engine" / "helpers.py").write_text("X = 1\n")
+    assert any("interpreter/engine/helpers.py: a module of the engine in none" in p for p in problems(root))
+
+
+def test_a_module_over_the_length_limit_is_found(tmp_path):
+    root = _copy(tmp_path)
+    path = root / "interpreter" / "engine" / "run" / "rng.py"
+    path.write_text(path.read_text() + "\n" * MAX_LINES)
+    assert any(p.startswith("interpreter/engine/run/rng.py: ") and "more than 800" in p for p in problems(root))
+
+
+def test_the_long_modules_listed_are_still_long():
+    """An exception that no longer applies is taken off the list; the engine has none."""
+    mods, _, _ = graph(ROOT)
+    assert [m for m in LONG if wing_of(m) == "engine"] == []
+    assert [m for m in LONG if len(mods[m].read_text().splitlines()) <= MAX_LINES] == []
+
+
 def test_the_import_paths_of_0_1_still_import_the_moved_modules():
     """docs/api.md's old paths (interpreter.runtime, interpreter.gamelog, …) are the modules at
     their new places, with a DeprecationWarning, for one release."""
@@ -213,7 +254,7 @@ def test_the_import_paths_of_0_1_still_import_the_moved_modules():
     import sys
     import warnings
 
-    from interpreter.engine import runtime
+    from interpreter.engine.run import runtime
     from interpreter.play import gamelog
     for old in ("interpreter.runtime", "interpreter.gamelog", "interpreter.view.hints"):
         sys.modules.pop(old, None)
@@ -223,6 +264,37 @@ def test_the_import_paths_of_0_1_still_import_the_moved_modules():
         from interpreter.gamelog import read_log
         hints = importlib.import_module("interpreter.view.hints")
     assert old_runtime is runtime and read_log is gamelog.read_log
-    assert hints.read_hints is importlib.import_module("interpreter.engine.display").read_hints
+    assert hints.read_hints is importlib.import_module("interpreter.engine.display.display").read_hints
     said = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
-    assert any("interpreter.runtime moved to interpreter.engine.runtime" in s for s in said), said
+    assert any("interpreter.runtime moved to interpreter.engine.run.runtime" in s for s in said), said
+
+
+def test_the_engine_paths_of_0_2_still_import_the_moved_modules():
+    """interpreter.engine.runtime (0.2) is interpreter.engine.run.runtime, and so on for every module
+    issue 40 put into a sub-package; checks and display are packages now and give the old names."""
+    import importlib
+    import sys
+    import warnings
+
+    from interpreter import moved
+    from interpreter.engine.checks import checks
+    from interpreter.engine.display import display
+    olds = [(f"interpreter.engine.{m}", f"interpreter.engine.{sub}.{m}")
+            for sub, names in moved.ENGINE.items() for m in names.split() if m != sub]
+    assert len(olds) == 26
+    for old, new in olds:
+        sys.modules.pop(old, None)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert importlib.import_module(old) is importlib.import_module(new), old
+        assert any(f"{old} moved to {new}" in str(w.message) for w in caught), old
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        from interpreter.engine.checks import run_checks
+        from interpreter.engine.display import read_hints
+    assert run_checks is checks.run_checks and read_hints is display.read_hints
+    said = {str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)}
+    assert said == {"interpreter.engine.checks.run_checks moved to interpreter.engine.checks.checks.run_checks "
+                    "(the old name goes in 0.3)",
+                    "interpreter.engine.display.read_hints moved to interpreter.engine.display.display.read_hints "
+                    "(the old name goes in 0.3)"}

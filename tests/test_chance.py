@@ -4,9 +4,9 @@ import random
 import pytest
 
 from conftest import ROOT, RULES
-from interpreter.engine.chance import ChanceState
+from interpreter.engine.run.chance import ChanceState
 from interpreter.game import Rulebook
-from interpreter.engine.runtime import State
+from interpreter.engine.run.runtime import State
 
 HEAD = """\
 regelwerk: 1
@@ -36,8 +36,8 @@ def test_chance_nodes_with_the_seeded_numbers_give_the_seeded_game(game, players
     """The chance mode changes who picks the numbers, nothing else: fed the numbers the
     seeded generator drew, it plays the seeded game decision for decision."""
     rb = Rulebook.load(RULES / game)
-    from interpreter.engine.runtime import run
-    from interpreter.engine.start import fresh_state, with_frames
+    from interpreter.engine.run.runtime import run
+    from interpreter.engine.run.start import fresh_state, with_frames
     _SEEN.clear()
     st = with_frames(fresh_state(rb.game, rb.layout(players), 11, False))
     st.chance = _recording(st)
@@ -138,7 +138,7 @@ def test_a_paused_segment_and_its_clones_go_on_alike(monkeypatch, resume):
     node, a pickled copy, and the replaying mode without greenlet all reach the same states."""
     import pickle
 
-    from interpreter.engine import chance
+    from interpreter.engine.run import chance
     if resume and chance._greenlet is None:
         pytest.skip("greenlet is not installed (the rl extra)")
     if not resume:

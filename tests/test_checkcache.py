@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from interpreter.engine import checkcache, checks
+from interpreter.engine.checks import checkcache, checks
 from interpreter.game import check_rulebook
 
 from conftest import MINIMAL_HEADER
@@ -72,7 +72,7 @@ def test_a_changed_rulebook_is_checked_again(rulebook, cache, monkeypatch):
 def test_a_changed_engine_or_limit_is_another_key(rulebook, cache, monkeypatch):
     from dsl.diagnostics import Report
     from dsl.loader import load_rulebook
-    from interpreter.engine.limits import LIMITS
+    from interpreter.engine.run.limits import LIMITS
     source = load_rulebook(rulebook(BOOK), Report())
     key = checkcache.key_of(source)
     monkeypatch.setattr(LIMITS, "elements", LIMITS.elements + 1)

@@ -119,7 +119,7 @@ end: {score: "x"}
 
 
 def test_generated_text_holds_no_user_data_and_no_builtins_beyond_a_few(rulebook):
-    from interpreter.engine.codegen import _BUILTINS
+    from interpreter.engine.compile.codegen import _BUILTINS
     book = rulebook(HEAD + """
 variables: {x: 0}
 flow:
@@ -133,7 +133,7 @@ end: {score: "x"}
 
 
 def test_a_comprehension_over_several_lists_counts_what_it_tries(rulebook):
-    from interpreter.engine import limits
+    from interpreter.engine.run import limits
     book = rulebook(HEAD + """
 variables: {x: 0}
 flow:

@@ -128,7 +128,7 @@ def test_a_rulebook_may_define_every_standard_library_name(rulebook):
     # docs/compatibility.md: a rulebook's own names win over the standard library's, so the
     # library can grow without breaking anyone (issue 37: a rulebook's own `inside(r, c)` was
     # refused once the library gained `inside(cells, rows, cols)`)
-    from interpreter.engine.stdlib import BUILTINS
+    from interpreter.engine.run.stdlib import BUILTINS
     names = sorted(BUILTINS)
     functions = "".join(f"  {name}: {{params: {{x: int}}, value: \"x * 1000 + {i}\"}}\n"
                         for i, name in enumerate(names))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from dsl.diagnostics import RuleRuntimeError
-from interpreter.engine import flowcode
+from interpreter.engine.compile import flowcode
 from interpreter.ai.bots import RandomBot
 from interpreter.game import Rulebook
 
@@ -72,7 +72,7 @@ flow:
 end: {score: "x"}
 """)
     flow = rb.game.flow
-    from interpreter.engine.steps import _log_line
+    from interpreter.engine.compile.effects import _log_line
     [name] = [k for k, v in flow.gen.ns.items() if v is _log_line]
 
     def broken(line):

@@ -73,7 +73,7 @@ def test_rulebooks_that_ask_for_too_much_work_end_in_seconds(book, command):
 
 
 def test_limits_can_be_raised_for_research_runs():
-    from interpreter.engine import limits
+    from interpreter.engine.run import limits
     before = limits.LIMITS.elements
     try:
         limits.configure(elements=10)
@@ -88,7 +88,7 @@ def test_limits_can_be_raised_for_research_runs():
 def test_the_digits_limit_follows_every_change_of_it(monkeypatch):
     """check_number compares with a bound kept beside ``digits``: configure() and a plain
     assignment (as monkeypatch makes) both move it.  10**30 has 31 digits."""
-    from interpreter.engine import limits
+    from interpreter.engine.run import limits
     assert limits.check_number(10 ** 30) == 10 ** 30
     monkeypatch.setattr(limits.LIMITS, "digits", 20)
     with pytest.raises(limits.LimitError, match="more than 20 digits"):

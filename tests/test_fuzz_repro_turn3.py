@@ -53,8 +53,8 @@ def test_a_value_nested_past_the_depth_limit_is_refused_where_it_is_kept(case):
 
 
 def test_depth_is_measured_without_recursion_limits_and_remembered_for_big_lists():
-    from interpreter.engine.limits import LIMITS, LimitError
-    from interpreter.engine.values import Record, bounded
+    from interpreter.engine.run.limits import LIMITS, LimitError
+    from interpreter.engine.run.values import Record, bounded
     flat = tuple(range(1000))
     assert bounded(flat) is flat
     v = 0
@@ -161,7 +161,7 @@ def test_element_work_between_decisions_and_kept_elements_are_bounded(case, limi
 
 
 def test_work_counts_restart_at_each_decision_and_memory_is_looked_at_for_big_builds():
-    from interpreter.engine import limits
+    from interpreter.engine.run import limits
     before = (limits.LIMITS.work, limits.LIMITS.memory)
     try:
         limits.configure(work=100)

@@ -51,8 +51,8 @@ def test_n1_a_set_parameter_with_too_many_sets_is_refused_before_one_is_built(ca
 
 
 def test_n1_counting_the_sets_builds_none():
-    from interpreter.engine.choices import choose_sets
-    from interpreter.engine.limits import LimitError
+    from interpreter.engine.run.choices import choose_sets
+    from interpreter.engine.run.limits import LimitError
     with pytest.raises(LimitError, match="sets of 1 to 30 of these 60 elements"):
         choose_sets(range(1, 61), 1, 30)
     assert len(choose_sets(range(1, 61), 1, 3)) == 60 + 1770 + 34220      # C(60, 1..3)
@@ -70,7 +70,7 @@ def test_n15_many_small_kept_lists_reach_the_memory_limit():
 
 
 def test_small_builds_add_up_to_a_look_at_the_memory():
-    from interpreter.engine import limits
+    from interpreter.engine.run import limits
     before = (limits.LIMITS.work, limits.LIMITS.memory)
     try:
         limits.WORK[0] = 0
@@ -100,6 +100,6 @@ def test_n9_a_sentence_nested_too_deep_is_located_and_play_has_no_traceback(tmp_
 
 
 def test_a_sentence_nested_up_to_the_limit_still_reads():
-    from interpreter.engine.say import parse_template, slots
+    from interpreter.engine.display.say import parse_template, slots
     deep = "[a" * 100 + "{n}" + "]b" * 100
     assert [s.name for s in slots(parse_template(deep))] == ["n"]

@@ -164,7 +164,7 @@ def _expression(data, game) -> str:
     g = rb.game
     names = sorted(set(g.variables) | set(g.zones) | set(g.functions) | set(g.constants) | set(g.tables)
                    | set(g.symbol_enum))
-    from interpreter.engine.stdlib import BUILTINS
+    from interpreter.engine.run.stdlib import BUILTINS
     tokens = st.sampled_from(OPERATORS + names + sorted(BUILTINS))
     return " ".join(data.draw(st.lists(tokens, min_size=1, max_size=14)))
 

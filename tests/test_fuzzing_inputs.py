@@ -374,7 +374,7 @@ end:
 def values_book():
     """The rulebook above, under limits 5-250 times lower than the defaults (the same checks, at a size
     that lets 2,000 games run in a minute or two): depth 20, elements 5,000, work 200,000."""
-    from interpreter.engine import limits
+    from interpreter.engine.run import limits
     before = {name: getattr(limits.LIMITS, name) for name in ("depth", "elements", "work")}
     limits.configure(depth=20, elements=5_000, work=200_000)
     folder = Path(tempfile.mkdtemp(prefix="rw-fuzz-values-"))
@@ -388,7 +388,7 @@ def values_book():
 
 
 def _fuzz_values(values_book, data):
-    from interpreter.engine.values import encode, format_value
+    from interpreter.engine.run.values import encode, format_value
     rb, fresh = values_book
     state = fresh.clone()
     for _ in range(data.draw(st.integers(1, 14))):

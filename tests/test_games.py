@@ -10,7 +10,7 @@ import pytest
 from conftest import game_folders
 from interpreter.ai.bots import make_bots, play_out
 from interpreter.game import Rulebook
-from interpreter.engine.rng import Rng
+from interpreter.engine.run.rng import Rng
 
 BOOKS = {p.name: p for p in game_folders()}
 

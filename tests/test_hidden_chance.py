@@ -8,7 +8,7 @@ import pytest
 
 from dsl.diagnostics import RuleRuntimeError
 from interpreter.game import Rulebook, check_rulebook
-from interpreter.engine.limits import configure, LIMITS
+from interpreter.engine.run.limits import configure, LIMITS
 
 HIDDEN_DIE = Path(__file__).parent / "rulebooks" / "hidden_die"
 

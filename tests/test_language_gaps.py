@@ -210,7 +210,7 @@ def test_a_size_from_the_state_offers_the_sets_of_that_size(rulebook, size, coun
 
 def test_counting_sets_of_alike_elements():
     import itertools
-    from interpreter.engine.choices import count_sets
+    from interpreter.engine.run.choices import count_sets
     for sizes in ([1, 1, 1], [2, 1], [3, 2, 1], [1, 4], [2, 2, 2]):
         elems = [j for j, n in enumerate(sizes) for _ in range(n)]
         for lo in range(5):

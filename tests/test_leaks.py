@@ -88,7 +88,7 @@ def test_a_decision_told_to_others_is_knowledge_not_a_leak(rulebook):
 
 def test_check_catches_a_resample_that_changes_what_the_seat_sees(monkeypatch):
     # a resample that redraws what the seat sees (its own die) is RW923
-    from interpreter.engine import runtime
+    from interpreter.engine.run import runtime
     from interpreter.tools.simulate import run_check
     real = runtime.State.resample
 

@@ -118,7 +118,7 @@ def run_python(code, env=None, cwd=None, path=None):
 
 
 PLAY = """
-import interpreter.engine.runtime as r
+import interpreter.engine.run.runtime as r
 from interpreter.tools.bench import backend, run_once
 from interpreter.game import Rulebook
 rb = Rulebook.load({rules!r})
@@ -143,14 +143,14 @@ def test_an_edited_source_runs_as_python_beside_its_stale_binary(tmp_path):
     """A copy of the built package whose runtime.py was edited: that module runs from its .py."""
     for d in ("dsl", "interpreter", "schemas"):
         shutil.copytree(ROOT / d, tmp_path / d, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
-    edited = tmp_path / "interpreter" / "engine" / "runtime.py"
+    edited = tmp_path / "interpreter" / "engine" / "run" / "runtime.py"
     edited.write_text(edited.read_text() + "\nEDITED_AFTER_THE_BUILD = True\n")
-    out = run_python("import interpreter.engine.runtime as r, interpreter.engine.exprs as e\n"
+    out = run_python("import interpreter.engine.run.runtime as r, interpreter.engine.compile.exprs as e\n"
                      "from interpreter.tools.bench import backend\n"
                      "print(r.__file__); print(e.__file__); print(r.EDITED_AFTER_THE_BUILD); print(backend())",
                      cwd=tmp_path, path=tmp_path)
     assert out[0] == str(edited)
-    assert out[1].startswith(str(tmp_path / "interpreter" / "engine" / "exprs.")) and not out[1].endswith(".py")
+    assert out[1].startswith(str(tmp_path / "interpreter" / "engine" / "compile" / "exprs.")) and not out[1].endswith(".py")
     assert out[2] == "True"
     assert out[3] == "native except runtime: its source changed since the build"
 
@@ -190,5 +190,5 @@ def test_install_without_a_working_compiler_is_pure_python_and_plays(tmp_path, n
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     file, backend, decisions = out.stdout.strip().splitlines()
-    assert file == str(project / "interpreter" / "engine" / "runtime.py") and backend == "pure Python"
+    assert file == str(project / "interpreter" / "engine" / "run" / "runtime.py") and backend == "pure Python"
     assert int(decisions) > 0

@@ -8,10 +8,10 @@ import pytest
 
 from dsl.diagnostics import RuleRuntimeError
 from dsl.parser import parse_expression
-from interpreter.engine.codegen import option_function
-from interpreter.engine.exprs import yields_distinct
+from interpreter.engine.compile.codegen import option_function
+from interpreter.engine.compile.calls import yields_distinct
 from interpreter.game import Rulebook
-from interpreter.engine.runtime import Option, id_part
+from interpreter.engine.run.runtime import Option, id_part
 
 from conftest import game_folders
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from interpreter.game import Rulebook, check_rulebook
 from interpreter.play.narrate import Narrator
-from interpreter.engine.runtime import public_action_id
+from interpreter.engine.run.playerapi import public_action_id
 from interpreter.tools.scenarios import ScenarioRunner, find_scenarios
 
 BOOK = Path(__file__).parent / "rulebooks" / "sealed_offers"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import RULES, SHIPPED
-from interpreter.engine import runtime
+from interpreter.engine.run import runtime
 from interpreter.ai.bots import RandomBot
 from interpreter.game import Rulebook
 from interpreter.engine.knowledge.properties import hidden_part, resample_property

@@ -1,6 +1,6 @@
 """The game's random numbers (interpreter/rng.py): SplitMix64's reference values, and
 below drawing exactly next_u64's numbers with rejection sampling."""
-from interpreter.engine import rng
+from interpreter.engine.run import rng
 
 
 def reference_below(state, n):

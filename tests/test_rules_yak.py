@@ -1,7 +1,7 @@
 """Yak: the morning choice is secret — other seats' observations show only counts.
 
 Scenarios check expressions, not observations; this checks what each seat is
-shown (interpreter/engine/observe.py) for the rulebook's `hand` and `chosen` zones.
+shown (interpreter/engine/knowledge/observe.py) for the rulebook's `hand` and `chosen` zones.
 """
 from conftest import RULES
 from interpreter.game import Rulebook

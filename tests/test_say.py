@@ -9,7 +9,7 @@ from interpreter.ai.bots import make_bots
 from interpreter.cli import main
 from interpreter.game import Rulebook, check_rulebook
 from interpreter.play.view import build_view
-from interpreter.engine.say import Phrases, TemplateError, parse_template, split_id
+from interpreter.engine.display.say import Phrases, TemplateError, parse_template, split_id
 
 GAMES = [p.name for p in game_folders()]
 

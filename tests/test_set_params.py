@@ -1,4 +1,4 @@
-"""Set-valued parameters (interpreter/engine/choices.py): `{set: LIST, size: K}` offers every
+"""Set-valued parameters (interpreter/engine/run/choices.py): `{set: LIST, size: K}` offers every
 set of K distinct elements once, with an order-free readable id, bounded in the fixed
 action space as combinations."""
 import json

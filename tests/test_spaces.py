@@ -159,7 +159,7 @@ def test_a_thousand_random_games_stay_in_the_space(game):
 def test_reusing_bounded_results_changes_no_space(game, monkeypatch):
     # the bounder keeps results keyed by what they depend on (start-up speed); without that
     # memo every layout's ids, their order and what is unbounded must come out the same
-    from interpreter.engine import spaces
+    from interpreter.engine.run import spaces
     rb = Rulebook.load(RULES / game)
     fast = [spaces.action_space(rb.game, rb.layout(n)) for n in GAMES[game]]
     monkeypatch.setattr(spaces._Bounder, "MEMO", False)
@@ -170,7 +170,7 @@ def test_reusing_bounded_results_changes_no_space(game, monkeypatch):
 
 def test_memo_keys_tell_true_from_one():
     # 1 == True in Python: a memo keyed by plain values would mix them up
-    from interpreter.engine.spaces import AbsList, _tagged
+    from interpreter.engine.run.domains import AbsList, _tagged
     assert _tagged(frozenset((1,))) != _tagged(frozenset((True,)))
     assert _tagged((1, 2)) != _tagged((True, 2)) and _tagged(1.0) != _tagged(1)
     assert _tagged(AbsList(frozenset((0,)))) != _tagged(AbsList(frozenset((False,))))
@@ -179,14 +179,14 @@ def test_memo_keys_tell_true_from_one():
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_validate_counts_the_ids_it_does_not_need_and_finds_the_same(game):
-    from interpreter.engine import spaces
+    from interpreter.engine.run import spaces
     rb = Rulebook.load(RULES / game)
     for n in GAMES[game]:
         assert spaces.unbounded_parameters(rb.game, rb.layout(n)) == spaces.action_space(rb.game, rb.layout(n)).unbounded
 
 
 def test_counting_ids_reports_too_many_combinations_like_the_space(rulebook, monkeypatch):
-    from interpreter.engine import spaces
+    from interpreter.engine.run import spaces
     rb = Rulebook.load(rulebook(HEAD + """
 actions:
   a:

@@ -6,7 +6,7 @@ import pytest
 
 from dsl.diagnostics import RuleRuntimeError
 from interpreter.game import Rulebook
-from interpreter.engine.stdlib import BUILTINS
+from interpreter.engine.run.stdlib import BUILTINS
 
 GAME = """\
 regelwerk: 1

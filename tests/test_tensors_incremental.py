@@ -134,7 +134,7 @@ def _cups_for_three_rounds(rulebook):
 def _shown_variables(spec, vec):
     """{(variable, key)} of the rows whose ``visible`` is 1 in an observation vector, keys written
     as observe.observation writes them."""
-    from interpreter.engine.values import format_value
+    from interpreter.engine.run.values import format_value
     out = set()
     for name, array in spec.unflatten(vec).items():
         if name.startswith("var:"):
@@ -205,7 +205,7 @@ def test_the_moves_journal_stays_bounded_and_the_writer_exact_across_trims(monke
     holds more than ``2 * KEEP`` ids: over a whole game it never holds more than that plus what
     one decision moved.  The writer stays exact across the trims: a view that read every
     decision goes on from its place; one that fell behind the ids dropped is written whole."""
-    from interpreter.engine.runtime import MoveJournal
+    from interpreter.engine.run.runtime import MoveJournal
     monkeypatch.setattr(MoveJournal, "KEEP", 6)
     rb = Rulebook.load(RULES / "moonlight_market")
     lay = rb.layout(2)

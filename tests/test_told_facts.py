@@ -8,7 +8,7 @@ import pytest
 
 from dsl.diagnostics import Pos, RuleRuntimeError
 from interpreter.game import Rulebook, check_rulebook
-from interpreter.engine.limits import LIMITS, configure
+from interpreter.engine.run.limits import LIMITS, configure
 
 HINTS = Path(__file__).parent / "rulebooks" / "hints"
 

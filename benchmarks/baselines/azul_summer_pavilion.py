@@ -9,7 +9,7 @@ compares the legal actions of every decision and the final scores).
 
 What "the same" takes, and nothing more:
 
-- the game's generator: SplitMix64 seeded as ``interpreter/engine/rng.py``
+- the game's generator: SplitMix64 seeded as ``interpreter/engine/run/rng.py``
   (``seed_state(seed)``), one uniform ``below(n)`` per tile drawn from the bag
   (the tile at that index of the bag's order);
 - every zone a list of tile colours in the order the engine keeps (a moved tile
@@ -27,7 +27,7 @@ from __future__ import annotations
 import sys
 import time
 
-# --- the random numbers (SplitMix64, as interpreter/engine/rng.py) -----------------------
+# --- the random numbers (SplitMix64, as interpreter/engine/run/rng.py) -----------------------
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 

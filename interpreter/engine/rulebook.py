@@ -24,12 +24,12 @@ from pathlib import Path
 from dsl.diagnostics import Report, RulebookError, RuleRuntimeError
 from dsl.loader import load_rulebook
 
-from .bidding import expand_bidding
-from .compiler import compile_source
-from .layout import GameSetupError, make_layout
-from .runtime import Frame, IllegalAction, State, run
+from .compile.bidding import expand_bidding
+from .compile.compiler import compile_source
+from .run.layout import GameSetupError, make_layout
+from .run.runtime import Frame, IllegalAction, State, run
 from .shipped import rulebook_path
-from .start import enter_label, fresh_state, local_slot, new_locals, start_game, try_setup, with_frames
+from .run.start import enter_label, fresh_state, local_slot, new_locals, start_game, try_setup, with_frames
 
 __all__ = ["Rulebook", "State", "IllegalAction", "GameSetupError", "RulebookError", "RuleRuntimeError",
            "check_rulebook"]
@@ -64,7 +64,7 @@ def _no_cycle_collection():
 def _check_rulebook(path, semantic: bool, coverage) -> tuple[Report, object]:
     report = Report()
     source = load_rulebook(path, report)
-    expand_bidding(source)          # open bidding: the plain steps it means (engine/bidding.py)
+    expand_bidding(source)          # open bidding: the plain steps it means (engine/compile/bidding.py)
     game = None
     if source.files and not report.has_errors:
         game = compile_source(source, report, coverage)
@@ -83,11 +83,11 @@ def _check_rulebook(path, semantic: bool, coverage) -> tuple[Report, object]:
 def _semantic_findings(source, game) -> list:
     """What the semantic checks find: remembered for this very text and engine
     (interpreter/checkcache.py), else found and remembered."""
-    from . import checkcache
+    from .checks import checkcache
     found = checkcache.lookup(source)
     if found is not None:
         return found
-    from .checks import run_checks
+    from .checks.checks import run_checks
     try:
         found = run_checks(source, game)
     except Exception as exc:  # noqa: BLE001 - a fault in a check must not hide the rulebook's state
@@ -133,7 +133,7 @@ class Rulebook:
     def __init__(self, game, path: Path, report: Report):
         self.game = game
         game.replay_start = partial(start_game, game)       # for resample (engine/knowledge/)
-        game.rulebook = self                                # a State pickles by its rulebook (engine/persist.py)
+        game.rulebook = self                                # a State pickles by its rulebook (engine/run/persist.py)
         self.path = Path(path)
         self.report = report
         self._layouts: dict = {}
@@ -152,7 +152,7 @@ class Rulebook:
 
     def __reduce__(self):
         """Pickled by its folder: unpickling loads (and compiles) the rulebook there once per
-        process (engine/persist.py); compiled code itself never pickles."""
+        process (engine/run/persist.py); compiled code itself never pickles."""
         return (load_rulebook_once, (str(self.path),))
 
     @property
@@ -191,7 +191,7 @@ class Rulebook:
         ``action_id(i)``, ``mask(legal_ids)``).  A layout with a parameter that cannot be
         bounded before the game (RW240, a warning of ``validate``) has none: a RulebookError
         located at each such parameter."""
-        from .spaces import space_of, unbounded_diagnostics
+        from .run.spaces import space_of, unbounded_diagnostics
         space = space_of(self.game, self.layout(players, options, variants))
         if space.unbounded:
             raise RulebookError(unbounded_diagnostics(space))
@@ -212,13 +212,13 @@ class Rulebook:
     def info(self, players: int, options=None, variants=()) -> dict:
         """Facts about a layout: seats, deciding seats, automata, sizes, score direction
         (see interpreter/facts.py)."""
-        from .facts import game_info
+        from .run.facts import game_info
         return game_info(self, players, options, variants)
 
     def new_chance_game(self, players: int, options=None, variants=()):
         """A game whose every random number is an explicit chance node
         (an :class:`interpreter.chance.ChanceState`)."""
-        from .chance import ChanceState
+        from .run.chance import ChanceState
         return ChanceState(self, players, options, variants)
 
     def new_game(self, players: int, seed: int = 0, options=None, variants=(), logging: bool = True,
@@ -273,8 +273,9 @@ class Rulebook:
         """
         from dsl.diagnostics import Pos
         from dsl.parser import ParseError, parse_expression
-        from .exprs import Cx, Scope, compile_expr
-        from . import types as T
+        from .compile.context import Cx, Scope
+        from .compile.exprs import compile_expr
+        from .compile import types as T
         report = Report()
         try:
             node = parse_expression(text, Pos("<expression>"))

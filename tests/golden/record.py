@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.ai.bots import make_bots  # noqa: E402
 from interpreter.game import GameSetupError, Rulebook  # noqa: E402
-from interpreter.engine.layout import Layout, _LayoutState  # noqa: E402
+from interpreter.engine.run.layout import Layout, _LayoutState  # noqa: E402
 
 GAMES = ["azul_summer_pavilion", "iquazu", "moonlight_market", "yak"]
 SEEDS = range(1, 21)

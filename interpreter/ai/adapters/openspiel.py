@@ -13,7 +13,7 @@
     print(state.returns())
 
 Every random number the rules need is an explicit chance node
-(:mod:`interpreter.engine.chance`); a player action is an index into the layout's
+(:mod:`interpreter.engine.run.chance`); a player action is an index into the layout's
 fixed action space; observations are the observation tensor and string of
 :mod:`interpreter.engine.knowledge.tensors`.  The game's parameters are ``players``, each
 option of the rulebook, ``variants`` (comma-separated), ``returns``

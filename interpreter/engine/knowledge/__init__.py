@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dsl.diagnostics import RuleRuntimeError
 
-from .. import rng as rngmod
+from ..run import rng as rngmod
 from .record import Mismatch, view
 from .worlds import sample, trajectory
 
@@ -71,7 +71,7 @@ def resample(st, seat: int, seed: int):
     replayed to the end of the history; its random generator seeded anew from ``seed`` (so the
     future differs too).  The sample keeps its chance answers (``State.script``): it replays,
     pickles and resamples as itself."""
-    from ..facts import perfect_information
+    from ..run.facts import perfect_information
     if perfect_information(st.game):        # every seat sees everything: one world, the real one
         r = st.clone()
         r.rng = rngmod.seed_state(seed, 4000)
@@ -118,7 +118,7 @@ def public_view(st) -> tuple:
 def shown_leaks(st, seat: int, samples: int = 6, seed: int = 0) -> list:
     """What ``seat`` was shown at the last decision of ``st`` that tells it something it cannot
     see (:mod:`.leaks`): ``[(kind, text)]`` — the log lines written, its legal actions now."""
-    from ..facts import perfect_information
+    from ..run.facts import perfect_information
     from .leaks import leaks
     if perfect_information(st.game):        # nothing hidden: nothing to leak
         return []

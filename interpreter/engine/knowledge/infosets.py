@@ -33,7 +33,7 @@ def information_state_string(st, seat: int) -> str:
 
 def information_state_spec(game, lay):
     """The observation spec and two history parts (see :func:`information_state_tensor`)."""
-    from ..spaces import space_of
+    from ..run.spaces import space_of
     from .tensors import ObservationSpec, _Part, observation_spec
     obs = observation_spec(game, lay)
     space = space_of(game, lay)
@@ -48,7 +48,7 @@ def information_state_spec(game, lay):
 def _fact_columns(game, lay) -> list:
     """(attribute, value as text) of every value a component of the layout has for an
     attribute some `tell` step tells facts about, in a stable order."""
-    from ..values import format_value
+    from ..run.values import format_value
     cols = {(a, format_value(c.attrs[a])) for c in lay.components for a in game.tell_attrs if a in c.attrs}
     return sorted(cols)
 
@@ -85,7 +85,7 @@ def information_state_tensor(st, seat: int) -> dict:
     its order: enough for the shipped games, whose boards show the rest.  In a
     rulebook with `tell` steps also ``facts:ZONE`` per zone it may not see: what it
     was told about the component at each place (+1 has, -1 has not, 0 not told)."""
-    from ..spaces import space_of
+    from ..run.spaces import space_of
     from .tensors import _np
     np = _np()
     out = dict(st.observation_tensor(seat))
@@ -109,7 +109,7 @@ def information_state_tensor(st, seat: int) -> dict:
 
 def _fact_tensors(st, seat: int, np) -> dict:
     """The ``facts:ZONE`` arrays of ``seat`` (see :func:`_fact_parts`)."""
-    from ..values import format_value
+    from ..run.values import format_value
     parts = {p.ref.id: p for p in _fact_parts(st.game, st.lay)}
     col = {key: i for i, key in enumerate(_fact_columns(st.game, st.lay))}
     out = {p.name: np.zeros(p.shape, np.float32) for p in parts.values()}

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dsl.diagnostics import RuleRuntimeError
 
-from .. import rng as rngmod
-from ..limits import LIMITS
+from ..run import rng as rngmod
+from ..run.limits import LIMITS
 from .worlds import Trajectory, replay_world
 
 

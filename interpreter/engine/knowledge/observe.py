@@ -9,7 +9,7 @@ seat's secret parameters as ``…``); the random generator and the stack never a
 """
 from __future__ import annotations
 
-from ..values import format_value, plain
+from ..run.values import format_value, plain
 
 
 def _plain(value):

@@ -35,7 +35,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from .observe import sees_zone, var_visible, zone_visible
-from ..values import format_value, plain
+from ..run.values import format_value, plain
 
 
 class Mismatch(BaseException):

@@ -36,9 +36,9 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 
-from .. import types as T
+from ..compile import types as T
 from .observe import observation, var_visible
-from ..values import format_value
+from ..run.values import format_value
 
 
 def _np():
@@ -177,7 +177,7 @@ VAR_BOUND = 1000
 def number_bounds(game, lay, name: str) -> tuple:
     """(low, high) of a number variable as far as the rulebook bounds it, None where nothing
     does: its ``min``/``max`` (the layout's, a rule), else what a ``when: always`` invariant keeps
-    it within (engine/bounds.py); the observation falls back to ±VAR_BOUND where None."""
+    it within (engine/compile/bounds.py); the observation falls back to ±VAR_BOUND where None."""
     lo, hi = lay.clamp.get(name) or (None, None)
     kept = game.invariant_bounds.get(name)
     if kept is not None:

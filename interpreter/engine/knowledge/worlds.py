@@ -41,9 +41,9 @@ from __future__ import annotations
 
 from dsl.diagnostics import RuleRuntimeError
 
-from .. import rng as rngmod
-from ..limits import LIMITS
-from ..frames import option_id
+from ..run import rng as rngmod
+from ..run.limits import LIMITS
+from ..run.frames import option_id
 from .record import Mismatch, Recorder
 
 
@@ -324,7 +324,7 @@ def origin_deal(st, seat: int) -> list:
     group)]`` — the seat does not know which of them lies where, so a world deals them anew,
     each among the places of its group (its kind and the values of its attributes of type player:
     another player's cards never end up in one's deck), the way a shuffle would."""
-    from .. import types as T
+    from ..compile import types as T
     from .observe import sees_zone
     owners = {name: [a for a, t in kind.attributes.items() if t == T.PLAYER] for name, kind in st.game.kinds.items()}
     out = []
@@ -430,7 +430,7 @@ def _ruled_out(seat, record, answers, decisions, place, before, given, recorded,
     # where the ruled-out ones are open; the weights of replay_world divide by the largest share)
     most = same
     try:
-        from ..spaces import space_of
+        from ..run.spaces import space_of
         space = space_of(before.game, before.lay)
         if not space.unbounded:
             most = max(same, sum(1 for i in space.ids if before.told_id(i) == told))

@@ -26,7 +26,7 @@ IMAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sa
 
 def declared_images(rulebooks) -> dict:
     """folder part -> {path in the address -> (rulebook folder, path as written, file)} for every picture the rulebooks
-    may show (those their compiled `display:` kept: engine/display.py check_images)."""
+    may show (those their compiled `display:` kept: engine/display/display.py check_images)."""
     out: dict = {}
     for rb in rulebooks:
         root = Path(rb.game.root)

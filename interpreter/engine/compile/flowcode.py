@@ -494,7 +494,7 @@ def _compile(unit: Unit, head: str, name: str, kind: str, locals_as=in_frame):
     _counter[0] += 1
     filename = f"<{kind} of {proc.name} #{_counter[0]}>"
     ns = dict(gen.ns)
-    from .frames import Decision, Frame, id_part
+    from ..run.frames import Decision, Frame, id_part
     ns.update(__builtins__=BUILTINS, _rw_once=(None,), _rw_endless=_endless, _rw_proc=proc, _rw_Frame=Frame,
               _rw_Decision=Decision, _rw_set=set,
               _rw_pcs=[-1] * head.count("\n") + unit.pcs, _rw_info=Info(filename, spans))

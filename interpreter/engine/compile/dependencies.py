@@ -25,7 +25,7 @@ everything.
 from __future__ import annotations
 
 from . import types as T
-from .layout import BOX     # the one zone that belongs to no family
+from ..run.layout import BOX     # the one zone that belongs to no family
 
 #: builtins that read more of the state than the contents of the zones passed to them:
 #: where a component is (``zone_of``, ``cells_of``), what a seat was shown (``known``)

@@ -128,7 +128,7 @@ def unnamed(source, game) -> Iterator[Diagnostic]:
     display = source.sections.get("display")
     if not isinstance(display, dict):
         return
-    from .stdlib import BUILTINS
+    from ..run.stdlib import BUILTINS
     words = display_words(display)
     plain = plain_constants(source)
     order = {f: i for i, f in enumerate(source.files)}

@@ -9,7 +9,7 @@ from dsl.diagnostics import RuleRuntimeError
 
 from . import rng as rngmod
 from .layout import GameSetupError
-from .model import Procedure
+from ..compile.model import Procedure
 from .runtime import Frame, ScopeRec, State, run
 
 

@@ -13,7 +13,7 @@ reads the simple shapes such an invariant has and returns the bounds it states:
 
 Anything else bounds nothing (an ``or``, a sum, a bound that is an expression).
 The observation tensors use these where a variable declares no ``min``/``max``
-(engine/tensors.py); the variable's value is never clipped by them (``min``/``max``
+(engine/knowledge/tensors.py); the variable's value is never clipped by them (``min``/``max``
 are rules: an invariant only says what the rules keep).
 """
 from __future__ import annotations

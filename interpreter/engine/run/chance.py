@@ -228,7 +228,7 @@ class ChanceState:
         posterior of what the seat was shown (engine/knowledge/), as the chance outcomes and
         decisions that lead to it.  It is a real game: its history is that world's, it plays on,
         clones and pickles as itself."""
-        from .knowledge import resample_steps
+        from ..knowledge import resample_steps
         st = self.state
         if st is None:
             raise ValueError("resample at a decision, not at a chance node")

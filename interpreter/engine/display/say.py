@@ -40,8 +40,8 @@ from typing import Iterator
 
 from dsl.diagnostics import Diagnostic, ERROR, WARNING
 
-from . import types as T
-from .limits import LIMITS
+from ..compile import types as T
+from ..run.limits import LIMITS
 
 _EMPTY = {"0", "false", "none", "[]", "()", ""}
 _NAME = re.compile(r"[A-Za-z_]\w*\Z")

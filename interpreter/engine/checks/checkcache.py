@@ -73,7 +73,7 @@ def key_of(source) -> str | None:
     """The key of ``source`` (a dsl.loader.RulebookSource), or None when a file could not be read."""
     if not source.files or any(text is None for text in source.texts) or len(source.texts) != len(source.files):
         return None
-    from .limits import LIMITS
+    from ..run.limits import LIMITS
     h = hashlib.sha256(engine_fingerprint().encode())
     h.update(repr(astuple(LIMITS)).encode())
     for name, text in zip(source.files, source.texts):

@@ -24,8 +24,8 @@ from functools import partial
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import types as T
-from .limits import LimitError
-from .values import format_value
+from ..run.limits import LimitError
+from ..run.values import format_value
 
 #: the diagnostic code of a rule that asks for more work than the limits allow
 LIMIT_CODE = "RW910"

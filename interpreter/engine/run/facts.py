@@ -49,9 +49,9 @@ def game_info(rulebook, players: int, options=None, variants=()) -> dict:
 def unbounded_numbers(game, lay) -> list:
     """The number variables nothing in the rulebook bounds on one side or both (no
     ``min``/``max`` and no ``when: always`` invariant that keeps them within a bound): their observation entries fall back to ``-VAR_BOUND..VAR_BOUND`` (±1000,
-    engine/tensors.py) on the open side, so a normalised observation of them sits near 0.5."""
-    from . import types as T
-    from .knowledge.tensors import number_bounds
+    engine/knowledge/tensors.py) on the open side, so a normalised observation of them sits near 0.5."""
+    from ..compile import types as T
+    from ..knowledge.tensors import number_bounds
     out = []
     for var in game.scalar_vars + game.family_vars:
         if var.type == T.INT:

@@ -268,7 +268,7 @@ class ParamSpec:
     #: after the statements ``pre`` that compute parts of it
     text: str = "()"
     pre: list = field(default_factory=list)
-    #: a set-valued parameter (``{set: ..., size: ...}``, interpreter/engine/choices.py): its
+    #: a set-valued parameter (``{set: ..., size: ...}``, interpreter/engine/run/choices.py): its
     #: sizes ``(lo, hi)``; ``source`` and ``tree`` are then the list chosen from
     choose: tuple | None = None
     #: the part of the domain that does not depend on the parameters just before it, made once
@@ -380,7 +380,7 @@ class GameDef:
     score_rest: str | None = None
     invariants: list = field(default_factory=list)  # [(name, f, pos)]: checked after every decision
     #: number variable name -> (low or None, high or None) that `when: always` invariants keep it within
-    #: (engine/bounds.py): the observation tensors' bounds where the variable declares no min/max
+    #: (engine/compile/bounds.py): the observation tensors' bounds where the variable declares no min/max
     invariant_bounds: dict = field(default_factory=dict)
     #: invariants with `when: turn_end` (round_end, phase_end): scope kind -> [(name, f, pos)],
     #: checked by State.scope_end as such a scope ends (broken ones in State.broken)
@@ -388,9 +388,9 @@ class GameDef:
     #: a cooperative game (`end: together:`): f(state, [None]) -> did the seats win (together)?
     together: Callable | None = None
     #: set by Rulebook: f(layout, seed, logging, chance) -> a new game at its first decision
-    #: (engine/start.py start_game); resample replays games with it (engine/knowledge/)
+    #: (engine/run/start.py start_game); resample replays games with it (engine/knowledge/)
     replay_start: Callable | None = None
-    #: set by Rulebook: the Rulebook this game belongs to (a State pickles by it: engine/persist.py)
+    #: set by Rulebook: the Rulebook this game belongs to (a State pickles by it: engine/run/persist.py)
     rulebook: object = None
     #: every procedure by its unique name, for serialisation
     all_procs: dict = field(default_factory=dict)
@@ -415,7 +415,7 @@ class GameDef:
     #: how many functions there are: the length of ``State.memo``
     memo_size: int = 0
     #: the words the rulebook's log texts hold as written (outside their {expressions}),
-    #: which name no component however they read (engine/leaks.py)
+    #: which name no component however they read (engine/knowledge/leaks.py)
     log_words: set = field(default_factory=set)
     #: the component attributes `tell` steps tell facts about (for the information-state tensor)
     tell_attrs: set = field(default_factory=set)
@@ -428,7 +428,7 @@ class GameDef:
     #: the rulebook's `display:` hints as written (read by interpreter/view; no rule depends on them)
     display: dict = field(default_factory=dict)
     #: the pictures `display:` names that may be shown: path as written -> the file inside the
-    #: rulebook folder (checked when compiled: engine/display.py check_images)
+    #: rulebook folder (checked when compiled: engine/display/display.py check_images)
     images: dict = field(default_factory=dict)
     #: action name -> (parameter names, the secret ones): what another seat is not told of a decision
     #: (`secret:` on an action, its default, `display: secret`); see runtime.public_action_id

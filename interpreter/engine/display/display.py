@@ -21,7 +21,7 @@ from urllib.parse import quote
 from dsl.diagnostics import Diagnostic, ERROR, Pos
 from dsl.loader import inside_folder
 
-from . import types as T
+from ..compile import types as T
 
 
 @dataclass
