@@ -62,9 +62,10 @@ def observation(st, viewer: int | None, history: bool = True) -> dict:
     seats = st.lay.seats
     for zone, const in st.lay.zone_sight or zone_sight(st):
         contents = z[zone.id]
-        if const is True:
-            seen = True
-        elif const is None:
+        if const is True:               # (most zones, many of them empty: the cheapest path first)
+            zones[zone.name] = [c.label for c in contents] if contents else []
+            continue
+        if const is None:
             seen = sees_zone(st, zone, viewer)
         else:                           # (sees_zone: only a `reveal` shows it)
             told = known.get(zone.id, ()) if known else ()
@@ -72,19 +73,23 @@ def observation(st, viewer: int | None, history: bool = True) -> dict:
         if not seen:
             zones[zone.name] = {"count": len(contents)}
         else:
-            zones[zone.name] = [c.label for c in contents]
+            zones[zone.name] = [c.label for c in contents] if contents else []
     variables = {}
     game = st.game
     known = st.known
     for var in game.scalar_vars:
         if var_visible(st, var, None, viewer) or (known and _told_value(known, -1 - var.offset, viewer, st)):
             variables[var.name] = _plain(st.v[var.offset])
+    v = st.v
     for var in game.family_vars:
         keys = st.lay.vkeys[var.family_id]
-        shown = {}
-        for key, at in keys.items():
-            if var_visible(st, var, key, viewer) or (known and _told_value(known, -1 - at, viewer, st)):
-                shown[format_value(key)] = _plain(st.v[at])
+        if var.visible_const is True:   # (seen by every seat: no rule to ask per element)
+            shown = {format_value(key): _plain(v[at]) for key, at in keys.items()}
+        else:
+            shown = {}
+            for key, at in keys.items():
+                if var_visible(st, var, key, viewer) or (known and _told_value(known, -1 - at, viewer, st)):
+                    shown[format_value(key)] = _plain(v[at])
         if shown:
             variables[var.name] = shown
     decision = None

@@ -77,7 +77,7 @@ class EventStream:
                         made = await run_in_threadpool(self._present)
                     seen, data, over = made
                     await send({"type": "http.response.body", "more_body": True,
-                                "body": f"id: {seen}\ndata: {data}\n\n".encode()})
+                                "body": b"id: %s\ndata: %s\n\n" % (seen.encode(), data)})
                     if over:
                         break           # a finished or closed table changes no more (the page stops listening)
                     continue

@@ -54,8 +54,8 @@ def reply(data, status: int = 200) -> Response:
     return Response(json.dumps(data), status, media_type="application/json")
 
 
-def json_text(text: str, status: int = 200) -> Response:
-    """JSON already made (a table's payload, shared with its live streams)."""
+def json_text(text: str | bytes, status: int = 200) -> Response:
+    """JSON already made (a table's payload, shared with its live streams: UTF-8 bytes)."""
     return Response(text, status, media_type="application/json")
 
 

@@ -23,15 +23,16 @@ from collections import Counter
 try:                                  # the web extra's fast encoder (a table's payload is most of a decision's JSON)
     import orjson
 
-    def dumps(data) -> str:
-        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+    def dumps_utf8(data) -> bytes:
+        """``data`` as JSON in the UTF-8 bytes sent (not text decoded only to be encoded again)."""
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
 
     def fragment(data):
-        """``data`` encoded once, to be put as it is into what dumps encodes later."""
+        """``data`` encoded once, to be put as it is into what dumps_utf8 encodes later."""
         return orjson.Fragment(orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS))
 except ImportError:                   # pragma: no cover - the standard library's, slower
-    def dumps(data) -> str:
-        return json.dumps(data)
+    def dumps_utf8(data) -> bytes:
+        return json.dumps(data).encode()
     fragment = None
 import secrets
 import threading
@@ -68,7 +69,7 @@ def seen_labels(state, seat) -> Counter:
     counts and add nothing), as a multiset, with the random generator's position (a chance value
     drawn since may have been shown)."""
     seen: Counter = Counter()
-    for zone in state.observation(seat).get("zones", {}).values():
+    for zone in state.observation(seat, history=False).get("zones", {}).values():
         if isinstance(zone, list):
             seen.update(json.dumps(x, sort_keys=True) if not isinstance(x, str) else x for x in zone)
         elif isinstance(zone, dict):
@@ -156,8 +157,8 @@ class Table:
                 self.sealed[seat] = max(self.sealed.get(seat, 0), n)
             self._seen[seat] = now
 
-    def payload_json(self, seat) -> str:
-        """:meth:`payload` of the present as JSON text, made once per change and seat (the live
+    def payload_json(self, seat) -> bytes:
+        """:meth:`payload` of the present as JSON (UTF-8 bytes), made once per change and seat (the live
         streams of a seat's tabs and its own decision's answer share it).  Call with the lock held."""
         return self.present(seat)[1]
 
@@ -169,7 +170,7 @@ class Table:
             payload = self.payload(seat)
             if fragment is not None:        # the families that did not change: encoded once, not per seat and change
                 payload["game"]["view"] = self.views.packed(payload["game"]["view"], fragment)
-            got = self._sent[seat] = (self.update_id(), dumps(payload), self.over or self.closed)
+            got = self._sent[seat] = (self.update_id(), dumps_utf8(payload), self.over or self.closed)
         return got
 
     def ready(self, seat) -> tuple | None:
