@@ -66,7 +66,7 @@ def run(game: str, seats: int, decisions: int, seed: int, fresh: bool = False) -
                 for p in payloads:
                     if not fresh and T.fragment is not None:      # as Table.present sends it
                         p["view"] = table.views.packed(p["view"], T.fragment)
-                    T.dumps(p)
+                    T.dumps_utf8(p)
                 t5 = clock()
             parts["apply"] += t1 - t0
             parts["store"] += t2 - t1
