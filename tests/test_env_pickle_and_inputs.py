@@ -94,6 +94,17 @@ def test_a_wrong_action_shape_raises_and_options_are_checked_at_construction():
         aec_env(YAK, players=2, reward_kind="wins")
 
 
+@pytest.mark.parametrize("bad", [{"reward_kind": "wins"}, {"illegal_action": "skip"}])
+def test_the_parallel_env_checks_its_options_at_construction_as_the_aec_env_does(bad):
+    from interpreter.ai.adapters.parallel import parallel_env
+    from interpreter.ai.adapters.pettingzoo import env as aec_env
+    with pytest.raises(ValueError, match="must be one of") as parallel:
+        parallel_env(YAK, players=2, **bad)
+    with pytest.raises(ValueError, match="must be one of") as aec:
+        aec_env(YAK, players=2, **bad)
+    assert str(parallel.value) == str(aec.value)
+
+
 def test_info_names_the_numbers_that_fall_back_to_the_default_bound():
     rb = Rulebook.load(ROOT / "rules" / "azul_summer_pavilion")
     info = rb.info(2)

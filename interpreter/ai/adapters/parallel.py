@@ -23,15 +23,13 @@ from __future__ import annotations
 
 try:
     import numpy as np
-    from gymnasium import spaces
     from pettingzoo import ParallelEnv
 except ImportError as exc:  # pragma: no cover - the rl extra is absent
     raise ImportError("the PettingZoo adapter needs the rl extra: pip install -e '.[rl]'") from exc
 
-import random
-
-from ...game import EVERYONE, IllegalAction, ObservationWriter, Rulebook, observation_bounds
+from ...game import EVERYONE, IllegalAction, Rulebook
 from .joint import pending_decisions
+from .seated import SeatedGame
 
 __all__ = ["parallel_env", "RulebookParallelEnv"]
 
@@ -45,63 +43,18 @@ def parallel_env(path, players: int, variants=(), render_mode=None, reward_kind:
                                normalise=normalise)
 
 
-class RulebookParallelEnv(ParallelEnv):
+class RulebookParallelEnv(SeatedGame, ParallelEnv):
     metadata = {"render_modes": ["ansi"], "name": "regelwerk_parallel"}
 
     def __init__(self, rulebook: Rulebook, players: int, options=None, variants=(), render_mode=None,
                  reward_kind: str = "win", *, seed=None, illegal_action: str = "terminate",
                  illegal_reward: float = -1.0, normalise: bool = False):
-        if illegal_action not in ("terminate", "raise"):
-            raise ValueError(f"illegal_action must be terminate or raise, not {illegal_action!r}")
-        self.rulebook = rulebook
-        self.players = players
-        self.options = dict(options or {})
-        self.variants = tuple(variants)
-        self.render_mode = render_mode
-        self.reward_kind = reward_kind
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self.normalise = bool(normalise)
-        self.metadata = dict(self.metadata, name=f"regelwerk_parallel_{rulebook.path.name}")
-        self.space = rulebook.action_space(players, self.options, self.variants)
-        spec = rulebook.observation_spec(players, self.options, self.variants)
-        lay = rulebook.layout(players, self.options, self.variants)
-        self.layout = lay
-        self.seat_of = {f"player_{s}": s for s in lay.seats if s not in lay.automata}
-        self.agent_of = {s: a for a, s in self.seat_of.items()}
-        self.possible_agents = list(self.seat_of)
-        n = len(self.space)
-        if self.normalise:
-            low, high = np.zeros(spec.size(), np.float32), np.ones(spec.size(), np.float32)
-        else:
-            low, high = observation_bounds(rulebook.game, lay)
-        vector = spaces.Box(low, high, (spec.size(),), np.float32)
-        obs_space = spaces.Dict({"observation": vector, "action_mask": spaces.Box(0, 1, (n,), np.int8)})
-        self.state_space = vector
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self._writer = ObservationWriter(rulebook.game, lay)
-        self._rng = random.Random(seed)
-        self.game_state = None
-        self.agents = []
+        self._seat(rulebook, players, options, variants, render_mode, reward_kind, seed, illegal_action,
+                   illegal_reward, normalise, "regelwerk_parallel")
         self._acting = {}
 
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
-
     def reset(self, seed=None, options=None):
-        if seed is not None:
-            self._rng = random.Random(int(seed))
-            game_seed = int(seed)
-        else:
-            game_seed = self._rng.getrandbits(63)
-        self.game_seed = game_seed
-        self.game_state = self.rulebook.new_game(self.players, game_seed, self.options, self.variants,
-                                                 logging=False)
-        self.agents = list(self.possible_agents)
+        self._new_game(seed)
         self._find_acting()
         return self._observations(), self._infos()
 

@@ -46,22 +46,14 @@ from __future__ import annotations
 
 try:
     import numpy as np
-    from gymnasium import spaces
     from pettingzoo import AECEnv
 except ImportError as exc:  # pragma: no cover - the rl extra is absent
     raise ImportError("the PettingZoo adapter needs the rl extra: pip install -e '.[rl]'") from exc
 
-import random
+from ...game import EVERYONE, IllegalAction, Rulebook
+from .seated import ILLEGAL_ACTION, REWARD_KINDS, SeatedGame
 
-from ...game import EVERYONE, IllegalAction, ObservationWriter, Rulebook, observation_bounds
-
-#: the kinds of rewards (``State.returns``)
-REWARD_KINDS = ("win", "rank", "zero_sum", "score")
-
-__all__ = ["env", "RulebookEnv", "ILLEGAL_ACTION"]
-
-#: what ``step`` does with an action that is not legal now
-ILLEGAL_ACTION = ("terminate", "raise")
+__all__ = ["env", "RulebookEnv", "ILLEGAL_ACTION", "REWARD_KINDS"]
 
 
 def env(path, players: int, variants=(), render_mode=None, reward_kind: str = "win", *, seed=None,
@@ -72,76 +64,28 @@ def env(path, players: int, variants=(), render_mode=None, reward_kind: str = "w
                        illegal_action=illegal_action, illegal_reward=illegal_reward, normalise=normalise)
 
 
-class RulebookEnv(AECEnv):
+class RulebookEnv(SeatedGame, AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "regelwerk", "is_parallelizable": False}
 
     def __init__(self, rulebook: Rulebook, players: int, options=None, variants=(), render_mode=None,
                  reward_kind: str = "win", *, seed=None, illegal_action: str = "terminate",
                  illegal_reward: float = -1.0, normalise: bool = False):
         super().__init__()
-        if illegal_action not in ILLEGAL_ACTION:
-            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTION)}, not {illegal_action!r}")
-        if reward_kind not in REWARD_KINDS:
-            raise ValueError(f"reward_kind must be one of {', '.join(REWARD_KINDS)}, not {reward_kind!r}")
+        self._seat(rulebook, players, options, variants, render_mode, reward_kind, seed, illegal_action,
+                   illegal_reward, normalise, "regelwerk")
         self._init_args = (rulebook, players, dict(options or {}), tuple(variants), render_mode, reward_kind,
                            dict(seed=seed, illegal_action=illegal_action, illegal_reward=illegal_reward,
                                 normalise=normalise))
-        self.rulebook = rulebook
-        self.players = players
-        self.options = dict(options or {})
-        self.variants = tuple(variants)
-        self.render_mode = render_mode
-        self.reward_kind = reward_kind
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self.normalise = bool(normalise)
-        self.metadata = dict(self.metadata, name=f"regelwerk_{rulebook.path.name}")
-        self.space = rulebook.action_space(players, self.options, self.variants)
         self._ids, self._n = self.space.ids, len(self.space)
-        self.spec_obs = rulebook.observation_spec(players, self.options, self.variants)
-        lay = rulebook.layout(players, self.options, self.variants)
-        self.layout = lay
-        self.seat_of = {f"player_{s}": s for s in lay.seats if s not in lay.automata}
-        self.agent_of = {s: a for a, s in self.seat_of.items()}
-        self.possible_agents = list(self.seat_of)
-        n = len(self.space)
-        if self.normalise:
-            low = np.zeros(self.spec_obs.size(), np.float32)
-            high = np.ones(self.spec_obs.size(), np.float32)
-        else:
-            low, high = observation_bounds(rulebook.game, lay)
-        vector = spaces.Box(low, high, (self.spec_obs.size(),), np.float32)
-        obs_space = spaces.Dict({"observation": vector, "action_mask": spaces.Box(0, 1, (n,), np.int8)})
-        self.state_space = vector
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self.game_state = None
-        self._bound = lay.decision_bound            # decisions after which an episode is truncated
-        self._rng = random.Random(seed)       # None: seeded from the operating system
-        # observation vectors written over the last one of the same agent (only what changed)
-        self._writer = ObservationWriter(rulebook.game, lay)
+        self._bound = self.layout.decision_bound    # decisions after which an episode is truncated
         self._legal_of = None                 # the decision the legal indices and mask below belong to
         self._legal_idx = []                  # in the order of legal_actions()
         self._legal = None                    # ascending, made when asked for
-        self._no_mask = np.zeros(n, dtype=np.int8)
+        self._no_mask = np.zeros(self._n, dtype=np.int8)
         self._mask = self._no_mask
 
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
-
     def reset(self, seed=None, options=None):
-        if seed is not None:
-            self._rng = random.Random(int(seed))
-            game_seed = int(seed)
-        else:
-            game_seed = self._rng.getrandbits(63)
-        self.game_seed = game_seed
-        self.game_state = self.rulebook.new_game(self.players, game_seed, self.options, self.variants,
-                                                 logging=False)
-        self.agents = list(self.possible_agents)
+        self._new_game(seed)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)

@@ -49,10 +49,9 @@ except ImportError as exc:  # pragma: no cover - the rl extra is absent
 import random
 
 from ...game import IllegalAction, ObservationWriter, Rulebook, observation_bounds
+from .seated import REWARD_KINDS
 
 __all__ = ["vector_env", "sb3_vec_env", "VectorGames", "RulebookVectorEnv"]
-
-REWARD_KINDS = ("win", "rank", "zero_sum", "score")
 
 
 def _load(path):
