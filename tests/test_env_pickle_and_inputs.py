@@ -96,6 +96,8 @@ def test_a_wrong_action_shape_raises_and_options_are_checked_at_construction():
 
 @pytest.mark.parametrize("bad", [{"reward_kind": "wins"}, {"illegal_action": "skip"}])
 def test_the_parallel_env_checks_its_options_at_construction_as_the_aec_env_does(bad):
+    pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo")
     from interpreter.ai.adapters.parallel import parallel_env
     from interpreter.ai.adapters.pettingzoo import env as aec_env
     with pytest.raises(ValueError, match="must be one of") as parallel:
