@@ -33,7 +33,8 @@ class Server:
         self.base = url.rstrip("/")
         self.port = self.httpd.server_port
         self.hall = self.httpd.hall
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)   # the event loop's
+        self.thread.start()
 
     def stop(self):
         self.httpd.shutdown()
@@ -267,6 +268,35 @@ def test_live_updates_reach_the_other_seat_and_a_reconnect_resumes(serve):
     play(s, tokens, 1, random.Random(1))
     assert json.loads(event()["data"])["game"]["decisions"] == 2
     c.close()
+
+
+def test_quick_decisions_are_made_on_the_event_loop_and_slow_ones_in_a_worker_thread(serve, tmp_path):
+    s = serve()
+    _, tokens, _ = two_people(s)
+    where = []
+    apply = s.hall.apply
+
+    def spy(table, seat, action):
+        where.append(threading.current_thread() is s.thread)
+        return apply(table, seat, action)
+    s.hall.apply = spy
+    rng = random.Random(2)
+    assert not s.hall.inline(tokens[0])             # no decision yet in this run: how long one takes is unknown
+    play(s, tokens, 6, rng)
+    assert where[0] is False and all(where[1:]) and len(where) == 6   # the first measured, the rest on the loop
+    table = s.hall.tables[s.hall.tokens[tokens[0]]]
+    table.costs.extend([0.5, 0.5])                   # two slow decisions among the last 8: a worker thread again
+    assert not s.hall.inline(tokens[0])
+    play(s, tokens, 1, rng)
+    assert where[-1] is False
+    table.costs.extend([0.001] * 7 + [0.5])          # one slow one (a pass of the cycle collector): still the loop
+    assert s.hall.inline(tokens[0])
+    assert not s.hall.inline("no-such-token-at-all")
+    # a store that waits for the disk at every commit never blocks the event loop
+    full = serve(db=tmp_path / "full.sqlite", sync="full")
+    _, tokens, _ = two_people(full)
+    play(full, tokens, 4, rng)
+    assert not full.hall.inline(tokens[0]) and not full.hall.inline(tokens[1])
 
 
 def test_the_lobby_lists_open_seats_and_joining_takes_one(serve):

@@ -175,14 +175,16 @@ async def read_json(request: Request) -> dict:
     return data
 
 
-def endpoint(fn, body: bool = False, threaded: bool = True):
+def endpoint(fn, body: bool = False, threaded=True):
     """A Starlette endpoint of ``fn(request, data)``: ``data`` the JSON body (when ``body``),
-    ``fn`` run in a worker thread (``threaded``); a dict answer is JSON, a Refused a JSON error."""
+    ``fn`` run in a worker thread (``threaded``: True, False, or a function of the request that
+    says it); a dict answer is JSON, a Refused a JSON error."""
 
     async def handle(request: Request):
         try:
             data = await read_json(request) if body else None
-            out = await run_in_threadpool(fn, request, data) if threaded else fn(request, data)
+            thread = threaded(request) if callable(threaded) else threaded
+            out = await run_in_threadpool(fn, request, data) if thread else fn(request, data)
         except Refused as exc:
             return error(exc.message, exc.status)
         return reply(out) if isinstance(out, dict) else out

@@ -103,6 +103,7 @@ class StoreProblem(Exception):
 class Store:
     def __init__(self, path, sync: str = "normal"):
         self.path = str(path)
+        self.sync = sync              # "full": every commit waits for the disk
         self.lock = threading.Lock()
         try:
             self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)

@@ -107,6 +107,10 @@ def table_routes(hall, static_root) -> list:
         with table.lock:
             return json_text(table.payload_json(seat))
 
+    def in_thread(request) -> bool:
+        """A decision at a table whose decisions are quick is made on the event loop (Hall.inline)."""
+        return not hall.inline(request.path_params["token"])
+
     def api_undo(request, d):
         table, seat = hall.find(request.path_params["token"])
         hall.undo(table, seat, at_of(d))
@@ -134,7 +138,7 @@ def table_routes(hall, static_root) -> list:
         Route("/api/tables/{tid}/join", endpoint(api_join, body=True), methods=["POST"]),
         Route("/api/tables/{tid}/close", endpoint(api_close, body=True), methods=["POST"]),
         Route("/api/t/{token}/state", endpoint(api_state)),
-        Route("/api/t/{token}/act", endpoint(api_act, body=True), methods=["POST"]),
+        Route("/api/t/{token}/act", endpoint(api_act, body=True, threaded=in_thread), methods=["POST"]),
         Route("/api/t/{token}/undo", endpoint(api_undo, body=True), methods=["POST"]),
         Route("/api/t/{token}/log", endpoint(api_log)),
         Route("/api/t/{token}/events", endpoint(api_events)),

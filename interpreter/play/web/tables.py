@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter
+from collections import Counter, deque
 
 try:                                  # the web extra's fast encoder (a table's payload is most of a decision's JSON)
     import orjson
@@ -53,6 +53,10 @@ from .store import SPECTATORS, Store, TableRecord
 from dsl.diagnostics import RuleRuntimeError
 
 BOOT = secrets.token_hex(4)     # this run of the server: live-update ids name it (see Table.update_id)
+# A decision is made on the event loop, not handed to a worker thread, at a table whose decisions are
+# known to take less than this (seconds; see Hall.inline).  The hand-off and the worker's fight with
+# the event loop for the interpreter's lock cost more than such a decision (docs/serve.md).
+INLINE_SECONDS = 0.010
 
 
 def state_hash(state) -> str:
@@ -101,6 +105,7 @@ class Table:
         self.sealed: dict = {}          # seat -> decisions it may no longer take back (the first n)
         self._seen: dict = {}           # seat -> seen_labels now
         self.bot_seconds = 0.0          # bot thinking at this table in this run (limit 'serve_bot_seconds')
+        self.costs = deque(maxlen=8)    # the work of its last decisions (seconds), for Hall.inline
 
     @property
     def id(self) -> str:
@@ -423,6 +428,23 @@ class Hall:
             raise Refused(f"this table cannot go on: {table.problem}", 409)
         return table, (None if seat == SPECTATORS else seat)
 
+    def inline(self, token) -> bool:
+        """Whether a decision through ``token`` is made on the event loop (no worker thread): its
+        table is in memory, all but the slowest of its last 8 decisions took less than
+        ``INLINE_SECONDS`` each (one may have met a pass of the cycle collector), and the store
+        does not wait for the disk.  Anything else (a table not loaded yet or without decisions in
+        this run, a rulebook whose decisions are slow, ``--sync full``) goes to a worker thread,
+        so that it cannot hold up every other table."""
+        if self.store.sync == "full":
+            return False
+        with self.lock:
+            tid = self.tokens.get(token) if isinstance(token, str) else None
+            table = self.tables.get(tid) if tid is not None else None
+        if table is None or not table.costs:
+            return False
+        costs = sorted(table.costs)
+        return costs[-2 if len(costs) > 1 else -1] < INLINE_SECONDS
+
     def table(self, tid: str) -> Table:
         if not isinstance(tid, str) or len(tid) > 64:
             raise Refused("no such table", 404)
@@ -577,6 +599,10 @@ class Hall:
         Refused (nothing changed) for an illegal one."""
         s = table.session
         n = len(s.history)
+        # the work of this decision: on the event loop (the main thread) the time that passes; in a
+        # worker thread its own CPU time, not its waits for the interpreter's lock (a slower clock)
+        clock = time.perf_counter if threading.current_thread() is threading.main_thread() else time.thread_time
+        start = clock()
         try:
             s.apply(action)
         except IllegalAction as exc:
@@ -594,6 +620,7 @@ class Hall:
         table.touched = time.time()
         table.note_seen(n)
         table.changed()
+        table.costs.append(clock() - start)
         if over:
             with self.lock:
                 self._keep_finished(table)
