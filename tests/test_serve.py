@@ -299,6 +299,63 @@ def test_quick_decisions_are_made_on_the_event_loop_and_slow_ones_in_a_worker_th
     assert not full.hall.inline(tokens[0]) and not full.hall.inline(tokens[1])
 
 
+def merged(update, latest):
+    """table.js's ``merged``: a live update that is a change, put together with the one before."""
+    g = update["game"]
+    if "base" not in g:
+        return update
+    old = latest["game"]
+    if g["base"] != old["update"]:
+        return None
+
+    def keep(families, was):
+        return [was[i] if f.get("same") is True else f for i, f in enumerate(families)]
+    g["view"]["shared"] = keep(g["view"]["shared"], old["view"]["shared"])
+    for i, p in enumerate(g["view"]["players"]):
+        p["families"] = keep(p["families"], old["view"]["players"][i]["families"])
+    if "story_from" in g:
+        g["story"] = old["story"][:g.pop("story_from")] + g["story"]
+    del g["base"]
+    return update
+
+
+def test_live_updates_send_what_changed_and_it_adds_up_to_the_whole_view(serve):
+    s = serve()
+    _, tokens, watch = two_people(s)
+    streams = {}
+    for who in (tokens[0], tokens[1], watch):
+        c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=20)
+        c.request("GET", f"/api/t/{who}/events")
+        streams[who] = (c, c.getresponse())
+
+    def event(r):
+        data = None
+        while True:
+            line = r.fp.readline().decode().rstrip("\n")
+            if not line and data is not None:
+                return data
+            if line.startswith("data: "):
+                data = line[6:]
+    latest = {who: json.loads(event(r)) for who, (c, r) in streams.items()}
+    assert all("base" not in p["game"] for p in latest.values())       # a new stream: the whole payload first
+    rng = random.Random(5)
+    sizes = []
+    for _ in range(40):
+        if not play(s, tokens, 1, rng):
+            break
+        for who, (c, r) in streams.items():
+            text = event(r)
+            update = json.loads(text)
+            sizes.append((len(text), "base" in update["game"]))
+            latest[who] = merged(update, latest[who])
+            assert latest[who] == s.ok("GET", f"/api/t/{who}/state"), who   # the whole view, put together
+    assert all(change for _, change in sizes)        # every later update was a change
+    whole = len(json.dumps(latest[watch]))
+    assert sum(n for n, _ in sizes) / len(sizes) < whole / 3     # and a small one (Yak: ~10 of ~70 kB)
+    for c, _ in streams.values():
+        c.close()
+
+
 def test_the_lobby_lists_open_seats_and_joining_takes_one(serve):
     s = serve([RULES / "yak", RULES / "iquazu"])
     assert s.gs is None

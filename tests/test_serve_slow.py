@@ -180,6 +180,11 @@ def test_two_browsers_play_a_whole_game_at_one_table(tmp_path):
             n = len(table.session.history)
             for d in pages:          # both pages caught up (live updates, no reload)
                 wait(lambda: d.execute_script("return document.body.dataset.decisions") == str(n))
+            for seat, d in enumerate(pages):   # what the page put together from the changes is the whole payload
+                wait(lambda: d.execute_script("return latest && latest.game.decisions") == n)
+                with table.lock:
+                    whole_payload = json.loads(table.payload_json(seat))
+                assert json.loads(d.execute_script("return JSON.stringify(latest)")) == whole_payload
             states = [d.execute_script("return document.body.dataset.state") for d in pages]
             for seat, d in enumerate(pages):
                 secret = hidden_labels(table.session.state, seat) if states[seat] != "over" else set()

@@ -3,6 +3,11 @@
 A stream sends the seat's payload at once (unless ``Last-Event-ID`` names the
 table's present update: a reconnect that missed nothing), then again each time
 the table changes, and a comment line every 15 s so that proxies keep it open.
+When the update it sent last is the one the seat's new payload was made after, it
+sends only what changed (``Sent.change``: the families shown as they were become
+``{"same": true}``, the story only its new entries, ``base`` the update it applies
+to; the page puts the whole back together): a Yak update is ~65 kB whole and a few
+kB as a change.
 An event's id is the table's :meth:`~.tables.Table.update_id`
 (``BOOT-ROWS-VERSION``): the decision rows only grow, across restarts too, so
 a page that reconnects to a restarted server takes its updates as new.
@@ -73,9 +78,11 @@ class EventStream:
                 now = table.update_id()
                 if now != seen:
                     made = table.ready(self.seat)          # made when the table changed: no thread needed
-                    if made is None or made[0] == seen:
+                    if made is None or made.update_id == seen:
                         made = await run_in_threadpool(self._present)
-                    seen, data, over = made
+                    # what changed since the update this stream sent last, if that is the one it is from
+                    data = made.change if made.base == seen and made.change is not None else made.payload
+                    seen, over = made.update_id, made.over
                     await send({"type": "http.response.body", "more_body": True,
                                 "body": b"id: %s\ndata: %s\n\n" % (seen.encode(), data)})
                     if over:

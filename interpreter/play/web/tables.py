@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter, deque
+from typing import NamedTuple
 
 try:                                  # the web extra's fast encoder (a table's payload is most of a decision's JSON)
     import orjson
@@ -68,6 +69,46 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+class Sent(NamedTuple):
+    """What a seat is sent of a table at one version (``Table.present``)."""
+    update_id: str          # the live update's id (``Table.update_id``)
+    payload: bytes          # the whole payload as JSON (``Table.payload``)
+    over: bool              # the table changes no more
+    base: str | None        # the update id the change below is from, or None
+    change: bytes | None    # the payload as a change from ``base`` (see _change), or None
+
+
+SAME = {"same": True}       # in a change: this family is as it was
+
+
+def _change(payload: dict, last: tuple, views) -> dict:
+    """``payload`` as a change from the payload a seat was sent before (``last``: its update,
+    families and story), for a live stream that sent that one: each family shown as it was
+    becomes ``{"same": true}`` (a family that shows the same is the same object: ViewCache), the
+    story only its new entries after ``story_from`` (when it only grew), and ``base`` names the
+    update it applies to.  The page puts the whole back together (table.js ``merged``); what a
+    seat may see is the payload's, the change only leaves out what the page has."""
+    base, (shared, players), story = last
+    game = dict(payload["game"])
+    view = game["view"] = dict(game["view"])
+    view["shared"] = _kept(view["shared"], shared)
+    if len(players) == len(view["players"]):
+        view["players"] = [{**p, "families": _kept(p["families"], was)} for p, was in zip(view["players"], players)]
+    new = game["story"]
+    if len(story) <= len(new) and all(a is b or a == b for a, b in zip(story, new)):
+        game["story"], game["story_from"] = new[len(story):], len(story)
+    game["base"] = base
+    view = views.packed(view, fragment) if fragment is not None else view
+    game["view"] = view
+    return {**payload, "game": game}
+
+
+def _kept(families: list, was: list) -> list:
+    if len(families) != len(was):
+        return families
+    return [SAME if f is w else f for f, w in zip(families, was)]
+
+
 def seen_labels(state, seat) -> Counter:
     """What ``seat`` sees of the components: the labels it sees in every zone (hidden zones show as
     counts and add nothing), as a multiset, with the random generator's position (a chance value
@@ -96,7 +137,8 @@ class Table:
         self.version = 0               # grows with every change in this run of the server
         self.touched = rec.touched or rec.created   # the last decision (or the making), for expiry
         self.closed = False
-        self._sent: dict = {}           # seat -> (update id, the JSON of its payload, over?) at this version
+        self._sent: dict = {}           # seat -> Sent of this version (the JSON of its payload, and of its change)
+        self._last: dict = {}           # seat -> (update, families, story) of the payload it was last made
         self._told: dict = {}           # viewer -> (story list, entries told, everyone?, lines): told once each
         self.views = ViewCache()        # the seats' views are made again only where something changed
         self._wake = wake or (lambda table: None)
@@ -167,15 +209,25 @@ class Table:
         streams of a seat's tabs and its own decision's answer share it).  Call with the lock held."""
         return self.present(seat)[1]
 
-    def present(self, seat) -> tuple:
-        """(update id, :meth:`payload_json`, whether the table changes no more), made once per change
-        and seat.  Call with the lock held."""
+    def present(self, seat) -> "Sent":
+        """:class:`Sent`: the present for ``seat``, made once per change and seat.  Call with the
+        lock held."""
         got = self._sent.get(seat)
         if got is None:
             payload = self.payload(seat)
+            game = payload["game"]
+            view = game["view"]
+            families = (view["shared"], [p["families"] for p in view["players"]])
+            last = self._last.get(seat)
+            now = self.update_id()
+            self._last[seat] = (now, game["update"], families, game["story"])
+            over = self.over or self.closed
+            change = None
+            if last is not None and last[0] != now and not over:
+                change = dumps_utf8(_change(payload, last[1:], self.views))
             if fragment is not None:        # the families that did not change: encoded once, not per seat and change
-                payload["game"]["view"] = self.views.packed(payload["game"]["view"], fragment)
-            got = self._sent[seat] = (self.update_id(), dumps_utf8(payload), self.over or self.closed)
+                game["view"] = self.views.packed(view, fragment)
+            got = self._sent[seat] = Sent(now, dumps_utf8(payload), over, None if change is None else last[0], change)
         return got
 
     def ready(self, seat) -> tuple | None:

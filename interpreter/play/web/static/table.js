@@ -48,10 +48,36 @@ function listen() {
     if (es.readyState === EventSource.CLOSED && !(latest && latest.game.over)) setTimeout(listen, 2000);  // a refused reconnect
   };
   es.onmessage = (e) => {
-    latest = JSON.parse(e.data);
+    const p = merged(JSON.parse(e.data));
+    if (p === null) {                         // a change from an update this page does not have: start afresh
+      es.close();
+      listen();
+      return;
+    }
+    latest = p;
     if (latest.game.over) es.close();        // a finished game changes no more
     if (at === null && viewerAsk === "auto" && !busy) show(latest);
   };
+}
+
+function sameUpdate(a, b) {
+  return !!a && !!b && a.boot === b.boot && a.rows === b.rows && a.n === b.n;
+}
+
+function merged(p) {
+  // A live update may send only what changed since the one before (base): a family shown as it was
+  // is {"same": true}, the story only its entries from story_from on.  The whole payload, or null.
+  const g = p.game;
+  if (!g || g.base === undefined) return p;
+  if (!latest || !latest.game || !sameUpdate(latest.game.update, g.base)) return null;
+  const old = latest.game;
+  const keep = (families, was) => families.map((f, i) => (f && f.same === true ? was[i] : f));
+  g.view.shared = keep(g.view.shared, old.view.shared);
+  g.view.players.forEach((pl, i) => { pl.families = keep(pl.families, old.view.players[i].families); });
+  if (g.story_from !== undefined) g.story = old.story.slice(0, g.story_from).concat(g.story);
+  delete g.base;
+  delete g.story_from;
+  return p;
 }
 
 window.addEventListener("DOMContentLoaded", async () => {
