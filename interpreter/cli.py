@@ -143,9 +143,9 @@ def cmd_play(args) -> int:
         args.seed = secrets.randbelow(1_000_000)
         if not args.json:
             print(f"seed {args.seed} (play the same game again with --seed {args.seed})")
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
     try:
-        state = rb.new_game(args.players, args.seed, options, variants,
-                            names=[n.strip() for n in args.names.split(",")] if args.names else None)
+        state = rb.new_game(args.players, args.seed, options, variants, names=names)
     except ValueError as exc:
         raise UsageError(f"--names: {exc}") from None
     bots = make_bots(seats, state.lay.num_seats, args.seed)
@@ -156,7 +156,7 @@ def cmd_play(args) -> int:
     try:
         if log_file:
             log_file.write(json.dumps(header(args.rulebook, args.log, rb.name, args.players, args.seed, options,
-                                             variants, [b.name for b in bots])) + "\n")
+                                             variants, [b.name for b in bots], names)) + "\n")
             log_file.flush()
         while not state.is_terminal():
             seat = state.current_player()

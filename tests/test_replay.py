@@ -41,6 +41,9 @@ def write(path, *lines):
     ([HEAD, [1]], 2, "must be an object"),
     ([HEAD, {"seat": 1, "action": "choose(card=build)"}], 2, "seat 0's turn"),
     ([{**HEAD, "rulebook": "/nonexistent"}], 1, "not a rulebook folder"),
+    ([{**HEAD, "names": "Ann"}], 1, "'names' must be a list"),
+    ([{**HEAD, "names": ["Ann", "Ann"]}], 1, "two seats have the same name"),
+    ([{**HEAD, "names": ["A", "B", "C"]}], 1, "3 names for 2 players"),
 ])
 def test_a_bad_log_is_one_located_line_and_exit_1(tmp_path, capsys, lines, line_no, words):
     log = write(tmp_path / "bad.jsonl", *lines)
@@ -104,6 +107,28 @@ def test_until_and_show_draw_the_state_after_n_decisions(tmp_path, capsys):
     told = [x for x in out.splitlines() if x.startswith(("Player 1: ", "Player 2: "))]
     assert len(told) == 3
     assert "Tower" in out and "Player 2" in out        # the tower under its title (display: titles:)
+
+
+def test_the_names_of_play_names_are_kept_in_the_log_and_shown_again(tmp_path, capsys):
+    # issue 42's leftover: `play --names` named the seats on the screen but the log forgot them
+    log = tmp_path / "game.jsonl"
+    assert run(capsys, "play", YAK, "--players", "2", "--seed", "1", "--quiet", "--names", "Ann,Bob",
+               "--log", log)[0] == 0
+    head = json.loads(log.read_text().splitlines()[0])
+    assert head["names"] == ["Ann", "Bob"]
+    code, out, err = run(capsys, "replay", log, "--until", "2", "--show")
+    assert code == 0, err
+    assert "Ann" in out and "Bob" in out and "Player 1" not in out
+    from interpreter.play.session import Session
+    from interpreter.game import Rulebook
+    resumed = Session.from_log(Rulebook.load(YAK), log)           # what `play --resume` opens
+    assert resumed.names == ["Ann", "Bob"] and resumed.seat_names[:2] == ["Ann", "Bob"]
+    resumed.save(tmp_path / "again.jsonl")                         # and writes again
+    assert json.loads((tmp_path / "again.jsonl").read_text().splitlines()[0])["names"] == ["Ann", "Bob"]
+    # without --names the header has none, as before
+    plain = tmp_path / "plain.jsonl"
+    assert run(capsys, "play", YAK, "--players", "2", "--seed", "1", "--quiet", "--log", plain)[0] == 0
+    assert "names" not in json.loads(plain.read_text().splitlines()[0])
 
 
 def test_seat_counts_from_0_as_in_the_api(tmp_path, capsys):

@@ -3,7 +3,11 @@
 The first line says which game it was::
 
     {"format": "regelwerk-log/1", "rulebook": "../rules/my_game", "rulebook_sha256": "…",
-     "game": "My Game", "players": 2, "seed": 1, "options": {}, "variants": [], "seats": ["human", "random"]}
+     "game": "My Game", "players": 2, "seed": 1, "options": {}, "variants": [], "seats": ["human", "random"],
+     "names": ["Ann", ""]}
+
+``names`` (optional): the people's names for the seats, in seat order ("" keeps a seat's
+own name), as ``--names`` or the page gave them; a replay or a resumed game shows them again.
 
 ``rulebook`` is relative to the log file's folder (so a log replays from any
 directory); the hash covers the rulebook's files, so a changed rulebook is
@@ -26,7 +30,7 @@ from pathlib import Path
 from dsl.diagnostics import Report
 from dsl.loader import load_rulebook
 
-from ..game import LIMITS
+from ..game import LIMITS, check_names
 
 FORMAT = "regelwerk-log/1"
 #: the problems of one log that are kept and shown (a log of a million bad lines says so in 21 lines)
@@ -58,6 +62,7 @@ class GameLog:
     seats: list = field(default_factory=list)
     sha256: str | None = None
     actions: list = field(default_factory=list)  # (line number, seat or None, action id)
+    names: list | None = None                    # the people's names for the seats, or None
 
 
 def rulebook_hash(folder) -> str:
@@ -101,7 +106,8 @@ def _stamp(folder: Path) -> tuple:
     return tuple(out)
 
 
-def header(rulebook, log_path, game_name: str, players: int, seed: int, options: dict, variants, seats) -> dict:
+def header(rulebook, log_path, game_name: str, players: int, seed: int, options: dict, variants, seats,
+           names=None) -> dict:
     folder = Path(rulebook)
     if folder.is_file():
         folder = folder.parent
@@ -109,9 +115,12 @@ def header(rulebook, log_path, game_name: str, players: int, seed: int, options:
         rel = os.path.relpath(folder.resolve(), Path(log_path).resolve().parent)
     except ValueError:  # another drive
         rel = str(folder.resolve())
-    return {"format": FORMAT, "rulebook": Path(rel).as_posix(), "rulebook_sha256": rulebook_hash(folder),
+    head = {"format": FORMAT, "rulebook": Path(rel).as_posix(), "rulebook_sha256": rulebook_hash(folder),
             "game": game_name, "players": players, "seed": seed, "options": dict(options),
             "variants": list(variants), "seats": list(seats)}
+    if names and any(names):
+        head["names"] = list(names)
+    return head
 
 
 def write_log(path, head: dict, history) -> None:
@@ -254,6 +263,17 @@ def _read_header(shown, hno, head, path, bad) -> GameLog | None:
     seats = head.get("seats") or []
     if not isinstance(seats, list):
         seats = []
+    names = head.get("names")
+    if names is not None:
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            bad(hno, "'names' must be a list of the seats' names (texts)")
+            ok = False
+        elif isinstance(players, int):
+            try:
+                names = check_names(names, players)
+            except ValueError as exc:
+                bad(hno, f"'names': {exc}")
+                ok = False
     sha = head.get("rulebook_sha256")
     folder = None
     if isinstance(rb, str) and rb:
@@ -265,7 +285,7 @@ def _read_header(shown, hno, head, path, bad) -> GameLog | None:
     if not ok:
         return None
     return GameLog(shown, folder, players, seed, {str(k): v for k, v in options.items()}, variants,
-                   [str(s) for s in seats], sha if isinstance(sha, str) else None)
+                   [str(s) for s in seats], sha if isinstance(sha, str) else None, names=names or None)
 
 
 def _find_rulebook(name: str, log_path: Path) -> Path | None:

@@ -44,8 +44,8 @@ def replay_log(path, until: int | None = None, on_decision=None, warn=None, comp
         raise LogProblem(shown, 1, f"the rulebook {log.rulebook} does not load",
                          detail=format_report(exc.diagnostics)) from None
     try:
-        st = rb.new_game(log.players, log.seed, log.options, log.variants)
-    except GameSetupError as exc:
+        st = rb.new_game(log.players, log.seed, log.options, log.variants, names=log.names)
+    except (GameSetupError, ValueError) as exc:
         raise LogProblem(shown, 1, str(exc)) from None
     except RuleRuntimeError as exc:
         raise LogProblem(shown, 1, f"the setup fails: {exc.message}", detail=exc.diagnostic().format()) from None

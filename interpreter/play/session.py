@@ -53,7 +53,7 @@ class Session:
         log = done.log
         if seats is None:
             seats = ",".join(k if (k == HUMAN or k in BOTS) else "random" for k in log.seats) or "random"
-        session = cls(rb, log.players, log.seed, log.options, log.variants, seats)
+        session = cls(rb, log.players, log.seed, log.options, log.variants, seats, names=log.names)
         for no, _, action in log.actions:
             try:
                 session.apply(action)
@@ -142,7 +142,7 @@ class Session:
     # --- the log -------------------------------------------------------------------
     def log_header(self, log_path) -> dict:
         return header(self.rb.path, log_path, self.rb.name, self.players, self.seed, self.options,
-                      self.variants, self.kinds)
+                      self.variants, self.kinds, self.names)
 
     def save(self, path) -> None:
         write_log(path, self.log_header(path), self.history)

@@ -261,7 +261,7 @@ class GameServer:
                     return error("the log is given once the game is over (it would tell the bots' secret "
                                  "choices and the seed)", 409)
                 head = header(self.rb.path, self.rb.path / "x", self.rb.name, s.players, s.seed, s.options,
-                              s.variants, s.kinds)
+                              s.variants, s.kinds, s.names)
                 head["rulebook"] = str(self.rb.path.resolve())   # a download lands anywhere
                 lines = [json.dumps(head)] + [json.dumps({"seat": p, "action": a}) for p, a in s.history]
             name = f"{self.rb.path.resolve().name}-seed{s.seed}.jsonl"

@@ -289,6 +289,8 @@ class Table:
         head = {"format": FORMAT, "rulebook": self.rec.rulebook, "rulebook_sha256": self.rec.sha256,
                 "game": self.rb.name, "players": s.players, "options": s.options, "variants": s.variants,
                 "seats": s.kinds}
+        if s.names and any(s.names):
+            head["names"] = list(s.names)
         if over:
             head["seed"] = s.seed
             moves = s.state.history
