@@ -19,7 +19,7 @@ from dsl.diagnostics import RulebookError, RuleRuntimeError
 # --- games: load, start, play, serialise (docs/api.md) ----------------------------------------------
 from .engine.run.chance import ChanceState
 from .engine.run.layout import GameSetupError
-from .engine.rulebook import Rulebook, check_names, check_rulebook
+from .engine.rulebook import Rulebook, check_names, check_rulebook, load_rulebook_once
 from .engine.run.runtime import IllegalAction, State
 from .engine.run.playerapi import public_action_id
 from .engine.shipped import rulebook_path, shipped_games
@@ -70,7 +70,7 @@ from .engine.compile.steps import STEP_KINDS, StepCompiler
 
 __all__ = [
     "Rulebook", "State", "ChanceState", "IllegalAction", "GameSetupError", "RulebookError", "RuleRuntimeError",
-    "check_rulebook", "check_names", "public_action_id", "rulebook_path", "shipped_games",
+    "check_rulebook", "check_names", "load_rulebook_once", "public_action_id", "rulebook_path", "shipped_games",
     "types", "Component", "Zone", "format_value", "plain", "Rng",
     "information_state_string", "space_of",
     "resample_problem", "record_of", "shown_leaks",

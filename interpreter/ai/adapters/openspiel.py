@@ -48,8 +48,8 @@ except ImportError as exc:  # pragma: no cover - the rl extra is absent
 
 from pathlib import Path
 
-from ...game import (ChanceState, Rulebook, draws_at_random, information_state_string, observation_vector,
-                     perfect_information)
+from ...game import (ChanceState, draws_at_random, information_state_string, load_rulebook_once,
+                     observation_vector, perfect_information)
 
 __all__ = ["load", "register", "AUTOMATA"]
 
@@ -57,16 +57,8 @@ __all__ = ["load", "register", "AUTOMATA"]
 #: or as part of the environment (no players: the rulebook plays them; returns of deciding seats only)
 AUTOMATA = ("players", "environment")
 
-_BOOKS: dict = {}
 _REGISTERED: dict = {}
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
-
-
-def _book(path) -> Rulebook:
-    key = str(Path(path).resolve())
-    if key not in _BOOKS:
-        _BOOKS[key] = Rulebook.load(path)
-    return _BOOKS[key]
 
 
 def _short_name(path) -> str:
@@ -75,7 +67,7 @@ def _short_name(path) -> str:
 
 def register(path) -> str:
     """Register the rulebook at ``path`` with OpenSpiel; return its short name (``regelwerk_<folder>``)."""
-    rb = _book(path)
+    rb = load_rulebook_once(path)
     name = _short_name(path)
     if name in _REGISTERED:
         return name
@@ -155,7 +147,7 @@ class RegelwerkGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = dict(params or {})
-        rb = _book(self.path)
+        rb = load_rulebook_once(self.path)
         g = rb.game
         self.rulebook = rb
         self.players = int(params.get("players", g.min_players))

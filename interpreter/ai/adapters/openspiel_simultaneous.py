@@ -35,20 +35,12 @@ except ImportError as exc:  # pragma: no cover - the rl extra is absent
 
 from pathlib import Path
 
-from ...game import LIMITS, ChanceState, Rulebook, draws_at_random, information_state_string
+from ...game import LIMITS, ChanceState, load_rulebook_once, draws_at_random, information_state_string
 from .joint import all_together, pending_decisions
 
 __all__ = ["load_simultaneous", "register_simultaneous"]
 
-_BOOKS: dict = {}
 _REGISTERED: dict = {}
-
-
-def _book(path) -> Rulebook:
-    key = str(Path(path).resolve())
-    if key not in _BOOKS:
-        _BOOKS[key] = Rulebook.load(path)
-    return _BOOKS[key]
 
 
 def _short_name(path) -> str:
@@ -57,7 +49,7 @@ def _short_name(path) -> str:
 
 def register_simultaneous(path) -> str:
     """Register the rulebook at ``path`` as a simultaneous-move game; its short name."""
-    rb = _book(path)
+    rb = load_rulebook_once(path)
     if not all_together(rb.game):
         why = ("it has no decision taken together" if not rb.game.sealed
                else "it also has decisions of one seat")
@@ -118,7 +110,7 @@ class SimultaneousGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = dict(params or {})
-        rb = _book(self.path)
+        rb = load_rulebook_once(self.path)
         g = rb.game
         self.rulebook = rb
         self.players = int(params.get("players", g.min_players))
