@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter, deque
-from typing import NamedTuple
 
 try:                                  # the web extra's fast encoder (a table's payload is most of a decision's JSON)
     import orjson
@@ -69,13 +68,25 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-class Sent(NamedTuple):
-    """What a seat is sent of a table at one version (``Table.present``)."""
-    update_id: str          # the live update's id (``Table.update_id``)
-    payload: bytes          # the whole payload as JSON (``Table.payload``)
-    over: bool              # the table changes no more
-    base: str | None        # the update id the change below is from, or None
-    change: bytes | None    # the payload as a change from ``base`` (see _change), or None
+class Sent:
+    """What a seat is sent of a table at one version (``Table.present``): ``update_id`` (the
+    live update's id), ``over`` (the table changes no more), ``base`` (the update id the change
+    is from, or None), ``change`` (the payload as a change from ``base``, see _change, or None)
+    and ``payload``, the whole payload as JSON — encoded only when asked for (a stream that has
+    the base sends the change; the act's answer, ``/state`` and a new stream ask for it)."""
+
+    __slots__ = ("update_id", "over", "base", "change", "_data", "_payload")
+
+    def __init__(self, update_id: str, data: dict, over: bool, base, change):
+        self.update_id, self.over, self.base, self.change = update_id, over, base, change
+        self._data, self._payload = data, None
+
+    @property
+    def payload(self) -> bytes:
+        got = self._payload
+        if got is None:             # (two threads may both encode it: the same bytes either way)
+            got = self._payload = dumps_utf8(self._data)
+        return got
 
 
 SAME = {"same": True}       # in a change: this family is as it was
@@ -207,7 +218,7 @@ class Table:
     def payload_json(self, seat) -> bytes:
         """:meth:`payload` of the present as JSON (UTF-8 bytes), made once per change and seat (the live
         streams of a seat's tabs and its own decision's answer share it).  Call with the lock held."""
-        return self.present(seat)[1]
+        return self.present(seat).payload
 
     def present(self, seat) -> "Sent":
         """:class:`Sent`: the present for ``seat``, made once per change and seat.  Call with the
@@ -227,7 +238,7 @@ class Table:
                 change = dumps_utf8(_change(payload, last[1:], self.views))
             if fragment is not None:        # the families that did not change: encoded once, not per seat and change
                 game["view"] = self.views.packed(view, fragment)
-            got = self._sent[seat] = Sent(now, dumps_utf8(payload), over, None if change is None else last[0], change)
+            got = self._sent[seat] = Sent(now, payload, over, None if change is None else last[0], change)
         return got
 
     def ready(self, seat) -> tuple | None:
