@@ -189,6 +189,7 @@ async def play_one(slot: Slot, seat: int, rng: random.Random, conn: Connection) 
             run.error(f"events: {status} {(await read_body(r, headers))[:200]!r}")
             return False
         acted_at = -1
+        have = None                                 # the update the seat has (a page sends it with its decision)
         buf = b""
         while True:
             piece = await read_chunk(r, headers)
@@ -204,7 +205,7 @@ async def play_one(slot: Slot, seat: int, rng: random.Random, conn: Connection) 
                     continue                        # the retry line, a keep-alive comment
                 game = loads(data)["game"]
                 run.updates += 1
-                over, n, view = game["over"], game["decisions"], game["view"]
+                over, n, view, have = game["over"], game["decisions"], game["view"], game["update"]
                 ids = [o["id"] for g in view["actions"] for o in g["options"]] if view["to_move"] == seat else None
                 game = view = data = event = None    # nothing of an update kept while waiting (see client_process)
                 if over:
@@ -213,7 +214,7 @@ async def play_one(slot: Slot, seat: int, rng: random.Random, conn: Connection) 
                     continue
                 action = rng.choice(ids)
                 t0 = time.perf_counter()
-                code, body = await conn.request("POST", f"/api/t/{token}/act", {"action": action, "at": n})
+                code, body = await conn.request("POST", f"/api/t/{token}/act", {"action": action, "at": n, "have": have})
                 dt = time.perf_counter() - t0
                 acted_at = n
                 if code == 200:

@@ -350,6 +350,26 @@ def test_live_updates_send_what_changed_and_it_adds_up_to_the_whole_view(serve):
             latest[who] = merged(update, latest[who])
             assert latest[who] == s.ok("GET", f"/api/t/{who}/state"), who   # the whole view, put together
     assert all(change for _, change in sizes)        # every later update was a change
+    # a decision's answer: a change from the update the page says it has, else whole
+    seat = next(i for i, t in enumerate(tokens) if latest[t]["game"]["view"]["to_move"] == i)
+    mine = latest[tokens[seat]]
+    action = options_of(mine)[0]
+    code, text = s.call("POST", f"/api/t/{tokens[seat]}/act", {"action": action, "at": mine["game"]["decisions"],
+                                                                 "have": mine["game"]["update"]})
+    answer = json.loads(text)
+    assert code == 200 and answer["game"]["base"] == mine["game"]["update"]
+    assert merged(answer, mine) == s.ok("GET", f"/api/t/{tokens[seat]}/state")
+    for who, (c, r) in streams.items():
+        latest[who] = merged(json.loads(event(r)), latest[who])
+    seat = next(i for i, t in enumerate(tokens) if latest[t]["game"]["view"]["to_move"] == i)
+    mine = latest[tokens[seat]]
+    whole_answer = s.ok("POST", f"/api/t/{tokens[seat]}/act", {"action": options_of(mine)[0],
+                                                                "at": mine["game"]["decisions"]})
+    assert "base" not in whole_answer["game"] and whole_answer == s.ok("GET", f"/api/t/{tokens[seat]}/state")
+    n = len(s.hall.tables[s.hall.tokens[watch]].session.history)
+    for bad in ("x", {"boot": 1, "rows": 0, "n": 0}, {"boot": "b", "rows": True, "n": 0}):
+        code, text = s.call("POST", f"/api/t/{tokens[0]}/act", {"action": "x", "at": n, "have": bad})
+        assert code == 400 and "'have'" in text                 # refused before anything is done
     whole = len(json.dumps(latest[watch]))
     assert sum(n for n, _ in sizes) / len(sizes) < whole / 3     # and a small one (Yak: ~10 of ~70 kB)
     for c, _ in streams.values():

@@ -185,6 +185,8 @@ def test_two_browsers_play_a_whole_game_at_one_table(tmp_path):
                 with table.lock:
                     whole_payload = json.loads(table.payload_json(seat))
                 assert json.loads(d.execute_script("return JSON.stringify(latest)")) == whole_payload
+                # and what it shows (after its own decision: the answer, a change, put together) is that game
+                assert json.loads(d.execute_script("return JSON.stringify(game)")) == whole_payload["game"]
             states = [d.execute_script("return document.body.dataset.state") for d in pages]
             for seat, d in enumerate(pages):
                 secret = hidden_labels(table.session.state, seat) if states[seat] != "over" else set()

@@ -11,7 +11,9 @@ POST /api/tables           a new table: ``key`` (the creator's), ``rulebook``, `
 POST /api/tables/ID/join   ``{"seat": S, "key": K}``: the link of an open seat (it is then taken)
 POST /api/tables/ID/close  ``{"key": K}``: end an unfinished table (kept in the store)
 GET  /api/t/TOKEN/state    the seat's view (``?at=N`` time travel; ``?seat=S`` once over)
-POST /api/t/TOKEN/act      ``{"action": id, "at": decisions seen}``: the seat's decision
+POST /api/t/TOKEN/act      ``{"action": id, "at": decisions seen, "have": update}``: the seat's decision;
+                           the answer is the new payload, as a change from ``have`` (the
+                           ``game.update`` of the page's last live update) when it can be
 POST /api/t/TOKEN/undo     ``{"at": decisions seen}``: take back the seat's last decision
 GET  /api/t/TOKEN/events   live updates (Server-Sent Events: the seat's view on each change)
 GET  /api/t/TOKEN/log      the seat's own history; the whole log once the game is over
@@ -101,11 +103,25 @@ def table_routes(hall, static_root) -> list:
                 return json_text(table.payload_json(seat))        # the present, as the live stream sends it
             return reply(table.payload(seat, asked, at))
 
+    def have_of(d):
+        """``have``: the update the page has (``game.update`` of its last live update), or None."""
+        have = d.get("have")
+        if have is None:
+            return None
+        if (not isinstance(have, dict) or not isinstance(have.get("boot"), str) or len(have["boot"]) > 64
+                or any(not isinstance(have.get(k), int) or isinstance(have.get(k), bool) for k in ("rows", "n"))):
+            raise Refused("'have' must be the update the page has: {\"boot\": text, \"rows\": number, \"n\": number}")
+        return f"{have['boot']}-{have['rows']}-{have['n']}"
+
     def api_act(request, d):
         table, seat = hall.find(request.path_params["token"])
+        have = have_of(d)
         hall.act(table, seat, d.get("action"), at_of(d))
         with table.lock:
-            return json_text(table.payload_json(seat))
+            made = table.present(seat)
+        # the answer as a change from the update the page has (as a live update would send it), else whole
+        return json_text(made.change if have is not None and made.base == have and made.change is not None
+                         else made.payload)
 
     def in_thread(request) -> bool:
         """A decision at a table whose decisions are quick is made on the event loop (Hall.inline)."""

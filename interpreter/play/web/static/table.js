@@ -29,8 +29,11 @@ function show(p) {
 
 act = async function (id) {           // app.js's act, for a table: the decision and how many were seen
   filter = null;
-  const p = await call("POST", TAPI + "/act", {action: id, at: game.decisions});
-  if (p) show(p); else if (latest) show(latest);
+  const asked = {action: id, at: game.decisions};
+  if (latest && latest.game) asked.have = latest.game.update;   // the answer may then be a change from it
+  const p = await call("POST", TAPI + "/act", asked);
+  const whole = p && merged(p);
+  if (whole) show(whole); else if (latest) show(latest);        // (show ignores an update older than it has)
 };
 botStep = function () {};            // bots move on the server
 refresh = async function () {
