@@ -6,8 +6,8 @@ the table changes, and a comment line every 15 s so that proxies keep it open.
 When the update it sent last is the one the seat's new payload was made after, it
 sends only what changed (``Sent.change``: the families shown as they were become
 ``{"same": true}``, the story only its new entries, ``base`` the update it applies
-to; the page puts the whole back together): a Yak update is ~65 kB whole and a few
-kB as a change.
+to; the page puts the whole back together): where one family of many changes, a
+change is a small part of the whole (docs/serve.md has the sizes measured).
 An event's id is the table's :meth:`~.tables.Table.update_id`
 (``BOOT-ROWS-VERSION``): the decision rows only grow, across restarts too, so
 a page that reconnects to a restarted server takes its updates as new.

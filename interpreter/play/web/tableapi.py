@@ -26,6 +26,7 @@ from starlette.routing import Route
 
 from ..session import HUMAN
 from .events import EventStream
+from .tables import update_id
 from .guard import Refused, endpoint, json_text, option_map, query_seat, reply, text, text_list, whole
 
 
@@ -111,7 +112,7 @@ def table_routes(hall, static_root) -> list:
         if (not isinstance(have, dict) or not isinstance(have.get("boot"), str) or len(have["boot"]) > 64
                 or any(not isinstance(have.get(k), int) or isinstance(have.get(k), bool) for k in ("rows", "n"))):
             raise Refused("'have' must be the update the page has: {\"boot\": text, \"rows\": number, \"n\": number}")
-        return f"{have['boot']}-{have['rows']}-{have['n']}"
+        return update_id(have["boot"], have["rows"], have["n"])
 
     def api_act(request, d):
         table, seat = hall.find(request.path_params["token"])

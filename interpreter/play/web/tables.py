@@ -68,6 +68,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+def update_id(boot: str, rows: int, n: int) -> str:
+    """A live update's id from its parts (``game.update``: boot, rows, n): ``Table.update_id``."""
+    return f"{boot}-{rows}-{n}"
+
+
 class Sent:
     """What a seat is sent of a table at one version (``Table.present``): ``update_id`` (the
     live update's id), ``over`` (the table changes no more), ``base`` (the update id the change
@@ -183,7 +188,7 @@ class Table:
         """The live-update id: the server run (``BOOT``), the decision rows ever written (they only
         grow, across restarts too) and this run's change count.  A page takes an update whose rows are
         more than it saw, or as many and (same run) a later change: a restarted server's are new."""
-        return f"{BOOT}-{self.rows}-{self.version}"
+        return update_id(BOOT, self.rows, self.version)
 
     def changed(self) -> None:
         """Call with the lock held.  The payloads of the seats whose live streams are open are made
