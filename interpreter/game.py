@@ -22,6 +22,7 @@ from .engine.run.layout import GameSetupError
 from .engine.rulebook import Rulebook, check_names, check_rulebook, load_rulebook_once
 from .engine.run.runtime import IllegalAction, State
 from .engine.run.playerapi import public_action_id
+from .engine.run.together import choosing_states, pending_decisions
 from .engine.shipped import rulebook_path, shipped_games
 
 # --- values as the engine holds them, and how they read --------------------------------------------

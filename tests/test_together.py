@@ -89,6 +89,27 @@ def test_a_seat_with_nothing_legal_takes_no_part(rulebook):
     assert [rb.evaluate(st, f"bid[{p}]") for p in range(3)] == [1, -1, 2]
 
 
+def test_every_seat_gets_a_state_where_it_decides_and_the_game_is_not_touched(rulebook):
+    from interpreter.game import choosing_states, pending_decisions
+    book = BOOK.replace('params: {amount: "0..money[player]"}',
+                        'params: {amount: "0..money[player]"}\n    where: "player != 1"')
+    rb = Rulebook.load(rulebook(book.replace("decide: [bid, pass]", "decide: [bid]")))
+    st = rb.new_game(3, 1)
+    before = st.to_json()
+    states = choosing_states(st)
+    assert list(states) == [0, 2] and states[0] is st          # seat 1 has nothing legal: no part
+    assert states[2].current_player() == 2 and states[2] is not st
+    assert states[2].legal_actions() == [f"bid(amount={k})" for k in range(4)]
+    # seat 2 sees there what it sees in the game (the choice before it is told to nobody) but its decision
+    # (its history there has seat 0's choice as "…", as when the seats choose in turn)
+    for seat in (1, 2):
+        mine, real = states[2].observation(seat, history=False), st.observation(seat, history=False)
+        assert {**mine, "decision": None} == {**real, "decision": None}
+    assert st.to_json() == before                               # the game itself did not move
+    assert {seat: [o.id for o in d.options] for seat, d in pending_decisions(st).items()} == {
+        seat: s.legal_actions() for seat, s in states.items()}
+
+
 @pytest.mark.parametrize("extra, word", [("who: 0", "who"), ("otherwise: []", "otherwise")])
 def test_a_decision_taken_together_has_no_single_seat_options(rulebook, extra, word):
     from interpreter.game import check_rulebook

@@ -5,38 +5,19 @@ The engine takes such a decision one seat after the other in seat order, each se
 nothing of the others' choices (``State.pending_seats()`` names the seats still to
 choose; docs/language.md, "Decisions taken together").  A seat's options never depend on
 the choices before it (those take effect only when all have chosen), so every seat's
-options can be listed at once: :func:`pending_decisions` lists each seat's on a copy,
-choosing for the seats before it.  :func:`apply_joint` then applies one option per seat,
+options can be listed at once: ``pending_decisions`` (the engine's, in
+``interpreter.game``) lists each seat's on a copy, choosing for the seats before it.  :func:`apply_joint` then applies one option per seat,
 in seat order.
 """
 from __future__ import annotations
+
+from ...game import pending_decisions  # noqa: F401 - the engine's; the adapters take it from here
 
 
 def all_together(game) -> bool:
     """Whether every decision of the rulebook is taken together (a game of joint actions),
     not one seat's (then the adapters play it turn by turn)."""
     return bool(game.sealed) and not game.single_decides
-
-
-def pending_decisions(st) -> dict:
-    """``{seat: Decision}``: the options each seat still to choose has now (a seat whose
-    options are empty, and so takes no part, is left out)."""
-    seats = st.pending_seats()
-    if not seats:
-        return {}
-    out = {}
-    copy = st
-    for k, seat in enumerate(seats):
-        dec = copy.pending
-        if dec is None or dec.who != seat:
-            continue                    # this seat had nothing legal: it takes no part
-        out[seat] = dec
-        if k + 1 < len(seats):
-            if copy is st:
-                copy = st.clone()
-                copy.logging = False
-            copy.apply_index(0)         # (the options of the next seat do not depend on it)
-    return out
 
 
 def apply_joint(apply_index, st, choices: dict) -> None:
