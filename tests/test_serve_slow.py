@@ -290,3 +290,66 @@ def wait(cond, timeout=30):
             return value
         time.sleep(0.02)
     raise AssertionError("timed out")
+
+
+@pytest.mark.slow
+def test_two_browsers_bid_at_once_and_one_changes_its_bid(tmp_path):
+    """A decision taken together (tests/rulebooks/sealed_bids): both pages may bid at once, the
+    second seat bids first and changes its bid, the first seat's page hears nothing of it.
+    By hand (lots worth 3, 5, 2; 6 coins each; score = points + coins left):
+    lot 1: seat 1 bids 3, seat 2 bids 4 then changes to 2 -> seat 1 wins, pays 3 (3 coins, 3 points);
+    lot 2: 1 against 5 -> seat 2 wins, pays 5 (1 coin, 5 points);
+    lot 3: 0 against 1 -> seat 2 wins, pays 1 (0 coins, 7 points).  Scores: 3 + 3 = 6 and 7 + 0 = 7."""
+    from selenium.webdriver.common.by import By
+    from interpreter.play.web.server import make
+    httpd, url, _ = make([Rulebook.load(ROOT / "tests" / "rulebooks" / "sealed_bids")], 0,
+                         db=tmp_path / "serve.sqlite", bot_delay=0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    hall, base = httpd.hall, url.rstrip("/")
+    drivers = []
+    try:
+        code, links = call(base, "POST", "/api/tables", {"rulebook": "sealed_bids", "players": 2,
+                                                        "seats": ["human", "human"], "key": hall.key})
+        assert code == 200, links
+        for s in links["seats"]:
+            d, profile = start_browser(1000, 800)
+            drivers.append((d, profile))
+            d.get(base + s["link"])
+        a, b = (d for d, _ in drivers)
+
+        def bid(d, amount):
+            d.execute_script("const i = document.querySelector('input.numberpick'); i.value = arguments[0];"
+                             "i.closest('.numberrow').querySelector('button.opt').click()", amount)
+
+        def status(d):
+            return d.find_element(By.ID, "status").text
+
+        for lot, (bid_a, bids_b) in enumerate([(3, (4, 2)), (1, (5,)), (0, (1,))]):
+            for d in (a, b):          # both may bid now
+                wait(lambda: d.execute_script("return document.body.dataset.decisions") == str(2 * lot)
+                     and d.execute_script("return document.body.dataset.state") == "mine")
+                wait(lambda: status(d).startswith("your turn: Player 1, Player 2 choose at once"))
+            seen_a = a.execute_script("return JSON.stringify(latest.game.update)")
+            for amount in bids_b:     # the second seat first (it could not, when seats chose in turn)
+                bid(b, amount)
+                wait(lambda: b.execute_script("return game.held") == f"bid(amount={amount})")
+                assert status(b).startswith("your choice is in: ") and status(b).endswith(
+                    "(you may change it until everyone has chosen)")
+            time.sleep(0.3)           # (time for a live update to reach the first page, were one sent)
+            assert a.execute_script("return JSON.stringify(latest.game.update)") == seen_a
+            assert status(a).startswith("your turn") and a.execute_script("return game.held") is None
+            bid(a, bid_a)
+        for d in (a, b):
+            wait(lambda: d.execute_script("return document.body.dataset.state") == "over")
+        table = next(iter(hall.tables.values()))
+        assert table.session.state.scores() == [6, 7]
+        assert [x for _, x in table.session.history] == [f"bid(amount={n})" for n in (3, 2, 1, 5, 0, 1)]
+        shown = {int(td.get_attribute("data-seat")): int(td.text) for td in a.find_elements(By.CSS_SELECTOR, "td.score")}
+        assert shown == {0: 6, 1: 7}
+    finally:
+        for d, profile in drivers:
+            d.quit()
+            shutil.rmtree(profile, ignore_errors=True)
+        httpd.shutdown()
+        httpd.server_close()
+        httpd.hall.close()

@@ -75,7 +75,7 @@ class EventStream:
             seen = self.last_id
             while not gone.is_set() and not hall.stopping:
                 wake.clear()
-                now = table.update_id()
+                now = table.update_id(self.seat)
                 if now != seen:
                     made = table.ready(self.seat)          # made when the table changed: no thread needed
                     if made is None or made.update_id == seen:

@@ -1,6 +1,6 @@
 """The tables of ``regelwerk serve`` kept in one SQLite file (the standard library's sqlite3, WAL).
 
-Three tables:
+Four tables:
 
 ``tables``     one row per table: its id, the rulebook's key, folder and SHA-256
                (over its files, as game logs have it), players, seed, options,
@@ -13,6 +13,11 @@ Three tables:
 ``decisions``  every decision in order: ``(table, no, seat, action)``, or an undo
                ``(table, no, seat, NULL, undo_to)`` which takes the table back to
                its first ``undo_to`` decisions
+``held``       the choices made so far in a decision taken together (``together:``):
+               ``(table, seat, at, action)``, the choice of ``seat`` when the table
+               had ``at`` decisions; each seat's replaces its earlier one, and when
+               the last seat has chosen they become decision rows (in seat order,
+               one transaction) and their held rows go
 
 A decision is committed before the server acknowledges it, so a crash loses
 nothing a player was told had happened; a table is restored by replaying its
@@ -67,6 +72,13 @@ CREATE TABLE IF NOT EXISTS decisions (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, no)
 );
+CREATE TABLE IF NOT EXISTS held (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
 """
 
 SPECTATORS = -1   # the seat number of the spectators' token
@@ -90,6 +102,7 @@ class TableRecord:
     names: dict = field(default_factory=dict)     # seat -> player name
     claimed: set = field(default_factory=set)
     decisions: list = field(default_factory=list)  # (seat, action or None, undo_to or None)
+    held: dict = field(default_factory=dict)      # seat -> (at, action): held choices of a decision taken together
     hotseat: bool = False
     closed: bool = False                          # ended by its creator or by expiry, not played out
     touched: float = 0.0                          # when its last decision was made (0: none)
@@ -170,6 +183,26 @@ class Store:
             rows.append(("UPDATE tables SET over = 1 WHERE id = ?", (table_id,)))
         self._write(rows)
 
+    def add_decisions(self, table_id: str, no: int, decisions: list, over: bool = False) -> None:
+        """The (seat, action) decisions of a decision taken together, numbered from ``no``, in one
+        transaction that also drops the table's held choices (they are these decisions now)."""
+        now = time.time()
+        rows = [("INSERT INTO decisions (table_id, no, seat, action, undo_to, at) VALUES (?,?,?,?,NULL,?)",
+                 (table_id, no + k, seat, action, now)) for k, (seat, action) in enumerate(decisions)]
+        rows.append(("DELETE FROM held WHERE table_id = ?", (table_id,)))
+        if over:
+            rows.append(("UPDATE tables SET over = 1 WHERE id = ?", (table_id,)))
+        self._write(rows)
+
+    def hold(self, table_id: str, seat: int, at: int, action: str) -> None:
+        """``seat``'s choice in the decision taken together at decision ``at`` (replacing its last)."""
+        self._write([("INSERT OR REPLACE INTO held (table_id, seat, at, action) VALUES (?,?,?,?)",
+                      (table_id, seat, at, action))])
+
+    def drop_held(self, table_id: str) -> None:
+        """Forget the table's held choices (an undo took the decision they were for away)."""
+        self._write([("DELETE FROM held WHERE table_id = ?", (table_id,))])
+
     def set_over(self, table_id: str, closed: bool = False) -> None:
         self._write([("UPDATE tables SET over = 1, closed = ? WHERE id = ?", (int(closed), table_id))])
 
@@ -205,6 +238,7 @@ class Store:
                                     (table_id,)).fetchall()
             moves = self.db.execute("SELECT seat, action, undo_to, at FROM decisions WHERE table_id = ? ORDER BY no",
                                     (table_id,)).fetchall()
+            held = self.db.execute("SELECT seat, at, action FROM held WHERE table_id = ?", (table_id,)).fetchall()
         try:
             options, variants, kinds = (json.loads(row[i]) for i in (6, 7, 8))
         except (ValueError, TypeError) as exc:
@@ -220,6 +254,7 @@ class Store:
             if claimed:
                 rec.claimed.add(seat)
         rec.decisions = [tuple(m) for m in moves]
+        rec.held = {seat: (at, action) for seat, at, action in held}
         return rec
 
 

@@ -26,7 +26,7 @@ from starlette.routing import Route
 
 from ..session import HUMAN
 from .events import EventStream
-from .tables import update_id
+from .updates import update_id
 from .guard import Refused, endpoint, json_text, option_map, query_seat, reply, text, text_list, whole
 
 

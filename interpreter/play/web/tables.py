@@ -20,20 +20,6 @@ import hashlib
 import json
 from collections import Counter, deque
 
-try:                                  # the web extra's fast encoder (a table's payload is most of a decision's JSON)
-    import orjson
-
-    def dumps_utf8(data) -> bytes:
-        """``data`` as JSON in the UTF-8 bytes sent (not text decoded only to be encoded again)."""
-        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
-
-    def fragment(data):
-        """``data`` encoded once, to be put as it is into what dumps_utf8 encodes later."""
-        return orjson.Fragment(orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS))
-except ImportError:                   # pragma: no cover - the standard library's, slower
-    def dumps_utf8(data) -> bytes:
-        return json.dumps(data).encode()
-    fragment = None
 import secrets
 import threading
 import time
@@ -41,7 +27,7 @@ from pathlib import Path
 
 from ...ai.bots import BOTS
 from ..gamelog import FORMAT, rulebook_hash
-from ...game import GameSetupError, check_names
+from ...game import GameSetupError, check_names, choosing_states
 from ...game import LIMITS
 from ...game import IllegalAction
 from ..session import HUMAN, Session
@@ -49,7 +35,9 @@ from ..view import build_view
 from ..view.model import ViewCache
 from .botqueue import BotQueue
 from .guard import Refused
+from .held import HeldChoices
 from .store import SPECTATORS, Store, TableRecord
+from .updates import Sent, change_from, dumps_utf8, fragment, update_id
 from dsl.diagnostics import RuleRuntimeError
 
 BOOT = secrets.token_hex(4)     # this run of the server: live-update ids name it (see Table.update_id)
@@ -66,63 +54,6 @@ def state_hash(state) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
-
-
-def update_id(boot: str, rows: int, n: int) -> str:
-    """A live update's id from its parts (``game.update``: boot, rows, n): ``Table.update_id``."""
-    return f"{boot}-{rows}-{n}"
-
-
-class Sent:
-    """What a seat is sent of a table at one version (``Table.present``): ``update_id`` (the
-    live update's id), ``over`` (the table changes no more), ``base`` (the update id the change
-    is from, or None), ``change`` (the payload as a change from ``base``, see _change, or None)
-    and ``payload``, the whole payload as JSON — encoded only when asked for (a stream that has
-    the base sends the change; the act's answer, ``/state`` and a new stream ask for it)."""
-
-    __slots__ = ("update_id", "over", "base", "change", "_data", "_payload")
-
-    def __init__(self, update_id: str, data: dict, over: bool, base, change):
-        self.update_id, self.over, self.base, self.change = update_id, over, base, change
-        self._data, self._payload = data, None
-
-    @property
-    def payload(self) -> bytes:
-        got = self._payload
-        if got is None:             # (two threads may both encode it: the same bytes either way)
-            got = self._payload = dumps_utf8(self._data)
-        return got
-
-
-SAME = {"same": True}       # in a change: this family is as it was
-
-
-def _change(payload: dict, last: tuple, views) -> dict:
-    """``payload`` as a change from the payload a seat was sent before (``last``: its update,
-    families and story), for a live stream that sent that one: each family shown as it was
-    becomes ``{"same": true}`` (a family that shows the same is the same object: ViewCache), the
-    story only its new entries after ``story_from`` (when it only grew), and ``base`` names the
-    update it applies to.  The page puts the whole back together (table.js ``merged``); what a
-    seat may see is the payload's, the change only leaves out what the page has."""
-    base, (shared, players), story = last
-    game = dict(payload["game"])
-    view = game["view"] = dict(game["view"])
-    view["shared"] = _kept(view["shared"], shared)
-    if len(players) == len(view["players"]):
-        view["players"] = [{**p, "families": _kept(p["families"], was)} for p, was in zip(view["players"], players)]
-    new = game["story"]
-    if len(story) <= len(new) and all(a is b or a == b for a, b in zip(story, new)):
-        game["story"], game["story_from"] = new[len(story):], len(story)
-    game["base"] = base
-    view = views.packed(view, fragment) if fragment is not None else view
-    game["view"] = view
-    return {**payload, "game": game}
-
-
-def _kept(families: list, was: list) -> list:
-    if len(families) != len(was):
-        return families
-    return [SAME if f is w else f for f, w in zip(families, was)]
 
 
 def seen_labels(state, seat) -> Counter:
@@ -157,13 +88,18 @@ class Table:
         self._last: dict = {}           # seat -> (update, families, story) of the payload it was last made
         self._told: dict = {}           # viewer -> (story list, entries told, everyone?, lines): told once each
         self.views = ViewCache()        # the seats' views are made again only where something changed
-        self._wake = wake or (lambda table: None)
+        self._wake = wake or (lambda table, *only: None)
         self.watchers: dict = {}        # the live streams' wake-up events (asyncio) -> the seat each sends
         # undo (N6): a seat may not take back a decision made before it last saw something new
         self.sealed: dict = {}          # seat -> decisions it may no longer take back (the first n)
         self._seen: dict = {}           # seat -> seen_labels now
         self.bot_seconds = 0.0          # bot thinking at this table in this run (limit 'serve_bot_seconds')
         self.costs = deque(maxlen=8)    # the work of its last decisions (seconds), for Hall.inline
+        # a decision taken together: every seat taking part chooses at once, each choice held (and shown to
+        # its seat only) until the last is in; then they are applied in seat order (Hall.hold)
+        self.held: dict = {}            # seat -> its action id in the decision taken together now
+        self.own: Counter = Counter()   # seat -> changes only it was sent (its held choice): in its update ids
+        self._together = (None, None)   # (what it was worked out for, together()) — made once per decision
 
     @property
     def id(self) -> str:
@@ -181,14 +117,34 @@ class Table:
 
     def bot_to_move(self) -> bool:
         s = self.session
-        return (s is not None and not self.closed and not self.problem and not s.state.is_terminal()
-                and not s.is_human(s.state.current_player()))
+        if s is None or self.closed or self.problem or s.state.is_terminal():
+            return False
+        together = self.together()
+        if together is not None:
+            return any(not s.is_human(p) and p not in self.held for p in together)
+        return not s.is_human(s.state.current_player())
 
-    def update_id(self) -> str:
-        """The live-update id: the server run (``BOOT``), the decision rows ever written (they only
-        grow, across restarts too) and this run's change count.  A page takes an update whose rows are
-        more than it saw, or as many and (same run) a later change: a restarted server's are new."""
-        return update_id(BOOT, self.rows, self.version)
+    def together(self) -> dict | None:
+        """``{seat: state at which it decides}`` (``choosing_states``) while a decision taken together
+        waits for two or more seats: each of them chooses now, its choice held until the last is in
+        (:meth:`Hall.hold`).  None otherwise, and at the hot-seat page (one screen: seat by seat)."""
+        s = self.session
+        if s is None or self.rec.hotseat or self.closed or self.problem:
+            return None
+        st = s.state
+        key = (self.rows, len(s.history), id(st))
+        if self._together[0] != key:
+            states = choosing_states(st) if st.pending is not None and len(st.pending_seats()) > 1 else {}
+            self._together = (key, states if len(states) > 1 else None)
+        return self._together[1]
+
+    def update_id(self, seat=None) -> str:
+        """The live-update id of ``seat``'s updates: the server run (``BOOT``), the decision rows ever
+        written (they only grow, across restarts too) and this run's change count — the table's and
+        the seat's own (its held choice, :meth:`changed_for`), so that no seat's ids count another's
+        held choices.  A page takes an update whose rows are more than it saw, or as many and (same
+        run) a later change: a restarted server's are new."""
+        return update_id(BOOT, self.rows, self.version + self.own[seat])
 
     def changed(self) -> None:
         """Call with the lock held.  The payloads of the seats whose live streams are open are made
@@ -205,6 +161,17 @@ class Table:
                     except Exception:   # noqa: BLE001 - the stream makes it again itself and fails there
                         break
             self._wake(self)
+
+    def changed_for(self, seat) -> None:
+        """Call with the lock held: a change only ``seat`` is sent (its held choice).  Only its
+        payload is made again and only its streams wake: what every other seat is sent, and when,
+        does not depend on it."""
+        self._sent.pop(seat, None)
+        self.own[seat] += 1
+        self.lock.notify_all()
+        if seat in self.watchers.values():
+            self.present(seat)
+            self._wake(self, seat)
 
     def note_seen(self, before: int) -> None:
         """After decisions from ``before`` on: seal, for each person, the decisions made before it saw
@@ -235,12 +202,12 @@ class Table:
             view = game["view"]
             families = (view["shared"], [p["families"] for p in view["players"]])
             last = self._last.get(seat)
-            now = self.update_id()
+            now = self.update_id(seat)
             self._last[seat] = (now, game["update"], families, game["story"])
             over = self.over or self.closed
             change = None
             if last is not None and last[0] != now and not over:
-                change = dumps_utf8(_change(payload, last[1:], self.views))
+                change = dumps_utf8(change_from(payload, last[1:], self.views))
             if fragment is not None:        # the families that did not change: encoded once, not per seat and change
                 game["view"] = self.views.packed(view, fragment)
             got = self._sent[seat] = Sent(now, payload, over, None if change is None else last[0], change)
@@ -273,14 +240,20 @@ class Table:
         if over and asked != "auto":
             viewer = asked
         n = len(s.history)
+        together = None
         if at is not None and 0 <= at < n:
             view = build_view(s.state_after(at), viewer, self.views)
             view["actions"] = []
         else:
             at = n
-            view = build_view(s.state, viewer, self.views)
-            if seat is None or over or self.closed or s.state.current_player() != seat:
-                view["actions"] = []
+            together = self.together()
+            if together is not None and seat in together:
+                # its options from a state where it decides (the seats before it chose, it is not told what)
+                view = build_view(together[seat], viewer, self.views)
+            else:
+                view = build_view(s.state, viewer, self.views)
+                if seat is None or over or self.closed or s.state.current_player() != seat:
+                    view["actions"] = []
         rec = self.rec
         game = {
             "view": view, "at": at, "decisions": n, "story": self.story_for(viewer),
@@ -288,11 +261,16 @@ class Table:
             "player_names": [rec.names.get(i, "") for i in range(len(s.kinds))],
             "players": s.players, "variants": s.variants, "options": s.options,
             "bot_to_move": False,                  # bots move on the server
-            "bots_moving": self.bot_to_move(),
+            # (while seats choose together, whether a bot has chosen is not told: nothing of another's choice is)
+            "bots_moving": together is None and self.bot_to_move(),
             "over": over, "open_view": over, "closed": self.closed,
             "can_undo": self.can_undo(seat) is not None,
             "table": rec.id, "version": self.version,
             "update": {"boot": BOOT, "rows": self.rows, "n": self.version}}
+        if together is not None:
+            game["together"] = list(together)     # the seats choosing at once (who has chosen is not told)
+            if seat in together:
+                game["held"] = self.held.get(seat)  # its own choice so far (it may change it), or None
         if over:
             game["seed"] = s.seed
         return {"info": {"game": self.rb.name, "rulebook": rec.rulebook}, "game": game}
@@ -332,7 +310,7 @@ class Table:
         return last
 
 
-class Hall:
+class Hall(HeldChoices):
     """The rulebooks, the tables and the store.  ``rulebooks``: key -> Rulebook.
 
     In memory: the unfinished tables, and at most ``limits.serve_finished_kept`` finished or
@@ -357,10 +335,11 @@ class Hall:
         self.log = log or (lambda text: None)
 
     # --- live streams ---------------------------------------------------------------
-    def _wake(self, table: Table) -> None:
+    def _wake(self, table: Table, *only) -> None:
+        """Wake the live streams of ``table`` (``only``: of that seat's)."""
         loop = self.loop
         if loop is not None and not loop.is_closed():
-            events = list(table.watchers)
+            events = [e for e, seat in list(table.watchers.items()) if not only or seat == only[0]]
             try:
                 loop.call_soon_threadsafe(lambda: [e.set() for e in events])
             except RuntimeError:      # the loop stopped meanwhile
@@ -437,8 +416,11 @@ class Hall:
                                             f"{session.state.current_player()} is to decide")
                     session.apply(action)
                     table.note_seen(len(session.history) - 1)
+                self._held_again(table)
             except (IllegalAction, RuleRuntimeError, GameSetupError, ValueError) as exc:
                 table.session, table.problem = None, f"its decisions do not replay: {exc}"
+            except Refused as exc:
+                table.session, table.problem = None, f"its held choices do not apply: {exc.message}"
         table.closed = rec.closed
         with self.lock:
             if tid in self.tables:
@@ -659,9 +641,16 @@ class Hall:
             if at != len(s.history):
                 raise Refused(f"the table has moved on (decision {len(s.history)}, you saw {at}): "
                               f"look again and decide anew", 409)
-            if s.state.current_player() != seat:
+            together = table.together()
+            if together is not None and seat in together:
+                self.hold(table, seat, action)
+            elif together is not None:
+                raise Refused(f"it is not your turn: {', '.join(s.seat_names[p] for p in together)} "
+                              f"choose together now", 409)
+            elif s.state.current_player() != seat:
                 raise Refused(f"it is not your turn: {s.seat_names[s.state.current_player()]} decides now", 409)
-            self.apply(table, seat, action)
+            else:
+                self.apply(table, seat, action)
         self.kick(table)
 
     def apply(self, table: Table, seat: int, action: str) -> None:
@@ -701,6 +690,9 @@ class Hall:
         table.rows += 1
         table.touched = time.time()
         table.session.reset_to(to)
+        if table.held:                       # (choices held for a decision the undo takes away)
+            self.store.drop_held(table.id)
+            table.held, table.rec.held = {}, {}
         for p in table.sealed:
             table.sealed[p] = min(table.sealed[p], to)
         table._seen = {}
@@ -739,8 +731,14 @@ class Hall:
                 if not table.bot_to_move() or self.stopping:
                     return False
                 s = table.session
-                seat, seen = s.state.current_player(), len(s.history)
-                state = s.state.clone()
+                together = table.together()
+                if together is not None:     # seats choosing together: a bot chooses at once, told nothing
+                    seat = next(p for p in together if not s.is_human(p) and p not in table.held)
+                    state = together[seat].clone()
+                else:
+                    seat = s.state.current_player()
+                    state = s.state.clone()
+                seen, rows = len(s.history), table.rows
                 bot = s.bots[seat]
                 tired = table.bot_seconds >= LIMITS.serve_bot_seconds
             start = time.thread_time()
@@ -748,9 +746,13 @@ class Hall:
             action = state.legal_actions()[0] if tired else bot.choose(state)
             with table.lock:
                 table.bot_seconds += time.thread_time() - start
-                if len(s.history) != seen or table.session is not s or not table.bot_to_move():
+                if (len(s.history) != seen or table.rows != rows or table.session is not s
+                        or not table.bot_to_move()):
                     return table.bot_to_move()     # an undo came in between: look again
-                self.apply(table, seat, action)
+                if together is not None:
+                    self.hold(table, seat, action)
+                else:
+                    self.apply(table, seat, action)
                 return table.bot_to_move()
         except Refused as exc:
             problem = exc.message

@@ -22,9 +22,20 @@ function show(p) {
   const seatName = g.me === null ? "a spectator" : g.seat_names[g.me] + (g.player_names[g.me] && g.player_names[g.me] !== g.seat_names[g.me] ? ` (${g.player_names[g.me]})` : "");
   $("whoami").textContent = `You are ${seatName} at table ${g.table}`;
   if (!g.over && at === null) {
-    $("status").textContent = mine ? "your turn" : `${g.view.to_move_name} to decide` + (g.bots_moving ? " (bot)" : "");
+    $("status").textContent = g.together ? togetherStatus(g, mine)
+      : mine ? "your turn" : `${g.view.to_move_name} to decide` + (g.bots_moving ? " (bot)" : "");
   }
   $("undo").style.display = g.me === null ? "none" : "";
+}
+
+function togetherStatus(g, mine) {
+  // a decision taken together: every seat in g.together chooses at once; a choice is held (and shown
+  // only to its seat, g.held) until the last is in, and may be changed until then
+  const who = g.together.map((p) => g.seat_names[p]).join(", ");
+  if (!mine) return `${who} choose at once`;
+  if (!g.held) return `your turn: ${who} choose at once, nobody sees another's choice before all are in`;
+  const opt = g.view.actions.flatMap((a) => a.options).find((o) => o.id === g.held);
+  return `your choice is in: ${opt ? opt.say : g.held} (you may change it until everyone has chosen)`;
 }
 
 act = async function (id) {           // app.js's act, for a table: the decision and how many were seen
