@@ -133,3 +133,18 @@ def test_held_choices_survive_a_restart(serve, tmp_path):
     s = serve((BIDS,), db=db)                         # applied, and no held row comes back
     g = s.ok("GET", f"/api/t/{t1}/state")["game"]
     assert g["decisions"] == 2 and g["held"] is None
+
+
+def test_the_last_bidder_cannot_take_its_bid_back_once_the_bids_are_revealed(serve):
+    """Undo is never a way to peek: seat 2 bids last, the bids are revealed (a variable shown to it
+    that it was not shown before), so its bid is final — else it would undo, know seat 1's bid and
+    bid again alone."""
+    s = serve((BIDS,))
+    links = s.ok("POST", "/api/tables", {"rulebook": "sealed_bids", "players": 2, "seats": ["human", "human"],
+                                         "undo": True})
+    t0, t1 = (token(x["link"]) for x in links["seats"])
+    act(s, t0, "bid(amount=2)", 0)
+    assert act(s, t1, "bid(amount=1)", 0)["game"]["decisions"] == 2
+    assert s.ok("GET", f"/api/t/{t1}/state")["game"]["can_undo"] is False
+    code, text = s.call("POST", f"/api/t/{t1}/undo", {"at": 2})
+    assert code == 409 and "saw something new" in text

@@ -59,9 +59,14 @@ def new_token() -> str:
 def seen_labels(state, seat) -> Counter:
     """What ``seat`` sees of the components: the labels it sees in every zone (hidden zones show as
     counts and add nothing), as a multiset, with the random generator's position (a chance value
-    drawn since may have been shown)."""
+    drawn since may have been shown) and the variables' values it is shown (which ones, not the
+    values: a bid revealed to it is new, its own score changing is not)."""
     seen: Counter = Counter()
-    for zone in state.observation(seat, history=False).get("zones", {}).values():
+    obs = state.observation(seat, history=False)
+    for name, shown in obs.get("variables", {}).items():     # a value shown to it that it was not shown before
+        for key in (shown if isinstance(shown, dict) else (None,)):
+            seen[("variable", name, key)] = 1
+    for zone in obs.get("zones", {}).values():
         if isinstance(zone, list):
             seen.update(json.dumps(x, sort_keys=True) if not isinstance(x, str) else x for x in zone)
         elif isinstance(zone, dict):
