@@ -35,6 +35,7 @@ class HeldChoices:
         self.store.hold(table.id, seat, len(table.session.history), action)
         table.held[seat] = action
         table.rec.held[seat] = (len(table.session.history), action)
+        table.touched = time.time()             # (a table where seats are choosing is not idle)
         if all(p in table.held for p in together):
             self._apply_held(table, together)
         else:
