@@ -235,3 +235,26 @@ def test_written_over_equals_written_whole_in_many_games(game):
     for players in GAMES[game]:
         for seed in range(2, 8):
             _play_and_compare(rb, players, seed, viewers_per_step=3)
+
+
+def test_written_over_in_a_caller_s_row_equals_written_whole():
+    """write_over keeps the writer's vector in the caller's row (a batch row): written over in place,
+    it stays equal to the vector written whole; a row of another shape is refused."""
+    rb = Rulebook.load(RULES / "moonlight_market")
+    lay = rb.layout(3)
+    writer = ObservationWriter(rb.game, lay)
+    size = rb.observation_spec(3).size()
+    batch = np.full((2, size + 1), 7.0, np.float32)
+    rows = list(batch)
+    st = rb.new_game(3, 4, logging=False)
+    rng = random.Random(4)
+    for turn in range(60):
+        seat = st.current_player()
+        writer.write_over(rows[turn % 2], st, seat)       # (a row it did not keep: written whole)
+        writer.write_over(rows[turn % 2], st, seat)       # (the same row again: only what changed)
+        assert (batch[turn % 2, :size] == observation_vector(st, seat)).all()
+        st.apply_action(rng.choice(st.legal_actions()))
+        writer.write_over(rows[turn % 2], st, seat)
+        assert (batch[turn % 2, :size] == observation_vector(st, seat)).all(), turn
+    with pytest.raises(ValueError, match="float32 of"):
+        writer.write_over(np.zeros(size, np.float32), st, 0)

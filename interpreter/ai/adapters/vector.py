@@ -19,7 +19,7 @@ seat ``(i + k) mod n``), so one policy learns every seat; an int fixes it.
 Observations are the learner's flat observation vectors, batched ``(N, size)``
 float32 (``normalise=True``: scaled to 0..1 by the layout's bounds), written
 over the last one of the same copy (:class:`interpreter.game.ObservationWriter`:
-only what changed); ``action_masks()`` is ``(N, actions)`` int8 — the masks of
+only what changed, in place in the batch when not normalised); ``action_masks()`` is ``(N, actions)`` int8 — the masks of
 the games the observations belong to, also right after an automatic reset.
 
 Autoreset (Gymnasium's ``SAME_STEP`` mode; SB3's own): a copy whose game ended
@@ -104,7 +104,11 @@ class VectorGames:
         else:
             self.low, self.high = observation_bounds(rulebook.game, lay)
         self.n_actions = len(self.space)
-        self.obs = np.zeros((num_envs, self.size), np.float32)
+        # each copy's row has one cell more, its writer's own (ObservationWriter.write_over): the
+        # observations are the first ``size`` columns, written in place where not normalised
+        self._rows = np.zeros((num_envs, self.size + 1), np.float32)
+        self.obs = self._rows[:, :self.size]
+        self._row = list(self._rows)                 # (the same row object each step: the writer keeps it)
         self.masks = np.zeros((num_envs, self.n_actions), np.int8)
         self._mask_rows = [memoryview(row) for row in self.masks]
         self.rewards = np.zeros(num_envs, np.float32)
@@ -182,7 +186,10 @@ class VectorGames:
         """Copy ``i``'s observation row and mask row, from its learner's view."""
         st, seat = self.states[i], self.seats[i]
         if self.write_obs:
-            self.writers[i].write_into(self.obs[i], st, seat, self.normalise)
+            if self.normalise:
+                self.writers[i].write_into(self.obs[i], st, seat, True)
+            else:
+                self.writers[i].write_over(self._row[i], st, seat)
         row = self._mask_rows[i]                     # (a memoryview: one cell at a time beats numpy here)
         for j in self.legal[i]:
             row[j] = 0

@@ -503,24 +503,41 @@ class ObservationWriter:
             out -= self.enc.low
             out *= self.enc.inv_span
 
-    def _written(self, st, viewer):
+    def write_over(self, row, st, viewer) -> None:
+        """``row[:size] = observation_vector(st, viewer)`` (not normalised), where ``row`` is a float32
+        array of ``size + 1`` cells that only this writer writes (a row of a batch): the writer keeps
+        its vector there, so a step writes only the cells that changed, with no copy.  The last cell
+        is the writer's own (what no row counts)."""
+        self._written(st, viewer, row)
+
+    def _written(self, st, viewer, row=None):
         view = self.views.get(viewer)
         if (view is None or view.state is not st or view.moved is None or view.moved is not st.moved
-                or view.at < view.moved.base):         # (moves it has not read were trimmed off the journal)
-            view = self.views[viewer] = self._whole(st, viewer)
+                or view.at < view.moved.base          # (moves it has not read were trimmed off the journal)
+                or (row is not None and view.out is not row)):
+            view = self.views[viewer] = self._whole(st, viewer, row)
         else:
             self._update(view, st, viewer)
         return view.out
 
     # --- writing ----------------------------------------------------------------
-    def _whole(self, st, viewer) -> _View:
+    def _whole(self, st, viewer, row=None) -> _View:
         np = _np()
         enc = self.enc
         view = _View()
         view.state = st
         view.moved = st.track_moves()
         view.at = view.moved.end()                          # (a place in the journal: MoveJournal)
-        view.out = np.zeros(enc.size + 1, np.float32)        # one cell past the end: what no row counts
+        if row is None:
+            view.out = np.zeros(enc.size + 1, np.float32)    # one cell past the end: what no row counts
+        else:
+            if row.shape != (enc.size + 1,) or row.dtype != np.float32:
+                raise ValueError(f"a row to write over must be float32 of {enc.size + 1} cells, "
+                                 f"not {row.dtype} of shape {row.shape}")
+            for other in [v for v, kept in self.views.items() if kept.out is row]:
+                del self.views[other]                       # (its vector is about to be written over)
+            view.out = row
+            row[enc.size] = 0.0
         view.out[:enc.size] = enc.encode(st, viewer)
         view.cells = memoryview(view.out)
         view.where = list(st.where)
