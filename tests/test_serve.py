@@ -117,6 +117,19 @@ def play(s, tokens, n, rng):
     return done
 
 
+def sse_event(response) -> dict:
+    """The next Server-Sent Event with data on an open stream: its fields (id, data)."""
+    fields = {}
+    while True:
+        line = response.fp.readline().decode().rstrip("\n")
+        if not line:
+            if "data" in fields:
+                return fields
+            continue
+        k, _, v = line.partition(": ")
+        fields[k] = v
+
+
 def test_each_seat_gets_its_own_view_and_nothing_else(serve):
     s = serve()
     links, (t0, t1), watch = two_people(s)
@@ -245,15 +258,7 @@ def test_live_updates_reach_the_other_seat_and_a_reconnect_resumes(serve):
     assert r.status == 200 and r.getheader("Content-Type").startswith("text/event-stream")
 
     def event():
-        fields = {}
-        while True:
-            line = r.fp.readline().decode().rstrip("\n")
-            if not line:
-                if "data" in fields:
-                    return fields
-                continue
-            k, _, v = line.partition(": ")
-            fields[k] = v
+        return sse_event(r)
 
     first = event()
     assert json.loads(first["data"])["game"]["decisions"] == 0       # the state at once on (re)connect

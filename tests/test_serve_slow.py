@@ -219,12 +219,7 @@ def test_two_browsers_play_a_whole_game_at_one_table(tmp_path):
         assert f"{len(moves)} decisions replayed" in out.stdout
         assert f"scores {[scores[i] for i in sorted(scores)]}" in out.stdout
     finally:
-        for d, profile in drivers:
-            d.quit()
-            shutil.rmtree(profile, ignore_errors=True)
-        httpd.shutdown()
-        httpd.server_close()
-        httpd.hall.close()
+        close_all(drivers, httpd)
 
 
 @pytest.mark.slow
@@ -280,6 +275,16 @@ def test_open_pages_follow_a_server_killed_and_restarted(tmp_path):
             shutil.rmtree(profile, ignore_errors=True)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
+
+
+def close_all(drivers, httpd) -> None:
+    """Quit the browsers (their profiles removed) and stop the server made in the test."""
+    for d, profile in drivers:
+        d.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+    httpd.shutdown()
+    httpd.server_close()
+    httpd.hall.close()
 
 
 def wait(cond, timeout=30):
@@ -347,9 +352,4 @@ def test_two_browsers_bid_at_once_and_one_changes_its_bid(tmp_path):
         shown = {int(td.get_attribute("data-seat")): int(td.text) for td in a.find_elements(By.CSS_SELECTOR, "td.score")}
         assert shown == {0: 6, 1: 7}
     finally:
-        for d, profile in drivers:
-            d.quit()
-            shutil.rmtree(profile, ignore_errors=True)
-        httpd.shutdown()
-        httpd.server_close()
-        httpd.hall.close()
+        close_all(drivers, httpd)

@@ -17,7 +17,7 @@ from conftest import ROOT
 pytest.importorskip("starlette", reason="serve needs the web extra: pip install -e '.[web]'")
 pytest.importorskip("uvicorn", reason="serve needs the web extra: pip install -e '.[web]'")
 
-from test_serve import options_of, serve, token  # noqa: E402,F401  (serve: the fixture)
+from test_serve import options_of, serve, sse_event, token  # noqa: E402,F401  (serve: the fixture)
 
 BIDS = ROOT / "tests" / "rulebooks" / "sealed_bids"
 
@@ -92,15 +92,7 @@ def test_a_held_choice_reaches_only_its_own_seat_s_live_stream(serve):
     def event(t, timeout=10.0):
         c, r = streams[t]
         c.sock.settimeout(timeout)
-        fields = {}
-        while True:
-            line = r.fp.readline().decode().rstrip("\n")
-            if not line:
-                if "data" in fields:
-                    return fields
-                continue
-            k, _, v = line.partition(": ")
-            fields[k] = v
+        return sse_event(r)
 
     first = {t: event(t) for t in streams}
     act(s, t1, "bid(amount=2)", 0)

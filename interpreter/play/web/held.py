@@ -12,7 +12,6 @@ held choices of the decision still waiting are read back (:meth:`HeldChoices._he
 """
 from __future__ import annotations
 
-import threading
 import time
 
 from dsl.diagnostics import RuleRuntimeError
@@ -23,7 +22,7 @@ from .guard import Refused
 
 class HeldChoices:
     """The part of ``Hall`` that keeps the choices of a decision taken together (needs its
-    ``store``, ``lock`` and ``_keep_finished``)."""
+    ``store``, ``work_clock`` and ``_decided``)."""
 
     def hold(self, table, seat: int, action: str) -> None:
         """With the table's lock, ``seat`` one of those choosing together: keep its choice (stored
@@ -47,7 +46,7 @@ class HeldChoices:
         s = table.session
         n = len(s.history)
         choices = [(seat, table.held[seat]) for seat in together]
-        clock = time.perf_counter if threading.current_thread() is threading.main_thread() else time.thread_time
+        clock = self.work_clock()
         start = clock()
         try:
             for seat, action in choices:
@@ -66,15 +65,8 @@ class HeldChoices:
             if isinstance(exc, RuleRuntimeError):
                 raise Refused("the rulebook failed on this decision: " + exc.diagnostic().format(), 500) from None
             raise
-        table.rows += len(choices)
         table.held, table.rec.held = {}, {}
-        table.touched = time.time()
-        table.note_seen(n)
-        table.changed()
-        table.costs.append(clock() - start)
-        if over:
-            with self.lock:
-                self._keep_finished(table)
+        self._decided(table, n, len(choices), clock() - start, over)
 
     def _held_again(self, table) -> None:
         """After the replay: the choices held in the decision taken together now (one made for a

@@ -663,9 +663,7 @@ class Hall(HeldChoices):
         Refused (nothing changed) for an illegal one."""
         s = table.session
         n = len(s.history)
-        # the work of this decision: on the event loop (the main thread) the time that passes; in a
-        # worker thread its own CPU time, not its waits for the interpreter's lock (a slower clock)
-        clock = time.perf_counter if threading.current_thread() is threading.main_thread() else time.thread_time
+        clock = self.work_clock()
         start = clock()
         try:
             s.apply(action)
@@ -680,11 +678,23 @@ class Hall(HeldChoices):
         except BaseException:
             s.reset_to(n)
             raise
-        table.rows += 1
+        self._decided(table, n, 1, clock() - start, over)
+
+    @staticmethod
+    def work_clock():
+        """The clock a decision's work is timed with: on the event loop (the main thread) the time
+        that passes; in a worker thread its own CPU time, not its waits for the interpreter's lock
+        (a slower clock)."""
+        return time.perf_counter if threading.current_thread() is threading.main_thread() else time.thread_time
+
+    def _decided(self, table: Table, before: int, rows: int, cost: float, over: bool) -> None:
+        """With the table's lock, after ``rows`` decisions from ``before`` on were applied and stored:
+        count them, seal what the seats saw, tell the streams, note the work (Hall.inline)."""
+        table.rows += rows
         table.touched = time.time()
-        table.note_seen(n)
+        table.note_seen(before)
         table.changed()
-        table.costs.append(clock() - start)
+        table.costs.append(cost)
         if over:
             with self.lock:
                 self._keep_finished(table)
