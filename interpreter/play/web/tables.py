@@ -104,7 +104,7 @@ class Table:
         # its seat only) until the last is in; then they are applied in seat order (Hall.hold)
         self.held: dict = {}            # seat -> its action id in the decision taken together now
         self.own: Counter = Counter()   # seat -> changes only it was sent (its held choice): in its update ids
-        self._together = (None, None)   # (what it was worked out for, together()) — made once per decision
+        self._together = (None, None, None)   # (rows and decisions, the state, together()): once per decision
 
     @property
     def id(self) -> str:
@@ -137,11 +137,12 @@ class Table:
         if s is None or self.rec.hotseat or self.closed or self.problem:
             return None
         st = s.state
-        key = (self.rows, len(s.history), id(st))
-        if self._together[0] != key:
+        key = (self.rows, len(s.history))
+        kept = self._together
+        if kept[0] != key or kept[1] is not st:        # (the state itself kept: an id could be reused)
             states = choosing_states(st) if st.pending is not None and len(st.pending_seats()) > 1 else {}
-            self._together = (key, states if len(states) > 1 else None)
-        return self._together[1]
+            kept = self._together = (key, st, states if len(states) > 1 else None)
+        return kept[2]
 
     def update_id(self, seat=None) -> str:
         """The live-update id of ``seat``'s updates: the server run (``BOOT``), the decision rows ever
