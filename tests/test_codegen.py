@@ -255,6 +255,23 @@ end: {score: "x"}
     assert err.message.startswith("max(): ")
 
 
+def test_max_and_min_of_two_numbers_in_a_function_are_written_out_alike(rulebook):
+    """max(a, b) and min(a, b) in a function's body (statement context: written out as
+    ``b if b > a else a``, each argument evaluated once) give what Python's max and min give."""
+    book = rulebook(HEAD + """
+variables: {got: []}
+functions:
+  pick: {params: {k: int}, value: "max(0, k - 5) * 10 + min(k - 1, 3)"}
+flow:
+  - set: "got = [pick(k) for k in [-2, 5, 8, 4]]"
+end: {score: "sum(got, g -> g)"}
+""")
+    rb = Rulebook.load(book)
+    st = rb.new_game(2, 1)
+    # -2: 0 * 10 + -3;  5: 0 * 10 + 3;  8: 3 * 10 + 3;  4: 0 * 10 + 3
+    assert list(rb.evaluate(st, "got")) == [-3, 3, 33, 3]
+
+
 def test_a_call_binds_its_arguments_in_order_for_a_procedure_compiled_later(rulebook):
     """A call's arguments fill the callee's locals: the seat unless
     `player:` names another, every parameter, the callee's own locals left empty — also

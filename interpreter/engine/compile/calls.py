@@ -137,6 +137,13 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
                 if not T.is_numeric(t):
                     cx.error(a.pos, f"{b.name}(a, b, ...) compares numbers, not {T.describe(t)}")
                 parts.append(s)
+            if len(parts) == 2 and (cx.stmts is not None or all(_PLAIN_ARG.match(p) for p in parts)):
+                # max(a, b) written out: what Python's max does with two (b if b > a else a: the
+                # same comparison, so the same result and the same error), without a call that
+                # parses its arguments as keywords; each argument evaluated once, in order
+                a, c = (_plain(parts[0], cx), _plain(parts[1], cx)) if cx.stmts is not None else parts
+                op = ">" if b.name == "max" else "<"
+                return gen.guard(f"({c} if {c} {op} {a} else {a})", node.pos, f"{b.name}()"), T.INT
             if len(parts) > 1:      # max(a, b): the library's meaning is Python's max of the numbers
                 return gen.guard(f"{gen.bind(_NUMERIC_PICK[b.name], 'f')}({', '.join(parts)})", node.pos,
                                  f"{b.name}()"), T.INT
