@@ -31,8 +31,10 @@ def _listcomp(node: ast.ListComp, cx: Cx):
     finally:
         cx.scope.pop()
     target = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
-    if cblock or eblock:
-        # written as a loop: the condition's and the element's own statements run per element
+    if cblock is not None:
+        # in statement context written as a loop: the condition's and the element's own
+        # statements run per element, and no Python comprehension (a function made and called
+        # in Python 3.11, which costs more than appending to a list) runs
         q = cx.gen.temp()
         body = [*eblock, f"{q}.append({es})"]
         if cond is not None:
