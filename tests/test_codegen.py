@@ -272,6 +272,23 @@ end: {score: "sum(got, g -> g)"}
     assert list(rb.evaluate(st, "got")) == [-3, 3, 33, 3]
 
 
+def test_a_range_in_a_function_is_made_once_and_looked_up_after(rulebook):
+    """``a..b`` in statement context looks a range made before up (operators._MADE) and makes
+    it only when it is not there: the same values the first time, the second, and empty."""
+    book = rulebook(HEAD + """
+variables: {got: []}
+functions:
+  span: {params: {a: int, b: int}, value: "(a + 0)..(b + 0)"}
+flow:
+  - set: "got = [count(span(a, 4)) * 10 + sum(span(a, 4), k -> k) for a in [2, 5, 2, 4, 9]]"
+end: {score: "0"}
+""")
+    rb = Rulebook.load(book)
+    st = rb.new_game(2, 1)
+    # 2..4: 3 numbers, 9;  5..4: none;  2..4 again;  4..4: 1 number, 4;  9..4: none
+    assert list(rb.evaluate(st, "got")) == [39, 0, 39, 14, 0]
+
+
 def test_a_call_binds_its_arguments_in_order_for_a_procedure_compiled_later(rulebook):
     """A call's arguments fill the callee's locals: the seat unless
     `player:` names another, every parameter, the callee's own locals left empty — also

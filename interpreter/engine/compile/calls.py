@@ -7,8 +7,6 @@ which expressions yield distinct values (``yields_distinct``) or can be written 
 """
 from __future__ import annotations
 
-import re
-
 from dsl import ast
 from dsl.diagnostics import Pos, Report
 
@@ -18,6 +16,7 @@ from .codegen import MISSING, Gen
 from .context import (Cx, E_ARITY, E_LAMBDA, E_NAME, E_STATIC, Scope, _use, contents_of, gen_expr,
     indented, nested, src_as_list, suggest)
 from .names import _family_key
+from .context import _PLAIN_ARG, _plain  # noqa: F401 - written here first
 from .operators import _tuple_src
 from .comprehensions import _Lambda, gen_lambda
 
@@ -385,17 +384,6 @@ def _memo_probe(fdecl, parts: list, cx: Cx) -> str:
     return q
 
 
-#: an argument that costs nothing to evaluate twice and cannot fail: a local, a slot, a variable, a number
-_PLAIN_ARG = re.compile(r"(?:[A-Za-z_]\w*|L\[\d+\]|\x05\d+\x06|st\.v\[\d+\]|-?\d+|\(-?\d+\))\Z")
-
-
-def _plain(part: str, cx: Cx) -> str:
-    """``part``, or (statement context) a new local holding its value: a plain argument."""
-    if _PLAIN_ARG.match(part):
-        return part
-    t = cx.gen.temp()
-    cx.stmts.append(f"{t} = {part}")
-    return t
 #: the most nodes a function's body may have to be written out where it is called
 INLINE_NODES = 24
 
