@@ -289,6 +289,41 @@ end: {score: "0"}
     assert list(rb.evaluate(st, "got")) == [39, 0, 39, 14, 0]
 
 
+def test_a_product_past_the_digits_limit_is_located_at_the_product(rulebook, monkeypatch):
+    """``a * b`` in a function's body (statement context: the limit looked at without a call)
+    and in a step: a product of more digits than the limit 'digits' allows is a rule error at
+    the ``*``, also after the limit changed (10**15 * 10**15 has 31 digits)."""
+    from interpreter.engine.run import limits
+    monkeypatch.setattr(limits.LIMITS, "digits", 20)
+    for body in ("""
+variables: {n: 1000000000000000, x: 0}
+functions:
+  square: {params: {k: int}, value: "1 + k * k"}
+flow:
+  - set: "x = square(n)"
+end: {score: "x"}
+""", """
+variables: {n: 1000000000000000, x: 0}
+flow:
+  - set: "x = 1 + n * n"
+end: {score: "x"}
+"""):
+        needle = "* k" if "square" in body else "* n"     # an operator is located at its sign
+        err, (line, col) = fail(rulebook, body, needle)
+        assert "more than 20 digits" in err.message
+        assert (err.pos.line, err.pos.col) == (line, col)
+    monkeypatch.setattr(limits.LIMITS, "digits", 40)
+    rb = Rulebook.load(rulebook(HEAD + """
+variables: {n: 1000000000000000, x: 0}
+functions:
+  square: {params: {k: int}, value: "1 + k * k"}
+flow:
+  - set: "x = square(n) - 1"
+end: {score: "x // 1000000000000000"}
+"""))
+    assert rb.new_game(2, 1).scores() == [10 ** 15, 10 ** 15]
+
+
 def test_a_call_binds_its_arguments_in_order_for_a_procedure_compiled_later(rulebook):
     """A call's arguments fill the callee's locals: the seat unless
     `player:` names another, every parameter, the callee's own locals left empty — also

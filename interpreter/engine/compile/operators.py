@@ -7,7 +7,7 @@ from __future__ import annotations
 from dsl import ast
 
 from . import types as T
-from ..run.limits import check_number, check_size, power
+from ..run.limits import LIMITS, check_number, check_size, power
 from ..run.values import Record
 from .context import Cx, _plain, gen_cond, gen_expr, in_block, indented, nested, src_as_list
 from .names import builtin_called, static_int
@@ -48,6 +48,14 @@ def _binop(node: ast.BinOp, cx: Cx):
     if op in ("+", "-"):
         return f"({ls} {op} {rs})", T.INT
     if op == "*":
+        if cx.stmts is not None:        # the limit 'digits' looked at where it is needed, no call
+            q = gen.temp()
+            what = f"'{op}'"
+            limits, check = gen.bind(LIMITS, "L"), gen.bind(check_number, "f")
+            product = gen.guard(f"{ls} * {rs}", node.pos, what)
+            too_long = gen.guard(f"{q}.bit_length() > {limits}.bits", node.pos, what)
+            cx.stmts.extend([f"{q} = {product}", f"if {too_long}:", f"    {gen.guard(f'{check}({q})', node.pos, what)}"])
+            return q, T.INT
         return gen.guard(f"{gen.bind(check_number, 'f')}({ls} * {rs})", node.pos, f"'{op}'"), T.INT
     if op == "**":
         return gen.guard(f"{gen.bind(power, 'f')}({ls}, {rs})", node.pos, f"'{op}'"), T.INT
