@@ -248,9 +248,9 @@ _LOOPS = {
     "filter": ("[]", ["if {body}:", "    {q}.append({v})"], "{q} = tuple({q})"),
     "map": ("[]", ["{q}.append({body})"], "{q} = tuple({q})"),
 }
-#: those a loop always beats (no generator, no list built): the rest only when the lambda's
-#: body has statements of its own
-_ALWAYS_LOOP = frozenset({"any", "all", "first", "count"})
+#: those a loop always beats: no generator, no list built (any, all, first, count, sum), or no
+#: Python comprehension, a function made and called in Python 3.11 (filter, map) — all of them
+_ALWAYS_LOOP = frozenset(_LOOPS)
 
 
 def _loop(name: str, xs: str, lam, block: list, pos: Pos, cx: Cx) -> str:
