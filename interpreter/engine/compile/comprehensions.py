@@ -117,17 +117,23 @@ def _listcomp_loops(node: ast.ListComp, cx: Cx):
         cx.depth = depth
     q = gen.temp()
     counter = gen.temp()
-    tally = gen.bind(_tally, "f")
     body = [*eblock, f"{q}.append({es})"]
     if cond is not None:
         body = [*cblock, f"if {cond}:", *indented(body)]
     last = len(pieces) - 1
     for i in range(last, -1, -1):
         target, its, block = pieces[i]
-        if i == last:
-            its = gen.guard(f"{tally}({its}, {counter})", node.pos, "comprehension")
+        if i == last:       # the innermost list's length added up where it is made (_tally, written out)
+            items = gen.temp()
+            size = gen.guard(f"len({items})", node.pos, "comprehension")
+            too_many = gen.guard(f"{gen.bind(check_size, 'f')}({counter}, {gen.bind('this comprehension', 's')})",
+                                 node.pos, "comprehension")
+            block = [*block, f"{items} = {gen.guard(its, node.pos, 'comprehension')}",
+                     f"{counter} += {size}",
+                     f"if {counter} > {gen.bind(LIMITS, 'L')}.elements:", f"    {too_many}"]
+            its = items
         body = [*block, f"for {target} in {its}:", *indented(body)]
-    cx.stmts.extend([f"{q} = []", f"{counter} = [0]", *body, f"{q} = tuple({q})"])
+    cx.stmts.extend([f"{q} = []", f"{counter} = 0", *body, f"{q} = tuple({q})"])
     return q, T.ListT(et)
 
 

@@ -94,7 +94,10 @@ class Moves:
                                        "from": self.lay.zones[moved_from[0]] if moved_from else dst}), pos)
         if self.game.condition_triggers:     # no function reads what moved: only they may care
             looks = self.lay.condition_zones
-            if looks[dst.id] or any(looks[src] for src in moved_from):
+            look = looks[dst.id]
+            for src in moved_from:      # (a loop: a generator costs more than the few it looks at)
+                look = look or looks[src]
+            if look:
                 self.changed(())
 
     def move_zone(self, src, dst, bottom: bool, pos: Pos) -> None:
