@@ -255,6 +255,75 @@ end: {score: "x"}
     assert err.message.startswith("max(): ")
 
 
+def test_max_and_min_of_two_numbers_in_a_function_are_written_out_alike(rulebook):
+    """max(a, b) and min(a, b) in a function's body (statement context: written out as
+    ``b if b > a else a``, each argument evaluated once) give what Python's max and min give."""
+    book = rulebook(HEAD + """
+variables: {got: []}
+functions:
+  pick: {params: {k: int}, value: "max(0, k - 5) * 10 + min(k - 1, 3)"}
+flow:
+  - set: "got = [pick(k) for k in [-2, 5, 8, 4]]"
+end: {score: "sum(got, g -> g)"}
+""")
+    rb = Rulebook.load(book)
+    st = rb.new_game(2, 1)
+    # -2: 0 * 10 + -3;  5: 0 * 10 + 3;  8: 3 * 10 + 3;  4: 0 * 10 + 3
+    assert list(rb.evaluate(st, "got")) == [-3, 3, 33, 3]
+
+
+def test_a_range_in_a_function_is_made_once_and_looked_up_after(rulebook):
+    """``a..b`` in statement context looks a range made before up (operators._MADE) and makes
+    it only when it is not there: the same values the first time, the second, and empty."""
+    book = rulebook(HEAD + """
+variables: {got: []}
+functions:
+  span: {params: {a: int, b: int}, value: "(a + 0)..(b + 0)"}
+flow:
+  - set: "got = [count(span(a, 4)) * 10 + sum(span(a, 4), k -> k) for a in [2, 5, 2, 4, 9]]"
+end: {score: "0"}
+""")
+    rb = Rulebook.load(book)
+    st = rb.new_game(2, 1)
+    # 2..4: 3 numbers, 9;  5..4: none;  2..4 again;  4..4: 1 number, 4;  9..4: none
+    assert list(rb.evaluate(st, "got")) == [39, 0, 39, 14, 0]
+
+
+def test_a_product_past_the_digits_limit_is_located_at_the_product(rulebook, monkeypatch):
+    """``a * b`` in a function's body (statement context: the limit looked at without a call)
+    and in a step: a product of more digits than the limit 'digits' allows is a rule error at
+    the ``*``, also after the limit changed (10**15 * 10**15 has 31 digits)."""
+    from interpreter.engine.run import limits
+    monkeypatch.setattr(limits.LIMITS, "digits", 20)
+    for body in ("""
+variables: {n: 1000000000000000, x: 0}
+functions:
+  square: {params: {k: int}, value: "1 + k * k"}
+flow:
+  - set: "x = square(n)"
+end: {score: "x"}
+""", """
+variables: {n: 1000000000000000, x: 0}
+flow:
+  - set: "x = 1 + n * n"
+end: {score: "x"}
+"""):
+        needle = "* k" if "square" in body else "* n"     # an operator is located at its sign
+        err, (line, col) = fail(rulebook, body, needle)
+        assert "more than 20 digits" in err.message
+        assert (err.pos.line, err.pos.col) == (line, col)
+    monkeypatch.setattr(limits.LIMITS, "digits", 40)
+    rb = Rulebook.load(rulebook(HEAD + """
+variables: {n: 1000000000000000, x: 0}
+functions:
+  square: {params: {k: int}, value: "1 + k * k"}
+flow:
+  - set: "x = square(n) - 1"
+end: {score: "x // 1000000000000000"}
+"""))
+    assert rb.new_game(2, 1).scores() == [10 ** 15, 10 ** 15]
+
+
 def test_a_call_binds_its_arguments_in_order_for_a_procedure_compiled_later(rulebook):
     """A call's arguments fill the callee's locals: the seat unless
     `player:` names another, every parameter, the callee's own locals left empty — also

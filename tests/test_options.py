@@ -222,3 +222,34 @@ def test_a_made_once_part_runs_only_where_the_whole_domain_ran(rulebook):
         Rulebook.load(book).new_game(2, 1).legal_actions()
     line = next(i + 1 for i, text in enumerate((book / "game.yaml").read_text().splitlines()) if "12 //" in text)
     assert info.value.pos.line == line and "division by zero" in info.value.message
+
+
+def test_domains_written_as_loops_list_each_elements_options_in_order(rulebook):
+    """A domain that is a comprehension (one `for`, two `for`s, a filter with a lambda) is a
+    loop in the enumerator's code; the options of each element are listed inside it
+    (codegen._fused_loop), with a `where` that skips some and a repeat that is offered once:
+    the same ids in the same order as the nested loops over the whole lists (by hand)."""
+    text = HEAD + """
+variables: {n: 3}
+flow:
+  - who: 0
+    decide:
+      - name: go
+        params:
+          a: "[k for k in 1..n if k != 2]"
+          b: "[i + j for i in 0..1 for j in 0..1 if i + j < a + 1]"
+          c: "filter([1, 2, 3], x -> x != b)"
+        where: "a + b + c != 5"
+        do: []
+end: {score: "n"}
+"""
+    rb = Rulebook.load(rulebook(text))
+    st = rb.new_game(2, 1)
+    want = []
+    for a in [k for k in range(1, 4) if k != 2]:
+        for b in [i + j for i in range(2) for j in range(2) if i + j < a + 1]:
+            for c in [x for x in (1, 2, 3) if x != b]:
+                if a + b + c != 5 and f"go(a={a},b={b},c={c})" not in want:
+                    want.append(f"go(a={a},b={b},c={c})")
+    assert st.legal_actions() == want
+    assert len(want) == 10

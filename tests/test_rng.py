@@ -23,7 +23,7 @@ def test_splitmix64_known_values():
 def test_below_draws_what_next_u64_gives():
     for seed in range(30):
         a = b = rng.seed_state(seed)
-        for n in (1, 2, 3, 7, 10, 1000, (1 << 63) + 5):
+        for n in (1, 2, 3, 7, 10, 255, 256, 1000, (1 << 63) + 5):     # 255 | 256: rng._SMALL
             va, a = rng.below(a, n)
             vb, b = reference_below(b, n)
             assert (va, a) == (vb, b) and 0 <= va < n

@@ -544,3 +544,63 @@ end: {score: "0"}
     with pytest.raises(RuleRuntimeError) as info:
         full.new_game(2, 1)
     assert info.value.message == "out is full: it holds 0 of 2 and cannot take 3 more"
+
+
+def test_a_condition_trigger_is_looked_at_after_changes_of_what_it_reads_only(rulebook):
+    # the condition reads `out` through a function and the variable `done`: a move into the
+    # hands or a change of `ticks` cannot make it true, so they do not look at it (dependencies.
+    # plan_conditions); a move into `out` does, and the trigger fires at the second one
+    rb = load(rulebook, CHIPS + """
+variables: {done: false, ticks: 0, fired_at: 0}
+functions:
+  outs: {value: "count(out)"}
+actions:
+  to_out: {do: [{move: "first(bag)", to: out}]}
+  to_hand: {do: [{move: "first(bag)", to: "hand[player]"}]}
+  tick: {do: [{set: "ticks += 1"}]}
+triggers:
+  two_out:
+    when: "outs() >= 2 and not done"
+    do:
+      - set: "done = true"
+      - set: "fired_at = ticks"
+flow:
+  - while: "ticks < 5"
+    do: [{decide: [to_out, to_hand, tick], who: 0}]
+end: {score: "fired_at"}
+""")
+    st = rb.new_game(2, 1)
+    assert st.game.condition_reads == frozenset({"out", "done"})
+    for action in ["to_hand", "tick", "to_out", "tick", "to_hand"]:
+        st.apply_action(action)
+    assert rb.evaluate(st, "done") is False
+    st.apply_action("to_out")
+    assert rb.evaluate(st, "done") is True
+    assert rb.evaluate(st, "fired_at") == 2
+
+
+def test_a_condition_on_the_seat_that_acts_is_looked_at_after_every_change(rulebook):
+    # `player` is the seat of the frame that runs: no change of state names it, so a change of
+    # anything (here `other`, which the condition does not read) looks at the condition
+    rb = load(rulebook, """
+variables: {armed: false, other: 0, seen_by: -1}
+actions:
+  arm: {do: [{set: "armed = true"}]}
+  poke: {do: [{set: "other += 1"}]}
+triggers:
+  second_seat:
+    when: "armed and player == 1 and seen_by < 0"
+    do: [{set: "seen_by = player"}]
+flow:
+  - decide: [arm]
+    who: 0
+  - decide: [poke]
+    who: 1
+end: {score: "seen_by"}
+""")
+    st = rb.new_game(2, 1)
+    assert st.game.condition_reads is None
+    st.apply_action("arm")
+    assert rb.evaluate(st, "seen_by") == -1      # seat 0 armed it: not yet
+    st.apply_action("poke")
+    assert rb.evaluate(st, "seen_by") == 1

@@ -7,8 +7,6 @@ which expressions yield distinct values (``yields_distinct``) or can be written 
 """
 from __future__ import annotations
 
-import re
-
 from dsl import ast
 from dsl.diagnostics import Pos, Report
 
@@ -18,6 +16,7 @@ from .codegen import MISSING, Gen
 from .context import (Cx, E_ARITY, E_LAMBDA, E_NAME, E_STATIC, Scope, _use, contents_of, gen_expr,
     indented, nested, src_as_list, suggest)
 from .names import _family_key
+from .context import _PLAIN_ARG, _plain  # noqa: F401 - written here first
 from .operators import _tuple_src
 from .comprehensions import _Lambda, gen_lambda
 
@@ -137,6 +136,13 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
                 if not T.is_numeric(t):
                     cx.error(a.pos, f"{b.name}(a, b, ...) compares numbers, not {T.describe(t)}")
                 parts.append(s)
+            if len(parts) == 2 and (cx.stmts is not None or all(_PLAIN_ARG.match(p) for p in parts)):
+                # max(a, b) written out: what Python's max does with two (b if b > a else a: the
+                # same comparison, so the same result and the same error), without a call that
+                # parses its arguments as keywords; each argument evaluated once, in order
+                a, c = (_plain(parts[0], cx), _plain(parts[1], cx)) if cx.stmts is not None else parts
+                op = ">" if b.name == "max" else "<"
+                return gen.guard(f"({c} if {c} {op} {a} else {a})", node.pos, f"{b.name}()"), T.INT
             if len(parts) > 1:      # max(a, b): the library's meaning is Python's max of the numbers
                 return gen.guard(f"{gen.bind(_NUMERIC_PICK[b.name], 'f')}({', '.join(parts)})", node.pos,
                                  f"{b.name}()"), T.INT
@@ -242,9 +248,9 @@ _LOOPS = {
     "filter": ("[]", ["if {body}:", "    {q}.append({v})"], "{q} = tuple({q})"),
     "map": ("[]", ["{q}.append({body})"], "{q} = tuple({q})"),
 }
-#: those a loop always beats (no generator, no list built): the rest only when the lambda's
-#: body has statements of its own
-_ALWAYS_LOOP = frozenset({"any", "all", "first", "count"})
+#: those a loop always beats: no generator, no list built (any, all, first, count, sum), or no
+#: Python comprehension, a function made and called in Python 3.11 (filter, map) — all of them
+_ALWAYS_LOOP = frozenset(_LOOPS)
 
 
 def _loop(name: str, xs: str, lam, block: list, pos: Pos, cx: Cx) -> str:
@@ -378,17 +384,6 @@ def _memo_probe(fdecl, parts: list, cx: Cx) -> str:
     return q
 
 
-#: an argument that costs nothing to evaluate twice and cannot fail: a local, a slot, a variable, a number
-_PLAIN_ARG = re.compile(r"(?:[A-Za-z_]\w*|L\[\d+\]|\x05\d+\x06|st\.v\[\d+\]|-?\d+|\(-?\d+\))\Z")
-
-
-def _plain(part: str, cx: Cx) -> str:
-    """``part``, or (statement context) a new local holding its value: a plain argument."""
-    if _PLAIN_ARG.match(part):
-        return part
-    t = cx.gen.temp()
-    cx.stmts.append(f"{t} = {part}")
-    return t
 #: the most nodes a function's body may have to be written out where it is called
 INLINE_NODES = 24
 

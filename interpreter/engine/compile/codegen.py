@@ -17,6 +17,7 @@ name), so it is plain ASCII and columns are characters.
 """
 from __future__ import annotations
 
+import re
 import types
 import warnings
 from functools import partial
@@ -204,17 +205,22 @@ def option_function(action, id_part):
             if later.hoist is not None and later.hoist[0] == i:
                 lines.append(f"{indent}{local(later.hoist[1])} = None")
         if spec.hoist is None:
-            lines.extend(indent + line for line in spec.pre)
-            text = spec.text
+            text, pre = spec.text, spec.pre
         else:                             # its first part made on first use, the rest over it
             _, hslot, htext, hpre = spec.hoist
             lines.append(f"{indent}if {local(hslot)} is None:")
             lines.extend(indent + "    " + line for line in hpre)
             lines.append(f"{indent}    {local(hslot)} = {htext}")
-            text, rpre = spec.rest
-            lines.extend(indent + line for line in rpre)
-        lines.append(f"{indent}for _x{i} in {text}:")
-        indent += "    "
+            text, pre = spec.rest
+        fused = _fused_loop(text, pre, i)
+        if fused is None:
+            lines.extend(indent + line for line in pre)
+            lines.append(f"{indent}for _x{i} in {text}:")
+            indent += "    "
+        else:                             # the domain's own loop lists the options of each element
+            loop, inner = fused
+            lines.extend(indent + line for line in loop)
+            indent += inner
         lines.append(f"{indent}{local(spec.slot)} = _x{i}")
     if action.where is not None:
         if isinstance(action.where, LazyExpr):
@@ -250,6 +256,34 @@ def option_function(action, id_part):
     fn = ns["_rw_options"]
     fn.__doc__ = text
     return fn
+
+
+_GUARDED_NAME = re.compile(r"\(\x01\d+\x02(_q\d+)\x03\)\Z")
+_LINE_MARK = r"\x04\d+\x02"
+
+
+def _fused_loop(text: str, pre: list, i: int):
+    """A parameter's domain written as a loop that appends to a list (a comprehension in
+    statement context: what its list is made from, ``q = []``, the loop, ``q.append(x)`` its
+    last statement, ``q = tuple(q)``) which nothing else reads: ``(the statements with
+    `_x<i> = x` in place of the append, the indentation of that line)``, so that the options
+    of each element are listed where it would have been appended — the same elements in the
+    same order, without the list, its tuple and a second loop over it.  None for any other
+    domain."""
+    found = _GUARDED_NAME.match(text)
+    if found is None or len(pre) < 3:
+        return None
+    q = found.group(1)
+    start = re.compile(_LINE_MARK + re.escape(f"{q} = []"))
+    head = next((k for k, line in enumerate(pre) if start.fullmatch(line)), None)
+    if head is None or not re.fullmatch(_LINE_MARK + re.escape(f"{q} = tuple({q})"), pre[-1]):
+        return None
+    append = re.fullmatch(r"( +)(" + _LINE_MARK + ")" + re.escape(f"{q}.append(") + r"(.*)\)", pre[-2])
+    loop = [*pre[:head], *pre[head + 1:-2]]
+    if append is None or any(re.search(rf"\b{q}\b", line) for line in loop):
+        return None
+    ws, mark, value = append.groups()
+    return [*loop, f"{ws}{mark}_x{i} = {value}"], ws
 
 
 def id_is_value(typ) -> bool:

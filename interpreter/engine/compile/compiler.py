@@ -211,6 +211,8 @@ class Compiler(Declarations, Actions, Procedures):
         self.compile_procedures(s.mapping("procedures"))
         self.compile_actions(s.mapping("actions"))
         self.compile_triggers(s.mapping("triggers"))
+        if g.memo_drop is not None and not self.report.has_errors:
+            dependencies.plan_conditions(g)     # which changes look at the condition triggers
         g.setup = self.compile_body("setup", "setup", s.steps("setup"), s.section_pos.get("setup"))
         g.flow = self.compile_body("flow", "flow", s.steps("flow"), s.section_pos.get("flow"))
         self.compile_end(s.sections.get("end"), s.section_pos.get("end"))

@@ -31,8 +31,10 @@ def _listcomp(node: ast.ListComp, cx: Cx):
     finally:
         cx.scope.pop()
     target = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
-    if cblock or eblock:
-        # written as a loop: the condition's and the element's own statements run per element
+    if cblock is not None:
+        # in statement context written as a loop: the condition's and the element's own
+        # statements run per element, and no Python comprehension (a function made and called
+        # in Python 3.11, which costs more than appending to a list) runs
         q = cx.gen.temp()
         body = [*eblock, f"{q}.append({es})"]
         if cond is not None:
@@ -115,17 +117,23 @@ def _listcomp_loops(node: ast.ListComp, cx: Cx):
         cx.depth = depth
     q = gen.temp()
     counter = gen.temp()
-    tally = gen.bind(_tally, "f")
     body = [*eblock, f"{q}.append({es})"]
     if cond is not None:
         body = [*cblock, f"if {cond}:", *indented(body)]
     last = len(pieces) - 1
     for i in range(last, -1, -1):
         target, its, block = pieces[i]
-        if i == last:
-            its = gen.guard(f"{tally}({its}, {counter})", node.pos, "comprehension")
+        if i == last:       # the innermost list's length added up where it is made (_tally, written out)
+            items = gen.temp()
+            size = gen.guard(f"len({items})", node.pos, "comprehension")
+            too_many = gen.guard(f"{gen.bind(check_size, 'f')}({counter}, {gen.bind('this comprehension', 's')})",
+                                 node.pos, "comprehension")
+            block = [*block, f"{items} = {gen.guard(its, node.pos, 'comprehension')}",
+                     f"{counter} += {size}",
+                     f"if {counter} > {gen.bind(LIMITS, 'L')}.elements:", f"    {too_many}"]
+            its = items
         body = [*block, f"for {target} in {its}:", *indented(body)]
-    cx.stmts.extend([f"{q} = []", f"{counter} = [0]", *body, f"{q} = tuple({q})"])
+    cx.stmts.extend([f"{q} = []", f"{counter} = 0", *body, f"{q} = tuple({q})"])
     return q, T.ListT(et)
 
 

@@ -12,6 +12,7 @@ functions).
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 from dsl import ast
@@ -253,3 +254,16 @@ def _value(cx: Cx, v) -> str:
     if type(v) is int and -10**9 < v < 10**9:
         return f"({v})"
     return cx.gen.bind(v, "c")
+
+
+#: an argument that costs nothing to evaluate twice and cannot fail: a local, a slot, a variable, a number
+_PLAIN_ARG = re.compile(r"(?:[A-Za-z_]\w*|L\[\d+\]|\x05\d+\x06|st\.v\[\d+\]|-?\d+|\(-?\d+\))\Z")
+
+
+def _plain(part: str, cx: Cx) -> str:
+    """``part``, or (statement context) a new local holding its value: a plain argument."""
+    if _PLAIN_ARG.match(part):
+        return part
+    t = cx.gen.temp()
+    cx.stmts.append(f"{t} = {part}")
+    return t

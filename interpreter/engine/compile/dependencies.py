@@ -33,15 +33,14 @@ STATE_READERS = frozenset({"zone_of", "known", "cells_of"})
 
 
 
-def plan(game) -> None:
-    """Fill ``game.memo_drop`` from what each function reads (see the module docstring)."""
+def _reads(game):
+    """``reads(name)``: (the zone families and variables the function ``name`` reads, directly
+    or through the functions it calls — never itself: the compiler rejects recursion; may it
+    read any zone?)"""
     funcs = game.functions
     memo: dict = {}
 
     def reads(name: str):
-        """(the zone families and variables ``name`` reads, directly or through the
-        functions it calls — never itself: the compiler rejects recursion; may it
-        read any zone?)"""
         if name in memo:
             return memo[name]
         f = funcs[name]
@@ -57,6 +56,13 @@ def plan(game) -> None:
         memo[name] = (frozenset(names), any_zone)
         return memo[name]
 
+    return reads
+
+
+def plan(game) -> None:
+    """Fill ``game.memo_drop`` from what each function reads (see the module docstring)."""
+    funcs = game.functions
+    reads = _reads(game)
     keyed = {}
     for name, f in funcs.items():
         positions = keyed_by_zones(f, funcs, reads)
@@ -97,3 +103,33 @@ def keyed_by_zones(f, funcs, reads) -> tuple:
         if n in funcs and reads(n)[1]:
             return ()
     return tuple(positions)
+
+
+def plan_conditions(game) -> None:
+    """Which changes of state may change a condition trigger's condition: ``game.condition_reads``,
+    the zone families (and ``box``) and variables the conditions read, directly or through the
+    functions they call (None: any change may — a condition that reads a zone it does not name,
+    one of ``STATE_READERS``, or the seat of the frame that runs), and ``game.condition_flags``
+    set to match.  A change of anything else leaves every condition as it was, so it does not
+    look at them (a move: ``Layout.condition_zones``; a variable: the flag its step code reads).
+    A trigger's end and the end of the setup still look at every condition."""
+    reads = _reads(game)
+    names: set | None = set()
+    for trig in game.condition_triggers:
+        if trig.reads_more or trig.reads & STATE_READERS:
+            names = None
+            break
+        for n in trig.reads:
+            if n in game.functions:
+                sub, sub_any = reads(n)
+                if sub_any:
+                    names = None
+                    break
+                names |= sub
+            elif n in game.zones or n in game.variables or n == BOX:
+                names.add(n)
+        if names is None:
+            break
+    game.condition_reads = None if names is None else frozenset(names)
+    for variable, flag in game.condition_flags.items():
+        flag[0] = names is None or variable in names

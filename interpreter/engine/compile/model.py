@@ -324,6 +324,9 @@ class TriggerDecl:
     event_slot: int = 0
     #: global names the condition reads
     reads: set = field(default_factory=set)
+    #: whether the condition may read more than the names in ``reads`` say: a zone it does not
+    #: name, or the seat or event of the frame that runs when it is looked at (dependencies.py)
+    reads_more: bool = True
 
 
 @dataclass
@@ -412,6 +415,12 @@ class GameDef:
     #: zone they do not name: ``(slot, positions of the zone parameters, number of parameters)``;
     #: a move forgets only their results for the zones it changed (dependencies.py)
     memo_keyed: tuple = ()
+    #: the zone families (and ``box``) and variables whose change may change a condition
+    #: trigger's condition (dependencies.plan_conditions); None: any change may
+    condition_reads: frozenset | None = None
+    #: variable name -> a one-element list, whether a change of it looks at the condition
+    #: triggers: what the generated step code reads (set by dependencies.plan_conditions)
+    condition_flags: dict = field(default_factory=dict)
     #: how many functions there are: the length of ``State.memo``
     memo_size: int = 0
     #: the words the rulebook's log texts hold as written (outside their {expressions}),

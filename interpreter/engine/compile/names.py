@@ -12,9 +12,9 @@ from dsl.diagnostics import RuleRuntimeError
 
 from . import types as T
 from ..run.stdlib import BUILTINS
-from .codegen import local
+from .codegen import MISSING, local
 from ..run.values import Component, MissingAttribute, Record, format_value
-from .context import (Cx, E_ARITY, E_NAME, E_STATIC, _ZoneText, _dynamic_zone, _use, _value, gen_expr,
+from .context import (Cx, E_ARITY, E_NAME, E_STATIC, _ZoneText, _dynamic_zone, _plain, _use, _value, gen_expr,
     known_names, src_as_list, suggest)
 
 
@@ -146,6 +146,16 @@ def _index(node: ast.Index, cx: Cx):
             if cx.game.coverage is not None:  # recording which rows are read (coverage only)
                 lookup = cx.game.coverage.table(table, lookup)
             custom = _key_error(lambda k: f"table '{n}' has no row for {format_value(k)}")(node.pos)
+            if cx.stmts is not None and cx.game.coverage is None:
+                # in statement context a row read before is looked up where it is needed, without
+                # a call (TableDecl.found); the key evaluated once
+                k = _plain(ks, cx)
+                q = gen.temp()
+                miss = gen.bind(MISSING, "miss")
+                look = gen.guard(f"{gen.bind(table.found, 'tf')}.get({k}, {miss})", node.pos, "table", custom)
+                call = gen.guard(f"{gen.bind(lookup, 't')}({k})", node.pos, "table", custom)
+                cx.stmts.extend([f"{q} = {look}", f"if {q} is {miss}:", f"    {q} = {call}"])
+                return q, table.value_type
             return gen.guard(f"{gen.bind(lookup, 't')}({ks})", node.pos, "table", custom), table.value_type
     os_, ot = gen_expr(node.obj, cx)
     if T.is_any(ot) and len(node.args) != 1:  # already reported (or unknown): do not pile on

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dsl import ast
 
 from . import types as T
-from ..run.limits import check_number, check_size, power
+from ..run.limits import LIMITS, check_number, check_size, power
 from ..run.values import Record
-from .context import Cx, gen_cond, gen_expr, in_block, indented, nested, src_as_list
+from .context import Cx, _plain, gen_cond, gen_expr, in_block, indented, nested, src_as_list
 from .names import builtin_called, static_int
 
 
@@ -48,6 +48,14 @@ def _binop(node: ast.BinOp, cx: Cx):
     if op in ("+", "-"):
         return f"({ls} {op} {rs})", T.INT
     if op == "*":
+        if cx.stmts is not None:        # the limit 'digits' looked at where it is needed, no call
+            q = gen.temp()
+            what = f"'{op}'"
+            limits, check = gen.bind(LIMITS, "L"), gen.bind(check_number, "f")
+            product = gen.guard(f"{ls} * {rs}", node.pos, what)
+            too_long = gen.guard(f"{q}.bit_length() > {limits}.bits", node.pos, what)
+            cx.stmts.extend([f"{q} = {product}", f"if {too_long}:", f"    {gen.guard(f'{check}({q})', node.pos, what)}"])
+            return q, T.INT
         return gen.guard(f"{gen.bind(check_number, 'f')}({ls} * {rs})", node.pos, f"'{op}'"), T.INT
     if op == "**":
         return gen.guard(f"{gen.bind(power, 'f')}({ls}, {rs})", node.pos, f"'{op}'"), T.INT
@@ -171,7 +179,11 @@ def _is_empty_list(node) -> bool:
     return isinstance(node, ast.ListExpr) and not node.items
 
 
-def _make_range(lo, hi, _made={}):   # noqa: B006 - a cache of short ranges, shared on purpose
+#: the short ranges made so far, by (lo, hi): shared by every game, as a range's value never changes
+_MADE: dict = {}
+
+
+def _make_range(lo, hi, _made=_MADE):
     r = _made.get((lo, hi))
     if r is None:
         check_size(hi - lo + 1, f"the range {lo}..{hi}")
@@ -190,15 +202,25 @@ def _range(node: ast.Range, cx: Cx):
     lo, hi = static_int(node.lo, cx.game), static_int(node.hi, cx.game)
     if lo is not None and hi is not None and hi - lo < 64:      # a short constant range: made once
         return cx.gen.bind(tuple(range(lo, hi + 1)), "r"), T.ListT(T.INT)
-    made = cx.gen.guard(f"{cx.gen.bind(_make_range, 'f')}({ls}, {hs})", node.pos, "range")
     ranges = getattr(cx.game, "layout_ranges", None)       # a list only while the rulebook compiles
     if isinstance(ranges, list) and not cx.static and _per_layout(node.lo, cx) and _per_layout(node.hi, cx):
         # bounds a layout fixes (constants, options, the number of players): made once per layout
         # (Layout.ranges; None there when it failed or is empty: made here, as before)
+        made = cx.gen.guard(f"{cx.gen.bind(_make_range, 'f')}({ls}, {hs})", node.pos, "range")
         k = len(ranges)
         ranges.append(cx.gen.function(made, node.pos))
         return f"(st.lay.ranges[{k}] or {made})", T.ListT(T.INT)
-    return made, T.ListT(T.INT)
+    if cx.stmts is not None:
+        # in statement context a range made before is looked up where it is needed, without a
+        # call (an empty one too: None is what is not there); each bound evaluated once, in order
+        gen = cx.gen
+        lo_s, hi_s = _plain(ls, cx), _plain(hs, cx)
+        q = gen.temp()
+        look = gen.guard(f"{gen.bind(_MADE, 'rm')}.get(({lo_s}, {hi_s}))", node.pos, "range")
+        make = gen.guard(f"{gen.bind(_make_range, 'f')}({lo_s}, {hi_s})", node.pos, "range")
+        cx.stmts.extend([f"{q} = {look}", f"if {q} is None:", f"    {q} = {make}"])
+        return q, T.ListT(T.INT)
+    return cx.gen.guard(f"{cx.gen.bind(_make_range, 'f')}({ls}, {hs})", node.pos, "range"), T.ListT(T.INT)
 
 
 def _per_layout(node, cx: Cx) -> bool:

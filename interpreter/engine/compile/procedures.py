@@ -111,9 +111,16 @@ class Procedures:
             scope = Scope([("player", T.PLAYER), ("event", etype)])
             if "when" in spec:
                 before = dict(g.uses)
-                fn, _ = self.dyn_expr(spec["when"], spec.pos_of("when"), scope, "when", cond=True)
+                dynamic_before = g.dynamic_reads
+                node = self.parse(spec["when"], spec.pos_of("when"))
+                fn, _ = (self.dyn_expr(node, spec.pos_of("when"), scope, "when", cond=True) if node is not None
+                         else (None, T.ANY))
                 trig.when = fn or (lambda st, L: False)
                 trig.reads = {n for n, c in g.uses.items() if c > before.get(n, 0)}
+                # the frame's seat (or an event) is no part of the state a change reports
+                trig.reads_more = (node is None or g.dynamic_reads > dynamic_before
+                                   or any(isinstance(n, ast.Name) and n.id in ("player", "event")
+                                          for n in ast.walk(node)))
             if trig.at:
                 self.deferrals.append((trig.at, spec.pos_of("at")))
             sc = StepCompiler(self, trig.proc, scope)

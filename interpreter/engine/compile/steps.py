@@ -127,8 +127,14 @@ class StepCompiler(EffectSteps, ControlSteps, DecisionSteps):
             lines = ["_w_m = st.memo"] + [f"_w_m[{int(slot)}] = None" for slot in drop]
         else:
             lines = []
-        if F.CHANGED in self.g.live:
-            lines.append("st.changed(())")
+        if F.CHANGED in self.g.live:        # unless no condition reads it (dependencies.plan_conditions)
+            flags = self.g.condition_flags
+            flag = flags.get(variable)
+            if flag is None:                # before plan_conditions (None then): True, set by it
+                reads = self.g.condition_reads
+                flag = flags[variable] = [reads is None or variable in reads]
+            lines.append(f"if {self.bind(flag, 'cc')}[0]:")
+            lines.append("    st.changed(())")
         return lines
 
     def scope_start(self, kind: str, name: str) -> str:

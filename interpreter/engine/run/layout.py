@@ -86,6 +86,9 @@ class Layout:
         #: per zone id: the functions whose remembered results a change of the zone makes stale
         #: (GameDef.memo_drop of its family; None: all of them), for State.forget_results
         self.stale_results: list = []
+        #: per zone id: whether a change of the zone may change a condition trigger's condition
+        #: (GameDef.condition_reads), so that a move looks at the condition triggers
+        self.condition_zones: list = []
         #: where every component starts: the zones' contents and each component's zone
         #: (made once, copied by every new game)
         self.start_contents: tuple = ()
@@ -271,6 +274,8 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
     lay.box = box
     drop = game.memo_drop
     lay.stale_results = [None if drop is None else drop.get(z.family) for z in lay.zones]
+    cond = game.condition_reads
+    lay.condition_zones = [cond is None or z.family in cond for z in lay.zones]
     for fam in game.zone_list:
         if fam.refill is None:
             continue

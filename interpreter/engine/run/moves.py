@@ -93,7 +93,12 @@ class Moves:
             self.emit("moved", Record.of({"components": tuple(incoming), "to": dst,
                                        "from": self.lay.zones[moved_from[0]] if moved_from else dst}), pos)
         if self.game.condition_triggers:     # no function reads what moved: only they may care
-            self.changed(())
+            looks = self.lay.condition_zones
+            look = looks[dst.id]
+            for src in moved_from:      # (a loop: a generator costs more than the few it looks at)
+                look = look or looks[src]
+            if look:
+                self.changed(())
 
     def move_zone(self, src, dst, bottom: bool, pos: Pos) -> None:
         """Move everything ``src`` holds: ``move(tuple(contents of src), dst, bottom, pos)``,
@@ -141,7 +146,9 @@ class Moves:
         if game.on_moved:
             self.emit("moved", Record.of({"components": moved, "to": dst, "from": src}), pos)
         if game.condition_triggers:     # no function reads what moved: only they may care
-            self.changed(())
+            looks = self.lay.condition_zones
+            if looks[did] or looks[sid]:
+                self.changed(())
 
     def move_component(self, c, dst, bottom: bool, pos: Pos) -> None:
         """Move the one component ``c``: ``move((c,), dst, bottom, pos)``."""
@@ -190,7 +197,9 @@ class Moves:
             if game.on_moved:
                 self.emit("moved", Record.of({"components": (), "to": dst, "from": dst}), pos)
         if game.condition_triggers:     # no function reads what moved: only they may care
-            self.changed(())
+            looks = self.lay.condition_zones
+            if looks[did] or looks[src]:
+                self.changed(())
 
     def move_to_place(self, comps, dst, place: int, pos: Pos) -> None:
         """``move: …, to: dst, at: place``: move ``comps`` into ``dst`` (those already there
@@ -279,7 +288,9 @@ class Moves:
             self.emit("drawn", Record.of({"components": got, "from": src, "to": dst, "count": n,
                                           "short": len(got) < n}), pos)
         if game.condition_triggers:     # no function reads what moved: only they may care
-            self.changed(())
+            looks = self.lay.condition_zones
+            if looks[did] or looks[src.id] or (refilled and looks[src.refill.id]):
+                self.changed(())
         return got
 
     # --- pieces on a grid: a component that covers several cells ---------------

@@ -27,6 +27,12 @@ def next_u64(state: int) -> tuple[int, int]:
     return z ^ (z >> 31), state
 
 
+#: ``top`` of ``below`` for the small ``n`` (most draws and picks): three operations on
+#: 64-bit numbers fewer per number drawn
+_SMALL = 256
+_TOPS = (0, *(MASK - (MASK % m + 1) % m for m in range(1, _SMALL)))
+
+
 def below(state: int, n: int) -> tuple[int, int]:
     """A uniform integer in ``range(n)`` (rejection sampling, no bias): (value, new state).
     ``next_u64`` written out (the hottest random path: every draw and every bot's pick;
@@ -36,7 +42,10 @@ def below(state: int, n: int) -> tuple[int, int]:
         raise ValueError("below() needs n > 0")
     m = n
     mask, golden, mix1, mix2 = 0xFFFFFFFFFFFFFFFF, 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
-    top = mask - (mask % m + 1) % m     # the largest value kept: 2**64 - 1 - 2**64 % m
+    if m < _SMALL:
+        top = _TOPS[m]                  # as below, made once
+    else:
+        top = mask - (mask % m + 1) % m     # the largest value kept: 2**64 - 1 - 2**64 % m
     while True:
         state = (state + golden) & mask
         z = ((state ^ (state >> 30)) * mix1) & mask
