@@ -53,8 +53,10 @@ def test_seats_choose_at_once_change_their_minds_and_are_told_nothing_of_the_oth
     assert "held" not in json.loads(before[watch])["game"]
 
     # seat 2 of the people (seat 1) bids first, then changes its mind: only it is told
+    n_before = p1["game"]["update"]["n"]
     got = act(s, t1, "bid(amount=5)", 0)["game"]
     assert got["held"] == "bid(amount=5)" and got["decisions"] == 0
+    assert got["update"]["n"] > n_before                # the seat's own update ids count its held choice
     got = act(s, t1, "bid(amount=4)", 0)["game"]
     assert got["held"] == "bid(amount=4)" and got["decisions"] == 0
     for t in (t0, watch):                             # the others' payloads: byte for byte as before

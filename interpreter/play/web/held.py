@@ -33,7 +33,6 @@ class HeldChoices:
             raise Refused(f"not a legal action now: '{action}'")
         self.store.hold(table.id, seat, len(table.session.history), action)
         table.held[seat] = action
-        table.rec.held[seat] = (len(table.session.history), action)
         table.touched = time.time()             # (a table where seats are choosing is not idle)
         if all(p in table.held for p in together):
             self._apply_held(table, together)
@@ -57,7 +56,7 @@ class HeldChoices:
             self.store.add_decisions(table.id, table.rows, choices, over=over)
         except BaseException as exc:
             s.reset_to(n)
-            table.held, table.rec.held = {}, {}
+            table.held = {}
             self.store.drop_held(table.id)
             table.changed()
             if isinstance(exc, IllegalAction):
@@ -65,7 +64,7 @@ class HeldChoices:
             if isinstance(exc, RuleRuntimeError):
                 raise Refused("the rulebook failed on this decision: " + exc.diagnostic().format(), 500) from None
             raise
-        table.held, table.rec.held = {}, {}
+        table.held = {}
         self._decided(table, n, len(choices), clock() - start, over)
 
     def _held_again(self, table) -> None:

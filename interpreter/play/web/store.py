@@ -102,7 +102,7 @@ class TableRecord:
     names: dict = field(default_factory=dict)     # seat -> player name
     claimed: set = field(default_factory=set)
     decisions: list = field(default_factory=list)  # (seat, action or None, undo_to or None)
-    held: dict = field(default_factory=dict)      # seat -> (at, action): held choices of a decision taken together
+    held: dict = field(default_factory=dict)      # seat -> (at, action): held choices as stored (read at restore)
     hotseat: bool = False
     closed: bool = False                          # ended by its creator or by expiry, not played out
     touched: float = 0.0                          # when its last decision was made (0: none)

@@ -272,7 +272,7 @@ class Table:
             "over": over, "open_view": over, "closed": self.closed,
             "can_undo": self.can_undo(seat) is not None,
             "table": rec.id, "version": self.version,
-            "update": {"boot": BOOT, "rows": self.rows, "n": self.version}}
+            "update": {"boot": BOOT, "rows": self.rows, "n": self.version + self.own[seat]}}   # (as update_id(seat))
         if together is not None:
             game["together"] = list(together)     # the seats choosing at once (who has chosen is not told)
             if seat in together:
@@ -708,7 +708,7 @@ class Hall(HeldChoices):
         table.session.reset_to(to)
         if table.held:                       # (choices held for a decision the undo takes away)
             self.store.drop_held(table.id)
-            table.held, table.rec.held = {}, {}
+            table.held = {}
         for p in table.sealed:
             table.sealed[p] = min(table.sealed[p], to)
         table._seen = {}
