@@ -6,7 +6,8 @@ Plays random games at tables of ``--seats`` people in one process (a Hall with a
 a temporary folder) and times, with the process's CPU clock, each part of what the server does
 for one decision: **apply** (the engine and the story), **store** (the SQLite commit), **views**
 (the view of every seat for its live update: the board for that seat, `build_view` with the table's
-``ViewCache``; ``--fresh``: from scratch, as before the cache), **story**
+``ViewCache`` and the seats' observations made together, ``Table.observed``; ``--fresh``: from
+scratch, as before either), **story**
 (the story told for each seat), **json** (each seat's payload as JSON) and **notify** (waking the
 live streams).  Prints the median of ``--repeat`` runs of each part, and the whole.
 """
@@ -28,6 +29,7 @@ def run(game: str, seats: int, decisions: int, seed: int, fresh: bool = False) -
     from interpreter.game import Rulebook
     from interpreter.play.view import build_view
     from interpreter.play.web import tables as T
+    from interpreter.play.web.updates import dumps_utf8, fragment
     from interpreter.play.web.store import Store
     rb = Rulebook.load(game)
     key = Path(game).resolve().name
@@ -55,7 +57,8 @@ def run(game: str, seats: int, decisions: int, seed: int, fresh: bool = False) -
                 payloads = []
                 for viewer in range(seats):
                     a = clock()
-                    view = build_view(s.state, viewer, None if fresh else table.views)
+                    view = (build_view(s.state, viewer) if fresh else     # as Table.payload makes it
+                            build_view(s.state, viewer, table.views, table.observed(viewer)))
                     b = clock()
                     story = table.story_for(viewer)
                     c = clock()
@@ -64,9 +67,9 @@ def run(game: str, seats: int, decisions: int, seed: int, fresh: bool = False) -
                     parts["story"] += c - b
                 t4 = clock()
                 for p in payloads:
-                    if not fresh and T.fragment is not None:      # as Table.present sends it
-                        p["view"] = table.views.packed(p["view"], T.fragment)
-                    T.dumps_utf8(p)
+                    if not fresh and fragment is not None:      # as Table.present sends it
+                        p["view"] = table.views.packed(p["view"], fragment)
+                    dumps_utf8(p)
                 t5 = clock()
             parts["apply"] += t1 - t0
             parts["store"] += t2 - t1

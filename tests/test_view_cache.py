@@ -1,5 +1,6 @@
 """A view made with a ViewCache (a table's: families reused where their zones show what they
-showed before) equals the view made from scratch (``build_view`` without one), for every seat and
+showed before; every other step from the seats' observations made together, as a table makes them)
+equals the view made from scratch (``build_view`` without one), for every seat and
 an onlooker, at every state of whole random games of every shipped game, and after going back
 (an undo, a past state drawn with the same cache)."""
 import json
@@ -48,8 +49,9 @@ def _play(rb, players, seed, back=True) -> int:
     went_back = not back
     step = 0
     while True:
+        together = st.observations(viewers, history=False) if step % 2 else {}   # as a table makes them (Table.observed)
         for viewer in viewers:
-            got, want = build_view(st, viewer, cache), build_view(st, viewer)
+            got, want = build_view(st, viewer, cache, together.get(viewer)), build_view(st, viewer)
             where = f"{rb.game.name} {players}p seed {seed} step {step} viewer {viewer}"
             _same(got, want, where)
             if orjson is not None:       # as the server sends it: unchanged families encoded once (packed)

@@ -67,7 +67,7 @@ class Narrator:
     def _where(self, state):
         rnd = None
         if self.round_var is not None:
-            rnd = state.observation(None, history=False)["variables"].get(self.round_var)   # (not the decisions)
+            rnd = state.observed_variable(self.round_var, None)      # (as an onlooker is shown it)
         phase = next((name for kind, name in reversed(state.open_scopes()) if kind == "phase"), None)
         return rnd, phase
 

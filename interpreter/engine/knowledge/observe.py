@@ -56,63 +56,124 @@ def var_visible(st, var, key, viewer) -> bool:
 def observation(st, viewer: int | None, history: bool = True) -> dict:
     """The state as seat ``viewer`` sees it (``None``: an onlooker); ``history=False`` leaves the
     decisions so far out (``"history"`` is then empty: a board drawn for a seat does not need them)."""
-    zones = {}
+    return observations(st, (viewer,), history)[viewer]
+
+
+def observations(st, viewers, history: bool = True) -> dict:
+    """:func:`observation` of each of ``viewers`` (seats, ``None`` an onlooker), ``{viewer: dict}``,
+    made together: what every seat sees by the rules (a zone or variable whose `visible:` shows it
+    to all, the grids) is read from the state once, and the dicts share those parts — read them, do
+    not change them.  Each dict is equal to ``observation(st, viewer, history)``, keys in the same order."""
     z = st.z
     known = st.known
     seats = st.lay.seats
+    zones = {}                          # every zone in order: what all see, or None where each viewer is asked
+    asked_zones = []
     for zone, const in st.lay.zone_sight or zone_sight(st):
-        contents = z[zone.id]
         if const is True:               # (most zones, many of them empty: the cheapest path first)
+            contents = z[zone.id]
             zones[zone.name] = [c.label for c in contents] if contents else []
-            continue
-        if const is None:
-            seen = sees_zone(st, zone, viewer)
-        else:                           # (sees_zone: only a `reveal` shows it)
-            told = known.get(zone.id, ()) if known else ()
-            seen = viewer in told if viewer is not None else all(seat in told for seat in seats)
-        if not seen:
-            zones[zone.name] = {"count": len(contents)}
         else:
-            zones[zone.name] = [c.label for c in contents] if contents else []
-    variables = {}
+            zones[zone.name] = None
+            asked_zones.append((zone, const))
     game = st.game
-    known = st.known
-    for var in game.scalar_vars:
-        if var_visible(st, var, None, viewer) or (known and _told_value(known, -1 - var.offset, viewer, st)):
-            variables[var.name] = _plain(st.v[var.offset])
     v = st.v
+    variables = {}                      # every variable in order: its value for all, or None where asked
+    asked_vars = []
+    for var in game.scalar_vars:
+        variables[var.name] = _plain(v[var.offset]) if var.visible_const is True else None
+        if var.visible_const is not True:
+            asked_vars.append((var, None))
     for var in game.family_vars:
         keys = st.lay.vkeys[var.family_id]
         if var.visible_const is True:   # (seen by every seat: no rule to ask per element)
             shown = {format_value(key): _plain(v[at]) for key, at in keys.items()}
+            if shown:
+                variables[var.name] = shown
         else:
-            shown = {}
-            for key, at in keys.items():
-                if var_visible(st, var, key, viewer) or (known and _told_value(known, -1 - at, viewer, st)):
-                    shown[format_value(key)] = _plain(v[at])
-        if shown:
-            variables[var.name] = shown
-    decision = None
-    if st.pending is not None:
-        decision = {"player": st.pending.who}
-        if st.pending.group is not None:
-            decision["simultaneous"] = st.pending.group
-        if viewer == st.pending.who:
-            decision["legal_actions"] = [o.id for o in st.pending.options]
-    facts = told_facts(st, viewer) if st.facts else None
-    return {
-        "game": game.name,
-        "viewer": viewer,
-        "seats": list(st.lay.seat_names),
-        "status": st.status,
-        "decision": decision,
-        "variables": variables,
-        "zones": zones,
-        # every decision so far as the viewer knows it: [seat, action id], others' secret parameters as …
-        "history": [[who, action_id] for who, action_id in st.history_for(viewer)] if history else [],
-        **({"facts": facts} if facts else {}),
-        **({"cells": grid_cells(st)} if st.lay.grids else {}),
-    }
+            variables[var.name] = None
+            asked_vars.append((var, keys))
+    cells = grid_cells(st) if st.lay.grids else None
+    seat_names = st.lay.seat_names
+    one = len(viewers) == 1
+    out = {}
+    for viewer in viewers:
+        mine = zones if one else dict(zones)
+        for zone, const in asked_zones:
+            contents = z[zone.id]
+            if const is None:
+                seen = sees_zone(st, zone, viewer)
+            else:                       # (sees_zone: only a `reveal` shows it)
+                told = known.get(zone.id, ()) if known else ()
+                seen = viewer in told if viewer is not None else all(seat in told for seat in seats)
+            if not seen:
+                mine[zone.name] = {"count": len(contents)}
+            else:
+                mine[zone.name] = [c.label for c in contents] if contents else []
+        shown_vars = variables if one else dict(variables)
+        for var, keys in asked_vars:
+            shown = _var_shown(st, var, keys, viewer)
+            if shown is _HIDDEN:
+                del shown_vars[var.name]
+            else:
+                shown_vars[var.name] = shown
+        decision = None
+        if st.pending is not None:
+            decision = {"player": st.pending.who}
+            if st.pending.group is not None:
+                decision["simultaneous"] = st.pending.group
+            if viewer == st.pending.who:
+                decision["legal_actions"] = [o.id for o in st.pending.options]
+        facts = told_facts(st, viewer) if st.facts else None
+        out[viewer] = {
+            "game": game.name,
+            "viewer": viewer,
+            "seats": list(seat_names),
+            "status": st.status,
+            "decision": decision,
+            "variables": shown_vars,
+            "zones": mine,
+            # every decision so far as the viewer knows it: [seat, action id], others' secret parameters as …
+            "history": [[who, action_id] for who, action_id in st.history_for(viewer)] if history else [],
+            **({"facts": facts} if facts else {}),
+            **({"cells": cells} if cells is not None else {}),
+        }
+    return out
+
+
+_HIDDEN = object()
+
+
+def _var_shown(st, var, keys, viewer):
+    """What ``viewer`` is shown of the variable ``var`` (``keys``: a family's element slots, None
+    for a single value): its value, the elements it sees as ``{key text: value}``, or ``_HIDDEN``."""
+    known = st.known
+    v = st.v
+    if keys is None:
+        if var_visible(st, var, None, viewer) or (known and _told_value(known, -1 - var.offset, viewer, st)):
+            return _plain(v[var.offset])
+        return _HIDDEN
+    shown = {}
+    for key, at in keys.items():
+        if var_visible(st, var, key, viewer) or (known and _told_value(known, -1 - at, viewer, st)):
+            shown[format_value(key)] = _plain(v[at])
+    return shown if shown else _HIDDEN
+
+
+def observed_variable(st, name: str, viewer: int | None):
+    """``observation(st, viewer)["variables"].get(name)`` without the rest of the observation: the
+    value of the variable ``name`` as ``viewer`` is shown it (a family: ``{key: value}`` of the
+    elements it sees), None where it is shown nothing (or no variable has that name)."""
+    game = st.game
+    for var in game.scalar_vars:
+        if var.name == name:
+            shown = _var_shown(st, var, None, viewer)
+            return None if shown is _HIDDEN else shown
+    for var in game.family_vars:
+        if var.name == name:
+            shown = _var_shown(st, var, st.lay.vkeys[var.family_id], viewer)
+            return None if shown is _HIDDEN else shown
+    return None
 
 
 def zone_sight(st) -> list:

@@ -7,7 +7,7 @@ information states and resampled worlds (computed by ``engine/knowledge``).  A p
 """
 from __future__ import annotations
 
-from ..knowledge.observe import observation
+from ..knowledge.observe import observation, observations, observed_variable
 
 
 class PlayerAPI:
@@ -134,6 +134,15 @@ class PlayerAPI:
         """The state as seat ``viewer`` sees it (``None``: an onlooker); see observe.py
         (``history=False``: without the decisions so far)."""
         return observation(self, viewer, history)
+
+    def observed_variable(self, name: str, viewer: int | None = None):
+        """``observation(viewer)["variables"].get(name)``, without making the rest (see observe.py)."""
+        return observed_variable(self, name, viewer)
+
+    def observations(self, viewers, history: bool = True) -> dict:
+        """``{viewer: observation(viewer, history)}`` for several viewers at once: what every seat
+        sees is read once and shared by the dicts (read them, do not change them); see observe.py."""
+        return observations(self, tuple(viewers), history)
 
     def resample(self, seat: int, seed: int):
         """A state ``seat`` cannot tell from this one, drawn from the posterior of what it was

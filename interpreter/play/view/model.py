@@ -319,11 +319,14 @@ class ViewMaker:
         return None
 
     # --- one view ------------------------------------------------------------
-    def view(self, state, seat: int | None, cache: "ViewCache | None" = None) -> dict:
+    def view(self, state, seat: int | None, cache: "ViewCache | None" = None, obs: dict | None = None) -> dict:
         """The view of ``state`` for ``seat``; with a ``cache`` (:class:`ViewCache`, one per table),
         a family whose zones show ``seat`` what they showed it (or another seat) last time, with
-        nothing to click in them, is the same dict as then, not made anew."""
-        obs = state.observation(seat, history=False)
+        nothing to click in them, is the same dict as then, not made anew.  ``obs``: the seat's
+        ``state.observation(seat, history=False)`` when the caller has it (made with the other
+        seats': ``state.observations``)."""
+        if obs is None:
+            obs = state.observation(seat, history=False)
         if cache is not None and cache.lay is not self.lay:
             cache.families.clear()          # another layout's zones (a new game of other players)
             cache.lay = self.lay
@@ -827,11 +830,12 @@ def maker_for(state) -> ViewMaker:
     return maker
 
 
-def build_view(state, seat: int | None, cache: "ViewCache | None" = None) -> dict:
+def build_view(state, seat: int | None, cache: "ViewCache | None" = None, obs: dict | None = None) -> dict:
     """The view of ``state`` for ``seat`` (``None``: an onlooker who sees only public zones).
     ``cache``: a :class:`ViewCache` kept with the state's table, to make again only what changed
-    since the last view made with it (the view is the same as without one)."""
-    return maker_for(state).view(state, seat, cache)
+    since the last view made with it (the view is the same as without one).  ``obs``: the seat's
+    observation of ``state`` (``history=False``) if the caller made it already."""
+    return maker_for(state).view(state, seat, cache, obs)
 
 
 class ViewCache:

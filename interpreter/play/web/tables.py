@@ -26,21 +26,20 @@ import time
 from pathlib import Path
 
 from ...ai.bots import BOTS
-from ..gamelog import FORMAT, rulebook_hash
+from ..gamelog import rulebook_hash
 from ...game import GameSetupError, check_names, choosing_states
 from ...game import LIMITS
 from ...game import IllegalAction
 from ..session import HUMAN, Session
-from ..view import build_view
 from ..view.model import ViewCache
 from .botqueue import BotQueue
 from .guard import Refused
 from .held import HeldChoices
 from .store import SPECTATORS, Store, TableRecord
-from .updates import Sent, change_from, dumps_utf8, fragment, update_id
+from .seatviews import SeatViews
+from .updates import BOOT, update_id
 from dsl.diagnostics import RuleRuntimeError
 
-BOOT = secrets.token_hex(4)     # this run of the server: live-update ids name it (see Table.update_id)
 # A decision is made on the event loop, not handed to a worker thread, at a table whose decisions are
 # known to take less than this (seconds; see Hall.inline).  The hand-off and the worker's fight with
 # the event loop for the interpreter's lock cost more than such a decision (docs/serve.md).
@@ -56,13 +55,14 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-def seen_labels(state, seat) -> Counter:
+def seen_labels(state, seat, obs: dict | None = None) -> Counter:
     """What ``seat`` sees of the components: the labels it sees in every zone (hidden zones show as
     counts and add nothing), as a multiset, with the random generator's position (a chance value
     drawn since may have been shown) and the variables' values it is shown (which ones, not the
     values: a bid revealed to it is new, its own score changing is not)."""
     seen: Counter = Counter()
-    obs = state.observation(seat, history=False)
+    if obs is None:             # (``obs``: its observation of ``state``, history=False, if made already)
+        obs = state.observation(seat, history=False)
     for name, shown in obs.get("variables", {}).items():     # a value shown to it that it was not shown before
         for key in (shown if isinstance(shown, dict) else (None,)):
             seen[("variable", name, key)] = 1
@@ -77,7 +77,10 @@ def seen_labels(state, seat) -> Counter:
     return seen
 
 
-class Table:
+class Table(SeatViews):
+    """One game at a table: its seats' tokens, its lock and change count, undo's seals, the choices held
+    for a decision taken together; what each seat is sent: :class:`~.seatviews.SeatViews`."""
+
     def __init__(self, rec: TableRecord, rb, session: Session | None, problem: str | None = None,
                  wake=None):
         self.rec = rec
@@ -105,6 +108,7 @@ class Table:
         self.held: dict = {}            # seat -> its action id in the decision taken together now
         self.own: Counter = Counter()   # seat -> changes only it was sent (its held choice): in its update ids
         self._together = (None, None, None)   # (rows and decisions, the state, together()): once per decision
+        self._observed = (None, None, {})     # (the state, its decisions and status, {seat: observation}): Table.observed
 
     @property
     def id(self) -> str:
@@ -187,117 +191,11 @@ class Table:
         s = self.session
         n = len(s.history)
         for seat in s.humans():
-            now = seen_labels(s.state, seat)
+            now = seen_labels(s.state, seat, self.observed(seat))
             old = self._seen.get(seat)
             if old is not None and (now - old):
                 self.sealed[seat] = max(self.sealed.get(seat, 0), n)
             self._seen[seat] = now
-
-    def payload_json(self, seat) -> bytes:
-        """:meth:`payload` of the present as JSON (UTF-8 bytes), made once per change and seat (the live
-        streams of a seat's tabs and its own decision's answer share it).  Call with the lock held."""
-        return self.present(seat).payload
-
-    def present(self, seat) -> "Sent":
-        """:class:`Sent`: the present for ``seat``, made once per change and seat.  Call with the
-        lock held."""
-        got = self._sent.get(seat)
-        if got is None:
-            payload = self.payload(seat)
-            game = payload["game"]
-            view = game["view"]
-            families = (view["shared"], [p["families"] for p in view["players"]])
-            last = self._last.get(seat)
-            now = self.update_id(seat)
-            self._last[seat] = (now, game["update"], families, game["story"])
-            over = self.over or self.closed
-            change = None
-            if last is not None and last[0] != now and not over:
-                change = dumps_utf8(change_from(payload, last[1:], self.views))
-            if fragment is not None:        # the families that did not change: encoded once, not per seat and change
-                game["view"] = self.views.packed(view, fragment)
-            got = self._sent[seat] = Sent(now, payload, over, None if change is None else last[0], change)
-        return got
-
-    def ready(self, seat) -> tuple | None:
-        """:meth:`present` if it is made already, else None; without the lock (a live stream on the
-        event loop: the entry was made whole under the lock, and a change empties them all at once)."""
-        return self._sent.get(seat)
-
-    def story_for(self, viewer) -> list:
-        """``Session.tell`` of the whole story for ``viewer``, telling each entry once: the story only
-        grows (an undo makes a new list; the end of the game, which tells everyone all, starts again)."""
-        s = self.session
-        everyone = not s.humans() or s.state.is_terminal()
-        kept = self._told.get(viewer)
-        if kept is None or kept[0] is not s.story or kept[2] != everyone or kept[1] > len(s.story):
-            kept = (s.story, 0, everyone, [])
-        lines = kept[3] + s.tell(s.story[kept[1]:], viewer)
-        self._told[viewer] = (s.story, len(s.story), everyone, lines)
-        return list(lines)
-
-    # --- what a seat is sent -----------------------------------------------------------
-    def payload(self, seat, asked="auto", at=None) -> dict:
-        """The page's data for the holder of ``seat``'s token (None: a spectator).  Once the
-        game is over the holder may look as any seat (``asked``)."""
-        s = self.session
-        over = s.state.is_terminal()
-        viewer = seat
-        if over and asked != "auto":
-            viewer = asked
-        n = len(s.history)
-        together = None
-        if at is not None and 0 <= at < n:
-            view = build_view(s.state_after(at), viewer, self.views)
-            view["actions"] = []
-        else:
-            at = n
-            together = self.together()
-            if together is not None and seat in together:
-                # its options from a state where it decides (the seats before it chose, it is not told what)
-                view = build_view(together[seat], viewer, self.views)
-            else:
-                view = build_view(s.state, viewer, self.views)
-                if seat is None or over or self.closed or s.state.current_player() != seat:
-                    view["actions"] = []
-        rec = self.rec
-        game = {
-            "view": view, "at": at, "decisions": n, "story": self.story_for(viewer),
-            "seats": s.kinds, "seat_names": s.seat_names, "viewer": viewer, "me": seat,
-            "player_names": [rec.names.get(i, "") for i in range(len(s.kinds))],
-            "players": s.players, "variants": s.variants, "options": s.options,
-            "bot_to_move": False,                  # bots move on the server
-            # (while seats choose together, whether a bot has chosen is not told: nothing of another's choice is)
-            "bots_moving": together is None and self.bot_to_move(),
-            "over": over, "open_view": over, "closed": self.closed,
-            "can_undo": self.can_undo(seat) is not None,
-            "table": rec.id, "version": self.version,
-            "update": {"boot": BOOT, "rows": self.rows, "n": self.version + self.own[seat]}}   # (as update_id(seat))
-        if together is not None:
-            game["together"] = list(together)     # the seats choosing at once (who has chosen is not told)
-            if seat in together:
-                game["held"] = self.held.get(seat)  # its own choice so far (it may change it), or None
-        if over:
-            game["seed"] = s.seed
-        return {"info": {"game": self.rb.name, "rulebook": rec.rulebook}, "game": game}
-
-    def log_lines(self, seat) -> tuple[list, bool]:
-        """The game log for ``seat``: the whole log once the game is over (``regelwerk replay``
-        reads it), before that the seat's own history (others' secret choices as ``…``; no seed)."""
-        s = self.session
-        over = s.state.is_terminal()
-        head = {"format": FORMAT, "rulebook": self.rec.rulebook, "rulebook_sha256": self.rec.sha256,
-                "game": self.rb.name, "players": s.players, "options": s.options, "variants": s.variants,
-                "seats": s.kinds}
-        if s.names and any(s.names):
-            head["names"] = list(s.names)
-        if over:
-            head["seed"] = s.seed
-            moves = s.state.history
-        else:
-            head["view"] = "spectator" if seat is None else seat
-            moves = s.state.history_for(seat)
-        return [json.dumps(head)] + [json.dumps({"seat": p, "action": a}) for p, a in moves], over
 
     def can_undo(self, seat):
         """The number of decisions an undo by ``seat`` goes back to, or None: a table that

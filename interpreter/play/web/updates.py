@@ -10,6 +10,9 @@ has already.
 from __future__ import annotations
 
 import json
+import secrets
+
+BOOT = secrets.token_hex(4)     # this run of the server: live-update ids name it (see Table.update_id)
 
 try:                                  # the web extra's fast encoder (a table's payload is most of a decision's JSON)
     import orjson

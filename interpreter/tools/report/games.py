@@ -73,7 +73,7 @@ def play_game(path: str, config: Config, players: int, seed: int, bots_spec: str
                 last = seat
         rounds = None
         if round_var is not None:
-            value = st.observation(None)["variables"].get(round_var)
+            value = st.observed_variable(round_var, None)
             rounds = value if isinstance(value, int) else None
         row.update({"seat_names": list(st.lay.seat_names), "scores": st.scores(), "ranking": st.ranking(),
                     "winners": st.winners(), "first_player": first, "parts": st.score_parts(),
