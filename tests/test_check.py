@@ -123,6 +123,7 @@ def test_cli_check_json(rulebook, capsys):
     assert {"file", "line", "column", "seed", "decisions"} <= set(items[0])
 
 
+@pytest.mark.slow      # (~13 s: every policy's games at every player count; .ci/run also checks every shipped rulebook)
 def test_a_sound_rulebook_has_no_findings(capsys):
     from conftest import RULES
     code = main(["check", str(RULES / "azul_summer_pavilion"), "--games", "3", "--jobs", "1"])
