@@ -1,5 +1,6 @@
 """`regelwerk check`: simulation findings, each located and reproducible."""
 import json
+import pytest
 
 from interpreter.cli import main
 from interpreter.tools.simulate import run_check, structure_problems
