@@ -362,6 +362,8 @@ class _Encoder:
         self.vis_cache = {}                 # (viewer, values read) -> [visibility per zone]
         # visibility fixed per viewer (but for what a `reveal` step showed): no rule reads the state
         self.vis_fixed = not self.every_time and (not kept or self.kept_get is None)
+        self.lab_cache = {}                 # id(a kept visibility list) -> (it, its cells per move: ObservationWriter._labels)
+        self.update = None                  # ObservationWriter's update, written for this layout (_updater)
 
     def encode(self, st, viewer):
         np = _np()
@@ -470,7 +472,7 @@ class _View:
     """What an ObservationWriter wrote last for one viewer of one state."""
 
     __slots__ = ("state", "moved", "at", "out", "cells", "where", "vis", "known", "plain", "var_last", "var_raw",
-                 "to_move", "grid_last")
+                 "to_move", "grid_last", "lab")
 
 
 class ObservationWriter:
@@ -483,9 +485,9 @@ class ObservationWriter:
     (scenario set-ups) are not seen: use ``observation_vector`` for those."""
 
     def __init__(self, game, lay):
-        self.enc = _encoder(observation_spec(game, lay), game, lay)
+        self.enc = enc = _encoder(observation_spec(game, lay), game, lay)
         self.views = {}
-        self.everyone = [1.0] * len(self.enc.static_vis_list)
+        self.everyone = [1.0] * len(enc.static_vis_list)
 
     def vector(self, st, viewer, normalise: bool = False):
         """``observation_vector(st, viewer, normalise)``."""
@@ -517,8 +519,13 @@ class ObservationWriter:
                 or (row is not None and view.out is not row)):
             view = self.views[viewer] = self._whole(st, viewer, row)
         else:
-            self._update(view, st, viewer)
+            (self.enc.update or self._updater())(self, view, st, viewer)
         return view.out
+
+    def _updater(self):
+        """The encoder's update function, written on first use (_updater)."""
+        self.enc.update = _updater(self.enc)
+        return self.enc.update
 
     # --- writing ----------------------------------------------------------------
     def _whole(self, st, viewer, row=None) -> _View:
@@ -544,10 +551,11 @@ class ObservationWriter:
         view.vis = self._visibility(st, viewer)
         view.plain = enc.plain_get(st.v) if enc.plain_get is not None else None
         view.var_last = [self._var_cell(st, viewer, cell) for cell in enc.var_cells]
-        view.var_raw = [(None, None)] * len(enc.var_cells)         # (shown, value) written last: not yet known
+        view.var_raw = [_UNSEEN] * len(enc.var_cells)      # the value written last ((shown, value) where that varies)
         view.known = bool(st.known)
         view.to_move = st.current_player()
         view.grid_last = [st.v[cell[0]] for cell in enc.grid_cells]
+        view.lab = self._labels(view.vis)
         return view
 
     def _visibility(self, st, viewer) -> list:
@@ -609,114 +617,207 @@ class ObservationWriter:
         known = st.known
         return bool(known) and viewer is not None and viewer in known.get(-1 - slot, ())
 
-    def _update(self, view, st, viewer) -> None:
-        enc = self.enc
-        m = view.cells
-        # components that changed zone, weighed by the visibility written last
-        moved = view.moved
-        end = moved.base + len(moved)
-        if end > view.at:                       # (one at a time: numpy at once is slower even for 50)
-            new = moved[view.at - moved.base:]
-            view.at = end
-            before, where, vis = view.where, st.where, view.vis
-            count, label, nc = enc.count_list, enc.label_flat, enc.nc
-            for cid in new:                 # (a component moved twice is done at its first entry)
-                old, now = before[cid], where[cid]
-                if old == now:
-                    continue
-                before[cid] = now
-                m[count[old]] -= 1.0
-                m[count[now]] += 1.0
-                w = vis[old]
-                if w:
-                    m[label[old * nc + cid]] -= w
-                w = vis[now]
-                if w:
-                    m[label[now * nc + cid]] += w
-        # zones whose visibility changed: their label columns again
-        vis = view.vis if enc.vis_fixed and not st.known and not view.known else self._visibility(st, viewer)
+    def _revisit(self, view, st, viewer, m) -> None:
+        """The visibility of the zones again; the label columns of those whose visibility changed."""
+        vis = self._visibility(st, viewer)
         view.known = bool(st.known)
-        if vis is not view.vis and vis != view.vis:
-            old_vis, z, label, nc, visible = view.vis, st.z, enc.label_flat, enc.nc, enc.visible_list
-            for zid, (a, b) in enumerate(zip(old_vis, vis)):
-                if a != b and visible[zid] >= 0:
-                    d = b - a
-                    at = zid * nc
-                    for c in z[zid]:
-                        m[label[at + c.id]] += d
-                    m[visible[zid]] = b
-        view.vis = vis
-        # variables every seat sees: written when a value changed
-        v = st.v
-        if enc.plain_get is not None:
-            values = enc.plain_get(v)
-            if values != view.plain:
-                self._write_plain(m, values, view.plain)
-                view.plain = values
-        # the other variables, cell by cell, when the value or whether it is shown changed
-        if enc.var_cells:
-            last, raw = view.var_last, view.var_raw
-            everyone = viewer is EVERYONE
-            known = st.known if viewer is not None and not everyone else None     # (as _var_shown)
-            for i, cell in enumerate(enc.var_cells):
-                var = cell[1]
-                shown = (var.visible_const is True or everyone or var_visible(st, var, cell[2], viewer)
-                         or (bool(known) and viewer in known.get(-1 - cell[0], ())))
-                value = v[cell[0]] if shown else None
-                was = raw[i]
-                if was[0] == shown and was[1] is value:
-                    continue
-                raw[i] = (shown, value)
-                got = self._var_cell(st, viewer, cell)
-                had = last[i]
-                if got == had:
-                    continue
-                row = cell[3]
-                if had is not None:
-                    m[row] = 0.0
-                    if had[0] is not None:
-                        m[had[0]] = 0.0
-                if got is not None:
-                    m[row] = 1.0
-                    if got[0] is not None:
-                        m[got[0]] = got[1]
-                last[i] = got
-        # the cells of grids (seen by everyone): a cell whose piece or part changed
-        if enc.grid_cells:
-            last = view.grid_last
-            for i, (slot, row, col, part) in enumerate(enc.grid_cells):
-                held, was = v[slot], last[i]
-                if held is was or held == was:
-                    continue
-                if was is not None:
-                    m[row] = m[row + col[was[0].label]] = m[row + part] = 0.0
-                if held is not None:
-                    m[row] = m[row + col[held[0].label]] = 1.0
-                    m[row + part] = held[1]
-                last[i] = held
-        # the order of open decks: written again (a shuffle or a move within a deck changes no zone)
-        if enc.order_parts:
-            enc.write_order(view.out, st, vis)
-        # who decides
-        who = st.current_player()
-        if who != view.to_move:
-            for is_viewer, at in enc.seat_parts:
-                if not is_viewer:
-                    if view.to_move is not None:
-                        m[at + view.to_move] = 0.0
-                    if who is not None:
-                        m[at + who] = 1.0
-            view.to_move = who
+        if vis is not view.vis:
+            if vis != view.vis:
+                old_vis, z, label, nc, visible = view.vis, st.z, self.enc.label_flat, self.enc.nc, self.enc.visible_list
+                for zid, (a, b) in enumerate(zip(old_vis, vis)):
+                    if a != b and visible[zid] >= 0:
+                        d = b - a
+                        at = zid * nc
+                        for c in z[zid]:
+                            m[label[at + c.id]] += d
+                        m[visible[zid]] = b
+            view.vis = vis
+            view.lab = self._labels(vis)
 
-    def _write_plain(self, m, values, before) -> None:
-        """The values of the variables every seat sees that differ from ``before``."""
+    def _labels(self, vis):
+        """Per (zone, component) the cell a move adds 1 to or takes 1 from under visibility ``vis``:
+        its label cell where the zone is seen, else the writer's own last cell; None where ``vis``
+        is not one the encoder keeps (the moves are then weighed by ``vis`` one by one)."""
         enc = self.enc
-        if len(enc.plain_cells) == 1:
-            values, before = (values,), (before,)
-        for x, y, lo, hi, at in zip(values, before, enc.plain_lo_list, enc.plain_hi_list, enc.plain_value_list):
-            if x != y or type(x) is not type(y):
-                m[at] = (0.0 if x is None or not isinstance(x, (int, float))
-                         else lo if x < lo else hi if x > hi else x)
+        if vis is self.everyone:
+            return enc.label_flat
+        if not enc.vis_fixed:
+            return None
+        kept = enc.lab_cache.get(id(vis))
+        if kept is not None and kept[0] is vis:
+            return kept[1]
+        if not any(vis is v for v in enc.vis_cache.values()):
+            return None                     # (a copy with what a `reveal` showed: not kept)
+        nc, label, dump = enc.nc, enc.label_flat, [enc.size] * enc.nc
+        lab = []
+        for zid, seen in enumerate(vis):
+            lab.extend(label[zid * nc:(zid + 1) * nc] if seen else dump)
+        enc.lab_cache[id(vis)] = (vis, lab)
+        return lab
+
+    def _var_other(self, m, view, st, viewer, i) -> None:
+        """Variable cell ``i`` (whose visibility depends on the viewer): written again when its
+        value or whether it is shown changed."""
+        cell = self.enc.var_cells[i]
+        everyone = viewer is EVERYONE
+        known = st.known if viewer is not None and not everyone else None     # (as _var_shown)
+        shown = (everyone or var_visible(st, cell[1], cell[2], viewer)
+                 or (bool(known) and viewer in known.get(-1 - cell[0], ())))
+        value = st.v[cell[0]] if shown else None
+        was = view.var_raw[i]
+        if was is not _UNSEEN and was[0] == shown and was[1] is value:
+            return
+        view.var_raw[i] = (shown, value)
+        self._var_set(m, view, st, viewer, i)
+
+    def _var_set(self, m, view, st, viewer, i) -> None:
+        """Variable cell ``i`` written again (its value or whether it is shown changed)."""
+        cell = self.enc.var_cells[i]
+        got = self._var_cell(st, viewer, cell)
+        had = view.var_last[i]
+        if got == had:
+            return
+        row = cell[3]
+        if had is not None:
+            m[row] = 0.0
+            if had[0] is not None:
+                m[had[0]] = 0.0
+        if got is not None:
+            m[row] = 1.0
+            if got[0] is not None:
+                m[got[0]] = got[1]
+        view.var_last[i] = got
+
+    def _write_grids(self, view, v, m) -> None:
+        """The cells of grids (seen by everyone): a cell whose piece or part changed."""
+        last = view.grid_last
+        for i, (slot, row, col, part) in enumerate(self.enc.grid_cells):
+            held, was = v[slot], last[i]
+            if held is was or held == was:
+                continue
+            if was is not None:
+                m[row] = m[row + col[was[0].label]] = m[row + part] = 0.0
+            if held is not None:
+                m[row] = m[row + col[held[0].label]] = 1.0
+                m[row + part] = held[1]
+            last[i] = held
+
+
+#: what ObservationWriter._whole leaves in ``var_raw``: a value not yet read
+_UNSEEN = object()
+
+
+def _literal(value, names: dict) -> str:
+    """``value`` as Python source: a literal for an int or a finite float, else a name bound in
+    ``names`` (the generated module's globals)."""
+    if type(value) is int or (type(value) is float and value == value and abs(value) != float("inf")):
+        return repr(value)
+    name = f"K{len(names)}"
+    names[name] = value
+    return name
+
+
+def _updater(enc):
+    """The function ``update(writer, view, st, viewer)`` that writes a view of ``enc``'s layout over
+    with what changed since (ObservationWriter): Python source written once per layout, with the
+    layout's cells, slots and bounds as constants (unrolled per variable) and the branches the
+    layout never takes left out; compiled with ``compile``/``exec`` like the rules' own code
+    (engine/compile/codegen.py).  What it writes is what ``observation_vector`` writes whole
+    (tests/test_tensors_incremental.py compares them at every step of random games)."""
+    names = {"ENC": enc, "COUNT": enc.count_list, "LABEL": enc.label_flat, "PLAIN_GET": enc.plain_get,
+             "_UNSEEN": _UNSEEN}
+    nc = enc.nc
+    src = [
+        "def update(writer, view, st, viewer, COUNT=COUNT, LABEL=LABEL, isinstance=isinstance, "
+        "PLAIN_GET=PLAIN_GET):",
+        "    m = view.cells",
+        # components that changed zone: 1 off the count of the zone left and on the one entered, and
+        # off/on the component's label cell where the zone is seen (``lab``: else the writer's own cell)
+        "    moved = view.moved",
+        "    base = moved.base",
+        "    end = base + len(moved)",
+        "    if end > view.at:",
+        "        new = moved[view.at - base:]",
+        "        view.at = end",
+        "        before = view.where",
+        "        where = st.where",
+        "        lab = view.lab",
+        "        if lab is not None:",
+        "            for cid in new:",           # (a component moved twice is done at its first entry)
+        "                old = before[cid]",
+        "                now = where[cid]",
+        "                if old != now:",
+        "                    before[cid] = now",
+        "                    m[COUNT[old]] -= 1.0",
+        "                    m[COUNT[now]] += 1.0",
+        f"                    m[lab[old * {nc} + cid]] -= 1.0",
+        f"                    m[lab[now * {nc} + cid]] += 1.0",
+        "        else:",                          # weighed by the visibility written last
+        "            vis = view.vis",
+        "            for cid in new:",
+        "                old = before[cid]",
+        "                now = where[cid]",
+        "                if old != now:",
+        "                    before[cid] = now",
+        "                    m[COUNT[old]] -= 1.0",
+        "                    m[COUNT[now]] += 1.0",
+        "                    w = vis[old]",
+        "                    if w:",
+        f"                        m[LABEL[old * {nc} + cid]] -= w",
+        "                    w = vis[now]",
+        "                    if w:",
+        f"                        m[LABEL[now * {nc} + cid]] += w",
+    ]
+    # zones whose visibility changed: their label columns again
+    if enc.vis_fixed:
+        src += ["    if st.known or view.known:",
+                "        writer._revisit(view, st, viewer, m)"]
+    else:
+        src += ["    writer._revisit(view, st, viewer, m)"]
+    src += ["    v = st.v"]
+    # variables every seat sees: the changed values, clipped to their bounds (not a number: 0)
+    if enc.plain_get is not None:
+        src += ["    values = PLAIN_GET(v)",
+                "    was = view.plain",
+                "    if values != was:",
+                "        view.plain = values"]
+        single = len(enc.plain_cells) == 1
+        for k, (lo, hi, at) in enumerate(zip(enc.plain_lo_list, enc.plain_hi_list, enc.plain_value_list)):
+            lo, hi = _literal(lo, names), _literal(hi, names)
+            src += ["        x = values" if single else f"        x = values[{k}]",
+                    "        y = was" if single else f"        y = was[{k}]",
+                    "        if x != y or x.__class__ is not y.__class__:",
+                    f"            m[{at}] = (0.0 if x is None or not isinstance(x, (int, float))",
+                    f"                      else {lo} if x < {lo} else {hi} if x > {hi} else x)"]
+    # the other variables, cell by cell, when the value (or whether it is shown) changed
+    if enc.var_cells:
+        src += ["    raw = view.var_raw"]
+        for i, cell in enumerate(enc.var_cells):
+            if cell[1].visible_const is True:
+                src += [f"    x = v[{cell[0]}]",
+                        f"    if x is not raw[{i}]:",
+                        f"        raw[{i}] = x",
+                        f"        writer._var_set(m, view, st, viewer, {i})"]
+            else:
+                src += [f"    writer._var_other(m, view, st, viewer, {i})"]
+    if enc.grid_cells:
+        src += ["    writer._write_grids(view, v, m)"]
+    # the order of open decks: written again (a shuffle or a move within a deck changes no zone)
+    if enc.order_parts:
+        src += ["    ENC.write_order(view.out, st, view.vis)"]
+    # who decides
+    src += ["    who = st.current_player()",
+            "    if who != view.to_move:"]
+    for is_viewer, at in enc.seat_parts:
+        if not is_viewer:
+            src += ["        if view.to_move is not None:",
+                    f"            m[{at} + view.to_move] = 0.0",
+                    "        if who is not None:",
+                    f"            m[{at} + who] = 1.0"]
+    src += ["        view.to_move = who"]
+    code = compile("\n".join(src) + "\n", "<observation writer>", "exec")
+    exec(code, names)
+    return names["update"]
 
 
 def observation_string(st, viewer: int) -> str:
