@@ -360,6 +360,8 @@ class _Encoder:
         self.kept_rules = kept
         self.kept_get = operator.itemgetter(*sorted(slots)) if slots else None
         self.vis_cache = {}                 # (viewer, values read) -> [visibility per zone]
+        self.vis_kept = set()               # the ids of those lists (kept for good)
+        self.vis_diff = {}                  # (id, id) of two of them -> the zones that differ (ObservationWriter._changed)
         # visibility fixed per viewer (but for what a `reveal` step showed): no rule reads the state
         self.vis_fixed = not self.every_time and (not kept or self.kept_get is None)
         self.lab_cache = {}                 # id(a kept visibility list) -> (it, its cells per move: ObservationWriter._labels)
@@ -579,6 +581,7 @@ class ObservationWriter:
                     vis[zid] = 0.0
             if key is not None and len(enc.vis_cache) < 4096:
                 enc.vis_cache[key] = vis
+                enc.vis_kept.add(id(vis))   # (kept for good: its id stays its own)
         if enc.every_time or (st.known and viewer is not None):
             vis = list(vis)
             for zid, rule, L, viewer_slot in enc.every_time:
@@ -622,17 +625,28 @@ class ObservationWriter:
         vis = self._visibility(st, viewer)
         view.known = bool(st.known)
         if vis is not view.vis:
-            if vis != view.vis:
-                old_vis, z, label, nc, visible = view.vis, st.z, self.enc.label_flat, self.enc.nc, self.enc.visible_list
-                for zid, (a, b) in enumerate(zip(old_vis, vis)):
-                    if a != b and visible[zid] >= 0:
-                        d = b - a
-                        at = zid * nc
-                        for c in z[zid]:
-                            m[label[at + c.id]] += d
-                        m[visible[zid]] = b
+            z, label, nc = st.z, self.enc.label_flat, self.enc.nc
+            for zid, d, b, cell in self._changed(view.vis, vis):
+                at = zid * nc
+                for c in z[zid]:
+                    m[label[at + c.id]] += d
+                m[cell] = b
             view.vis = vis
             view.lab = self._labels(vis)
+
+    def _changed(self, old, new) -> list:
+        """(zone id, new - old, new, its ``visible`` cell) of each zone with a row whose visibility
+        differs between ``old`` and ``new``; kept per pair of visibility lists the encoder keeps."""
+        enc = self.enc
+        kept = enc.vis_diff.get((id(old), id(new)))
+        if kept is not None and kept[0] is old and kept[1] is new:
+            return kept[2]
+        visible = enc.visible_list
+        diff = [(zid, b - a, b, visible[zid]) for zid, (a, b) in enumerate(zip(old, new))
+                if a != b and visible[zid] >= 0]
+        if id(old) in enc.vis_kept and id(new) in enc.vis_kept and len(enc.vis_diff) < 4096:
+            enc.vis_diff[id(old), id(new)] = (old, new, diff)
+        return diff
 
     def _labels(self, vis):
         """Per (zone, component) the cell a move adds 1 to or takes 1 from under visibility ``vis``:
