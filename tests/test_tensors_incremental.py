@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import RULES
-from interpreter.engine.knowledge.tensors import ObservationWriter
+from interpreter.engine.knowledge.observation_writer import ObservationWriter
 from interpreter.game import EVERYONE, Rulebook, observation_vector
 
 np = pytest.importorskip("numpy", reason="observation tensors need numpy: install the rl extra (pip install -e '.[rl]')")
