@@ -59,7 +59,7 @@ from .engine.run.limits import LIMITS, configure as configure_limits
 from .engine.knowledge.tensors import EVERYONE, observation_bounds, observation_vector
 from .engine.run.facts import draws_at_random, perfect_information
 # --- AI environments (issue 29): observation vectors written over the last one (only what changed) ---
-from .engine.knowledge.tensors import ObservationWriter
+from .engine.knowledge.observation_writer import ObservationWriter
 
 # --- compiling rulebook text outside a rulebook (scenarios' steps and expressions, coverage, mutants) -
 from .engine.compile.context import Cx, Scope, suggest

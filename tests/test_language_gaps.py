@@ -270,7 +270,8 @@ def test_an_open_decks_order_is_in_the_tensor_top_first(rulebook):
 
 def test_a_hidden_deck_has_no_order_rows_and_the_writer_follows_reorders(rulebook):
     np = pytest.importorskip("numpy", reason="observation tensors need numpy (the rl extra)")
-    from interpreter.engine.knowledge.tensors import ObservationWriter, observation_vector
+    from interpreter.engine.knowledge.observation_writer import ObservationWriter
+    from interpreter.engine.knowledge.tensors import observation_vector
     assert "order:row" not in Rulebook.load(rulebook(OPEN_DECK % "false")).observation_spec(2).shapes
     rb = Rulebook.load(rulebook(OPEN_DECK % "true"))
     st = rb.new_game(2, seed=1)

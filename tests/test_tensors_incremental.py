@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import RULES
-from interpreter.engine.knowledge.tensors import ObservationWriter
+from interpreter.engine.knowledge.observation_writer import ObservationWriter
 from interpreter.game import EVERYONE, Rulebook, observation_vector
 
 np = pytest.importorskip("numpy", reason="observation tensors need numpy: install the rl extra (pip install -e '.[rl]')")
@@ -76,6 +76,32 @@ def test_visibility_rules_kept_by_the_values_they_read_or_evaluated_every_time()
     writer = ObservationWriter(rb.game, lay)
     writer.enc = enc
     _play_and_compare(rb, 2, 3, writer=writer, steps=60)
+
+
+def test_the_writer_written_for_a_layout_clips_numbers_to_their_bounds_as_observation_vector_does():
+    """The writer's update is Python written for the layout (the variables' cells and bounds as
+    constants): a number past its bound is written clipped to it, no value (None) as 0,
+    a value of another type but equal (1 and True) kept, as ``observation_vector`` writes them."""
+    rb = Rulebook.load(RULES / "moonlight_market")
+    lay = rb.layout(2)
+    writer = ObservationWriter(rb.game, lay)
+    st = rb.new_game(2, 6, logging=False)
+    rng = random.Random(6)
+    for _ in range(8):
+        st.apply_action(rng.choice(st.legal_actions()))
+    writer.vector(st, 0)
+    slot = rb.game.variables["seal_supply"].offset
+    cell = [c for c in writer.enc.plain_cells if c[0] == slot][0]
+    at, lo, hi = cell[3] + 1, cell[5], cell[6]
+    for value, shown in ((hi + 5000, hi), (lo - 5000, lo), (2.5, 2.5), (None, 0.0), (1, 1.0), (True, 1.0),
+                         (7, 7.0)):
+        st.v[slot] = value
+        got, want = writer.vector(st, 0), observation_vector(st, 0)
+        assert got[at] == want[at] == shown, (value, got[at], want[at])
+        assert np.array_equal(got, want)
+        st.apply_action(rng.choice(st.legal_actions()))       # (moves too: the rest written over as well)
+        assert np.array_equal(writer.vector(st, 0), observation_vector(st, 0))
+    assert writer.enc.update is not None            # (the vectors above were written over, not whole)
 
 
 def test_a_new_game_or_a_copy_is_written_whole():

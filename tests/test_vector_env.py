@@ -48,6 +48,30 @@ def test_observations_and_masks_are_each_learners_view_also_right_after_an_autor
     assert set(g.seats) == {0, 1} and min(g.games) >= 3
 
 
+STEPS = 120
+
+
+@pytest.mark.parametrize("game, normalise", [("moonlight_market", False), ("iquazu", False), ("yak", True)])
+def test_every_step_of_shipped_games_shows_each_learner_its_observation_and_its_legal_actions(game, normalise):
+    """Long games (many steps written over the last observation, zones whose visibility changes in
+    Iquazú, games ending and starting again): at every step each copy's row is the learner's
+    ``observation_vector`` and its mask the learner's legal actions."""
+    envs = vector_env(ROOT / "rules" / game, players=2, num_envs=6, seed=2, normalise=normalise)
+    obs, _info = envs.reset(seed=5)
+    g = envs.games
+    rng = random.Random(5)
+    ended = 0
+    for _ in range(STEPS):
+        obs, _rewards, terminated, truncated, _info = envs.step(random_actions(envs, rng))
+        masks = envs.action_masks()
+        for i, st in enumerate(g.states):
+            seat = g.seats[i]
+            assert np.array_equal(obs[i], observation_vector(st, seat, normalise)), (game, i)
+            assert np.array_equal(masks[i], st.legal_mask()), (game, i)
+        ended += int((terminated | truncated).sum())
+    assert ended >= 1 and g.decisions > 6 * STEPS       # (games ended and started again in between)
+
+
 def test_a_seeded_reset_repeats_and_the_learner_can_be_fixed():
     a = vector_env(TINY, players=2, num_envs=3)
     b = vector_env(TINY, players=2, num_envs=3)
