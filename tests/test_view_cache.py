@@ -11,8 +11,9 @@ import pytest
 
 from conftest import RULES
 from interpreter.game import Rulebook
+from interpreter.game import types as T
 from interpreter.play.view import build_view
-from interpreter.play.view.model import ViewCache
+from interpreter.play.view.model import ViewCache, maker_for
 
 try:
     import orjson
@@ -119,3 +120,23 @@ def test_a_cache_shown_a_game_of_another_layout_starts_again():
         st = rb.new_game(players, players, logging=False)
         for viewer in list(range(players)) + [None]:
             _same(build_view(st, viewer, cache), build_view(st, viewer), f"yak {players}p viewer {viewer}")
+
+
+def test_variables_are_read_again_when_a_value_reads_differently():
+    """The variables' lines are kept while the values shown are the same; ``1``, ``1.0`` and
+    ``True`` are equal in Python but read "1", "1.0", "yes": a change between them is drawn anew."""
+    rb = Rulebook.load(RULES / "moonlight_market")
+    st = rb.new_game(2, 5, logging=False)
+    cache = ViewCache()
+    first = build_view(st, 0, cache)
+    again = build_view(st, 1, cache)
+    assert again["variables"] is first["variables"]          # the same values: the same lines
+    hints = maker_for(st).hints
+    var = next(v for v in st.game.scalar_vars if v.visible_const is True and v.type == T.INT
+               and v.name != hints.round and v.name not in hints.hide and v.name not in hints.values)
+    for value in (1, 1.0, True, 1):
+        st.v[var.offset] = value
+        got, want = build_view(st, 0, cache), build_view(st, 0)
+        _same(got, want, f"{var.name} = {value!r}")
+        line = next(x for x in got["variables"] if x["name"] == var.name)
+        assert line["value"] == {int: "1", float: "1.0", bool: "yes"}[type(value)]

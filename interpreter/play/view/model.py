@@ -329,6 +329,7 @@ class ViewMaker:
             obs = state.observation(seat, history=False)
         if cache is not None and cache.lay is not self.lay:
             cache.families.clear()          # another layout's zones (a new game of other players)
+            cache.variables = None
             cache.lay = self.lay
         lay = self.lay
         names = list(lay.seat_names)
@@ -354,7 +355,14 @@ class ViewMaker:
             rank = {n: i for i, n in enumerate(board_order)}
             for s in per_player:
                 per_player[s].sort(key=lambda f: rank.get(f["name"], len(rank)))
-        shared_vars, player_vars = self._variables(obs)
+        shown = obs["variables"]
+        kept = cache.variables if cache is not None else None
+        if kept is not None and _same(kept[0], shown):   # (the seats' observations share their values: quick)
+            shared_vars, player_vars = kept[1]
+        else:
+            shared_vars, player_vars = self._variables(obs)
+            if cache is not None:
+                cache.variables = (shown, (shared_vars, player_vars))
         scopes = state.open_scopes()
         phase = next((name for kind, name in reversed(scopes) if kind == "phase"), None)
         rnd = obs["variables"].get(self.hints.round) if self.hints.round else None
@@ -773,6 +781,21 @@ def component_names(labels: dict) -> dict:
     return {label: st["name"] for label, st in labels.items() if "name" in st}
 
 
+def _same(a, b) -> bool:
+    """Are two observed values the same to show: equal, of the same types throughout (``1`` and
+    ``1.0`` or ``True`` are equal but read differently)?  The same object first (the seats'
+    observations made together share what all see)."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return len(a) == len(b) and all(k in b and _same(x, b[k]) for k, x in a.items())
+    if type(a) is list:
+        return len(a) == len(b) and all(map(_same, a, b))
+    return a == b
+
+
 def _key(k):
     """A key of an observed variable's table (written as text) as its value: "2" -> 2."""
     if isinstance(k, str) and k.lstrip("-").isdigit():
@@ -845,10 +868,11 @@ class ViewCache:
     drawn with it (a decision undone, a past state): a family is reused only where what its zones
     show is equal (and a state of another layout empties it)."""
 
-    __slots__ = ("families", "lay", "encoded", "_bound")
+    __slots__ = ("families", "lay", "encoded", "_bound", "variables")
 
     def __init__(self):
         self.families: dict = {}        # (family id, owner seat or None) -> {viewer: (zones as shown, dict)}
+        self.variables = None           # (the variables an observation showed, the view's lists of them): the last
         self.lay = None                 # the layout they are of
         self.encoded: dict = {}         # id(family dict) -> (the dict, encode(dict)): see packed
         self._bound = 256
