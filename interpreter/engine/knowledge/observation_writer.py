@@ -271,6 +271,19 @@ def _literal(value, names: dict) -> str:
     return name
 
 
+#: the generated update's loop over the components moved since the last write: the counts of the zone
+#: left and of the one entered (a component moved twice is done at its first entry)
+_EACH_MOVED = [
+    "            for cid in new:",
+    "                old = before[cid]",
+    "                now = where[cid]",
+    "                if old != now:",
+    "                    before[cid] = now",
+    "                    m[COUNT[old]] -= 1.0",
+    "                    m[COUNT[now]] += 1.0",
+]
+
+
 def _updater(enc):
     """The function ``update(writer, view, st, viewer)`` that writes a view of ``enc``'s layout over
     with what changed since (ObservationWriter): Python source written once per layout, with the
@@ -297,24 +310,12 @@ def _updater(enc):
         "        where = st.where",
         "        lab = view.lab",
         "        if lab is not None:",
-        "            for cid in new:",           # (a component moved twice is done at its first entry)
-        "                old = before[cid]",
-        "                now = where[cid]",
-        "                if old != now:",
-        "                    before[cid] = now",
-        "                    m[COUNT[old]] -= 1.0",
-        "                    m[COUNT[now]] += 1.0",
+        *_EACH_MOVED,
         f"                    m[lab[old * {nc} + cid]] -= 1.0",
         f"                    m[lab[now * {nc} + cid]] += 1.0",
         "        else:",                          # weighed by the visibility written last
         "            vis = view.vis",
-        "            for cid in new:",
-        "                old = before[cid]",
-        "                now = where[cid]",
-        "                if old != now:",
-        "                    before[cid] = now",
-        "                    m[COUNT[old]] -= 1.0",
-        "                    m[COUNT[now]] += 1.0",
+        *_EACH_MOVED,
         "                    w = vis[old]",
         "                    if w:",
         f"                        m[LABEL[old * {nc} + cid]] -= w",
