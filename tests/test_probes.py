@@ -56,3 +56,25 @@ def test_the_moved_lookup_computes_what_it_did_and_calls_only_where_an_iteration
     for xs, ys in (([1, 2], [5, 6, 7]), ([1, 2], []), ([], [1])):
         assert run(new, xs, ys) == run(old, xs, ys)
     assert run(new, [1, 2], [])[1] == []            # no iteration: no call
+
+
+def test_a_lookup_an_earlier_one_made_with_the_same_arguments_reads_its_result():
+    from interpreter.engine.compile.probes import share_probes
+    again = [line.replace("_q2", "_q5") for line in PROBE]
+    lines = [*PROBE, "for _v3 in xs:", "    _x0 = _v1", "    _l2 = _x0",
+             *["    " + line.replace("_v1", "_l2") for line in again], "    out.append(_q5)"]
+    assert share_probes(lines) == [*PROBE, "for _v3 in xs:", "    _x0 = _v1", "    _l2 = _x0", "    out.append(_q2)"]
+
+
+def test_a_lookup_the_earlier_one_may_not_have_made_stays():
+    from interpreter.engine.compile.probes import share_probes
+    again = [line.replace("_q2", "_q5") for line in PROBE]
+    # the first one only in a branch
+    lines = ["if c:", *["    " + line for line in PROBE], *again, "out.append(_q5)"]
+    assert share_probes(lines) == lines
+    # its argument changed in between
+    lines = [*PROBE, "_v1 = _v1 + 1", *again, "out.append(_q5)"]
+    assert share_probes(lines) == lines
+    # another function's result
+    lines = [*PROBE, *[line.replace("memo[0]", "memo[1]") for line in again], "out.append(_q5)"]
+    assert share_probes(lines) == lines

@@ -127,3 +127,100 @@ def hoist_probes(lines: list) -> list:
         i = j + 2
     return lines
 
+
+
+def _probe_at(lines: list, i: int):
+    """The probe whose lookup line is ``lines[i]``: ``(start, end, indent, q, slot, key, miss)``
+    (``start``: its first-use guard's line when it has one), or None."""
+    first = _PROBE1.match(lines[i])
+    if first is None or i + 2 >= len(lines):
+        return None
+    second = _PROBE2.match(lines[i + 1])
+    ws, q = first.group(1), first.group(3)
+    if second is None or second.group(2) != q or _indent(lines[i + 1]) != len(ws):
+        return None
+    if _indent(lines[i + 2]) <= len(ws) or (i + 3 < len(lines) and _indent(lines[i + 3]) > len(ws)):
+        return None
+    miss = second.group(4)
+    start = i
+    if i > 0 and len(ws) >= 4 and re.fullmatch(re.escape(ws[:-4]) + _MARKS + re.escape(f"if {q} is {miss}:"),
+                                              lines[i - 1]):
+        start = i - 1
+    return start, i + 3, _indent(lines[start]), q, first.group(4), second.group(3), miss
+
+
+_COPY = re.compile(r"( *)" + _MARKS + r"(" + _NAME + r") = \(?(" + _NAME + r")\)?\Z")
+
+
+def _dominates(lines: list, a: int, b: int, indent: int) -> bool:
+    """Has a statement at ``indent`` ending before line ``a`` run whenever line ``b`` runs
+    (every line from ``a`` to ``b`` inside its block)?"""
+    return all(_indent(line) >= indent or not line.strip() for line in lines[a:b + 1])
+
+
+def share_probes(lines: list) -> list:
+    """``lines`` without a probe whose result an earlier probe of the same function with the
+    same arguments (the same names, or plain copies of them) has certainly computed in the
+    same run of the text: what read its result reads the earlier one's."""
+    lines = list(lines)
+    changed = True
+    while changed:
+        changed = False
+        seen = []
+        i = 0
+        while i < len(lines):
+            p2 = _probe_at(lines, i)
+            if p2 is None:
+                i += 1
+                continue
+            start2, end2, ind2, q2, slot2, key2, miss2 = p2
+            for start1, end1, ind1, q1, slot1, key1, _ in reversed(seen):
+                if slot1 != slot2 or not _dominates(lines, end1, start2, ind1):
+                    continue
+                key = _through_copies(lines, end1, start2, key2)
+                names = {t for t in _TOKENS.findall(key1) if t != "st"}
+                if key != key1 or _assigned(names, lines[end1:start2]):
+                    continue
+                own = 3 if start2 == i else 4       # its lookup, its walrus, its call (its guard's mark)
+                if sum(len(re.findall(rf"(?<![\w.]){q2}\s*:?=(?!=)", line)) for line in lines) != own:
+                    continue            # not a name of its own (assigned elsewhere too): leave it
+                del lines[start2:end2]
+                if start2 and lines[start2 - 1].rstrip().endswith(":") and (
+                        start2 == len(lines) or _indent(lines[start2]) <= _indent(lines[start2 - 1])):
+                    lines.insert(start2, " " * ind2 + "pass")       # a block it was alone in
+                if start2 != i:         # it had a first-use guard: its mark goes too
+                    was = re.compile(" *" + _MARKS + re.escape(f"{q2} = {miss2}"))
+                    at = next((m for m in range(start2 - 1, -1, -1) if was.fullmatch(lines[m])), None)
+                    if at is not None:
+                        del lines[at]
+                use = re.compile(rf"(?<![\w.]){q2}(?!\w)")
+                lines = [use.sub(q1, line) for line in lines]
+                changed = True
+                break
+            if changed:
+                break
+            seen.append(p2)
+            i = end2
+    return lines
+
+
+def _through_copies(lines: list, a: int, b: int, key: str) -> str:
+    """``key`` (the arguments of the probe at line ``b``) with each name that a plain copy
+    ``name = other`` between lines ``a`` and ``b`` set (one that certainly ran before ``b``,
+    ``other`` unchanged since) replaced by what it copies."""
+    for _ in range(8):
+        new = key
+        for c in range(b - 1, a - 1, -1):
+            found = _COPY.match(lines[c])
+            if found is None or not _dominates(lines, c, b, len(found.group(1))):
+                continue
+            name, other = found.group(2), found.group(3)
+            if re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", new) is None:
+                continue
+            if _assigned({other}, lines[c + 1:b]) or _assigned({name}, lines[c + 1:b]):
+                continue
+            new = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", lambda _m: other, new)
+        if new == key:
+            return key
+        key = new
+    return key
