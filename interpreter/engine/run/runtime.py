@@ -74,7 +74,7 @@ class State(Moves, Told, PlayerAPI):
         s = State.__new__(State)
         s.game = self.game
         s.lay = self.lay
-        s.z = [list(x) for x in self.z]
+        s.z = list(map(list, self.z))       # each zone a list of its own, copied at C speed
         s.where = list(self.where)
         s.v = list(self.v)
         s.rng = self.rng
