@@ -32,6 +32,9 @@ def test_a_lookup_whose_arguments_change_in_the_loop_stays():
     # a name assigned in the loop's body (not its target) counts as changing too
     lines = ["for _v2 in ys:", "    _v1 = _v2 + 1", *["    " + line for line in PROBE]]
     assert hoist_probes(lines) == lines
+    # ... and so does one assigned among several names at once
+    lines = ["for _v2 in ys:", "    _v3, _v1, = _v2", *["    " + line for line in PROBE]]
+    assert hoist_probes(lines) == lines
 
 
 def test_a_lookup_outside_every_loop_stays():

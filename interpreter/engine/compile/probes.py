@@ -46,16 +46,22 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
+#: a statement assigning to several names at once (``a, b, = ...``): the names it assigns
+_TUPLE_TARGET = re.compile(r" *" + _MARKS + r"(\(?[^=()]*,[^=()]*\)?)\s*=(?!=)")
+
+
 def _assigned(names: set, lines: list) -> bool:
-    """Does any of ``lines`` assign one of ``names`` (or could it: a for target, a walrus)?"""
+    """Does any of ``lines`` assign one of ``names`` (or could it: a for target, a walrus, a
+    tuple of targets)?"""
     for name in names:
         n = re.escape(name)
         pat = re.compile(rf"(?<![\w.]){n}\s*(?:[-+*/%&|^@]|//|<<|>>|\*\*)?=(?!=)|(?<![\w.]){n}\s*:=")
+        word = re.compile(rf"(?<![\w.]){n}(?!\w)")
         for line in lines:
             if pat.search(line):
                 return True
-            found = _FOR.match(line)
-            if found and re.search(rf"(?<![\w.]){n}(?!\w)", found.group(2)):
+            found = _FOR.match(line) or _TUPLE_TARGET.match(line)
+            if found and word.search(found.group(found.lastindex)):
                 return True
     return False
 
