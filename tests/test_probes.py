@@ -81,3 +81,13 @@ def test_a_lookup_the_earlier_one_may_not_have_made_stays():
     # another function's result
     lines = [*PROBE, *[line.replace("memo[0]", "memo[1]") for line in again], "out.append(_q5)"]
     assert share_probes(lines) == lines
+
+
+def test_a_lookup_in_a_loop_that_later_changes_its_arguments_does_not_read_the_one_before_the_loop():
+    from interpreter.engine.compile.probes import share_probes
+    again = ["    " + line.replace("_q2", "_q5") for line in PROBE]
+    # the loop's next round runs the rest of its body before the lookup again
+    lines = [*PROBE, "for _v3 in xs:", *again, "    out.append(_q5)", "    _v1 = _v3"]
+    assert share_probes(lines) == lines
+    # without the change the earlier result is read
+    assert share_probes(lines[:-1]) == [*PROBE, "for _v3 in xs:", "    out.append(_q2)"]

@@ -38,6 +38,7 @@ _NAME = r"(?:[A-Za-z_]\w*|\x05\d+\x06)"
 _PROBE1 = re.compile(r"( *)(" + _MARKS + r")(_q\d+) = st\.memo\[(\d+)\]\Z")
 _PROBE2 = re.compile(r"( *)" + _MARKS + r"if (_q\d+) is None or \(\2 := \2\.get\((.*), (_miss\d+)\)\) is \4:\Z")
 _FOR = re.compile(r"( *)" + _MARKS + r"for (.+?) in .*:\Z")
+_LOOP = re.compile(r" *" + _MARKS + r"(?:for .+ in .*|while .*):\Z")
 _HEADER = re.compile(r" *" + _MARKS + r"(if|elif|else|for|while|try|except|def|with)\b")
 _TOKENS = re.compile(r"(?<![\w.])" + _NAME)
 
@@ -158,6 +159,22 @@ def _probe_at(lines: list, i: int):
 _COPY = re.compile(r"( *)" + _MARKS + r"(" + _NAME + r") = \(?(" + _NAME + r")\)?\Z")
 
 
+def _reach(lines: list, a: int, b: int) -> int:
+    """Where the lines that run between line ``a`` and each run of line ``b`` end: ``b``, or
+    the end of a loop whose header lies from ``a`` on and whose body holds ``b`` (its later
+    lines run before ``b`` runs again)."""
+    end = b
+    for k in range(a, b):
+        line = lines[k]
+        if _LOOP.match(line) and _indent(line) < _indent(lines[b]):
+            stop = k + 1
+            while stop < len(lines) and (_indent(lines[stop]) > _indent(line) or not lines[stop].strip()):
+                stop += 1
+            if stop > b:
+                end = max(end, stop)
+    return end
+
+
 def _dominates(lines: list, a: int, b: int, indent: int) -> bool:
     """Has a statement at ``indent`` ending before line ``a`` run whenever line ``b`` runs
     (every line from ``a`` to ``b`` inside its block)?"""
@@ -185,7 +202,7 @@ def share_probes(lines: list) -> list:
                     continue
                 key = _through_copies(lines, end1, start2, key2)
                 names = {t for t in _TOKENS.findall(key1) if t != "st"}
-                if key != key1 or _assigned(names, lines[end1:start2]):
+                if key != key1 or _assigned(names, lines[end1:_reach(lines, end1, start2)]):
                     continue
                 own = 3 if start2 == i else 4       # its lookup, its walrus, its call (its guard's mark)
                 if sum(len(re.findall(rf"(?<![\w.]){q2}\s*:?=(?!=)", line)) for line in lines) != own:
@@ -223,7 +240,8 @@ def _through_copies(lines: list, a: int, b: int, key: str) -> str:
             name, other = found.group(2), found.group(3)
             if re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", new) is None:
                 continue
-            if _assigned({other}, lines[c + 1:b]) or _assigned({name}, lines[c + 1:b]):
+            between = lines[c + 1:_reach(lines, c + 1, b)]
+            if _assigned({other, name}, between):
                 continue
             new = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", lambda _m: other, new)
         if new == key:
