@@ -175,3 +175,38 @@ def test_a_for_loop_that_cannot_stop_runs_as_a_python_for(rulebook, generated):
     assert st.is_terminal() and st.scores() == [300 * 100 + 7 * 10 + 7] * 2
     if generated:
         assert "for _w_x in tuple(" in rb.game.flow.entries[0].__doc__
+
+
+STOPS_IN_SOME_ROUNDS = """\
+variables: {x: 0}
+actions:
+  go: {do: [{set: "x += 1000"}]}
+flow:
+  - for: "i in [1, 2, 3, 4, 5, 6]"
+    do:
+      - set: "x = x * 10 + i"
+      - if: "i % 3 == 0"
+        then:
+          - decide: [go]
+            who: 0
+      - if: "i == 5"
+        then: [{break: true}]
+end: {score: "x"}
+"""
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_a_for_loop_that_stops_only_in_a_branch_goes_on_where_it_stopped(rulebook, generated):
+    # its list and position in Python locals between stops (flowcode._Writer.loop): after the
+    # decision in round 3 it goes on with 4, and the break in round 5 leaves it.
+    # by hand: 1, 12, 123, +1000 = 1123, 11234, 112345, break: x = 112345
+    rb = _load(rulebook, STOPS_IN_SOME_ROUNDS)
+    if not generated:
+        one_at_a_time(rb)
+    else:
+        assert "_w_n" in flowcode.make_entry(rb.game.flow, 0).__doc__
+    st = rb.new_game(2, 1)
+    assert not st.is_terminal()
+    st = rb.state_from_json(st.to_json())       # resumed from its frame's locals alone
+    st.apply_action("go")
+    assert st.is_terminal() and st.scores() == [112345, 112345]

@@ -128,14 +128,16 @@ def _ismcts_arg(arg: str) -> bool:
 def play_out(state, bots, max_decisions: int = 100_000):
     """Let the bots play ``state`` to its end; return the number of decisions."""
     by_index = [getattr(bot, "choose_index", None) for bot in bots]
+    # the state's methods looked up once (a playout asks them at every decision)
+    is_terminal, current_player, apply_index = state.is_terminal, state.current_player, state.apply_index
     n = 0
-    while not state.is_terminal():
+    while not is_terminal():
         if n >= max_decisions:
             raise RuntimeError(f"no end after {max_decisions} decisions")
-        who = state.current_player()
+        who = current_player()
         pick = by_index[who]
         if pick is not None:
-            state.apply_index(pick(state))
+            apply_index(pick(state))
         else:
             state.apply_action(bots[who].choose(state))
         n += 1

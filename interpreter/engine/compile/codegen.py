@@ -25,6 +25,8 @@ from functools import partial
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import types as T
+from .probes import hoist_probes, share_probes
+from .statereads import bind_state_reads
 from ..run.limits import LimitError
 from ..run.values import format_value
 
@@ -127,6 +129,9 @@ class Gen:
     def _compile(self, head, prefix, src, pos, outer, after="", pre=()):
         _counter[0] += 1
         filename = f"<rulebook {pos.file}:{pos.line}:{pos.col} #{_counter[0]}>"
+        if pre:
+            binds, pre = bind_state_reads(hoist_probes(share_probes(pre)))
+            pre = binds + pre
         body = "".join(f"        {line}\n" for line in pre) + prefix + src
         text, spans = strip(body, self.guards, head.count("\n") + 1, 0)
         doc = text if pre else text[len(prefix):]       # the expression (and its statements)
@@ -243,6 +248,8 @@ def option_function(action, id_part):
         lines.append(f"{indent}if key not in seen:")
         lines.append(f"{indent}    seen.add(key)")
         lines.append(f"{indent}    out.append((_action, ({xs})))")
+    binds, lines = bind_state_reads(hoist_probes(share_probes(lines)))
+    lines[1:1] = ["    " + line for line in binds]
     text = "\n".join(lines) + "\n"
     if "st.memo[" in text:      # nothing changes the state while options are listed: its list of results once
         text = text.replace("st.memo[", "_M[").replace("\n", "\n    _M = st.memo\n", 1)

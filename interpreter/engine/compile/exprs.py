@@ -20,6 +20,7 @@ from __future__ import annotations
 from dsl import ast
 
 from .codegen import Gen
+from .probes import hoist_probes, share_probes
 from .context import HANDLERS, Cx, gen_cond, gen_expr
 from .names import _attr, _const, _index, _name, _number, _string
 from .operators import _binop, _boolop, _compare, _ifexp, _list, _neg, _not, _range, _record, _tuple
@@ -64,6 +65,7 @@ def gen_text(node: ast.Node, cx: Cx, what: str, how=None):
         cx.stmts, cx.depth = saved
     gen = cx.gen
     if pre:
+        pre = hoist_probes(share_probes(pre))
         mark = gen.line_guard(node.pos, what)
         pre = [_marked(line, mark) for line in pre]
     return gen.guard(src, node.pos, what), typ, pre

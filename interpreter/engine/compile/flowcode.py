@@ -368,8 +368,26 @@ class _Writer:
         u = self.u
         h = n.head
         head = u.ins(h)
-        self.put(d, "while True:", h)
-        u.text(head, d + 1, leave=("break",))
+        position = _for_position(head)
+        # its list and position in Python locals (read once per entry into the loop) where a
+        # round stops only in a branch: where nearly every round stops, the entry is made again
+        # for each round and reading them once would cost more than reading them each round
+        if position is None or u.pushes(head) or any(
+                self.can_stop([node]) for node in n.body if not isinstance(node, If)):
+            self.put(d, "while True:", h)
+            u.text(head, d + 1, leave=("break",))
+        else:
+            ix, it, rest = position
+            self.put(d, f"_w_xs{h} = {it}", h)
+            self.put(d, f"_w_n{h} = len(_w_xs{h})", h)
+            self.put(d, f"_w_i{h} = {ix}", h)
+            self.put(d, "while True:", h)
+            self.put(d + 1, f"if _w_i{h} >= _w_n{h}:", h)
+            self.put(d + 2, "break", h)
+            self.put(d + 1, f"_w_x = _w_xs{h}[_w_i{h}]", h)
+            self.put(d + 1, f"_w_i{h} += 1", h)
+            self.put(d + 1, f"{ix} = _w_i{h}", h)      # the frame's copy: a decision in the body stops with it
+            u.text(head, d + 1, lines=rest)
         self.after(head, d + 1)
         self.put(d + 1, f"_n += {n.stop - h}", h)
         self.put(d + 1, "if _n > _lim:", h)
@@ -472,6 +490,24 @@ class _Writer:
             self.stop(d, n.stop)
             return True
         raise TypeError(f"not a step node: {n!r}")  # pragma: no cover
+
+
+def _for_position(head: Ins):
+    """For the head of a `for` loop as control.step_for writes it (its position and list in
+    the frame's locals, read anew every round): ``(position local, list local, the lines
+    after taking the element)``; None for any other loop head."""
+    lines = head.lines
+    if head.each is None or head.pre or len(lines) < 6:
+        return None
+    ix = re.fullmatch(r"_w_i = (\x05\d+\x06)", lines[0])
+    it = re.fullmatch(r"_w_xs = (\x05\d+\x06)", lines[1])
+    if (ix is None or it is None or lines[2] != "if _w_i >= len(_w_xs):" or lines[3] != "    " + LEAVE
+            or lines[4] != f"{ix.group(1)} = _w_i + 1" or lines[5] != "_w_x = _w_xs[_w_i]"):
+        return None
+    rest = lines[6:]
+    if any("_w_i" in line or "_w_xs" in line for line in rest):
+        return None
+    return ix.group(1), it.group(1), rest
 
 
 # --- compiling -------------------------------------------------------------------------

@@ -73,6 +73,7 @@ class Moves:
             for c in incoming:
                 self.grid_leave(c, where[c.id], dst, pos)
         moved_from = []
+        did = dst.id
         for c in incoming:
             src = where[c.id]
             z[src].remove(c)
@@ -80,15 +81,18 @@ class Moves:
                 lst.insert(0, c)
             else:
                 lst.append(c)
-            where[c.id] = dst.id
+            where[c.id] = did
             moved_from.append(src)
         if self.moved is not None:
             self.moved.extend([c.id for c in incoming])
         if bottom and len(incoming) != len(comps):     # some were there already: they go under too
             self._put_at(lst, comps[::-1], 0)
         if self.known and (incoming or bottom):
-            self.forget((dst.id, *moved_from))
-        self.forget_results((dst.id, *moved_from))
+            self.forget((did, *moved_from))
+        if moved_from and moved_from.count(moved_from[0]) == len(moved_from):
+            _forget_two(self, did, moved_from[0])       # all from one zone (most moves): each forgotten once
+        else:
+            self.forget_results((did, *dict.fromkeys(moved_from)))
         if self.game.on_moved:
             self.emit("moved", Record.of({"components": tuple(incoming), "to": dst,
                                        "from": self.lay.zones[moved_from[0]] if moved_from else dst}), pos)

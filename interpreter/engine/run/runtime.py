@@ -74,7 +74,7 @@ class State(Moves, Told, PlayerAPI):
         s = State.__new__(State)
         s.game = self.game
         s.lay = self.lay
-        s.z = [list(x) for x in self.z]
+        s.z = list(map(list, self.z))       # each zone a list of its own, copied at C speed
         s.where = list(self.where)
         s.v = list(self.v)
         s.rng = self.rng
@@ -290,35 +290,41 @@ class State(Moves, Told, PlayerAPI):
         if type(i) is not int or not 0 <= i < len(raw):
             raise IllegalAction(f"{i!r} is not the index of a legal action now (0..{len(raw) - 1})")
         opts = dec._options
-        self._apply(dec, opts[i] if opts is not None else Option(*raw[i]))
+        if opts is not None:
+            self._apply(dec, opts[i])
+        else:
+            action, values = raw[i]
+            self._apply(dec, Option(action, values))
 
     def _apply(self, dec, opt) -> None:
         moved = self.moved
         if moved is not None and len(moved) > 2 * MoveJournal.KEEP:     # tracked (track_moves): kept bounded
             moved.trim(MoveJournal.KEEP)
-        if len(self._history) >= LIMITS.decisions:
-            self.error = RuleRuntimeError(f"the game has gone on for {len(self._history):,} decisions without "
+        history = self._history
+        if len(history) >= LIMITS.decisions:
+            self.error = RuleRuntimeError(f"the game has gone on for {len(history):,} decisions without "
                                           f"ending (limit 'decisions')", dec.pos, "RW910")
             self.status = "error"
             raise self.error
         self.pending = None
+        who = dec.who
         if dec.held is not None:        # taken together: held until every seat has chosen
             fr = self.frames[-1]
-            fr.L[dec.held] = fr.L[dec.held] + ((dec.who, opt.action.proc.name, opt.values),)
-            self._history.append((dec.who, opt))
+            fr.L[dec.held] = fr.L[dec.held] + ((who, opt.action.proc.name, opt.values),)
+            history.append((who, opt))
             run(self)
             return
-        if dec.as_slot is not None:
-            self.frames[-1].L[dec.as_slot] = opt.action.name
         action = opt.action
-        L = [None] * action.proc.nslots
+        if dec.as_slot is not None:
+            self.frames[-1].L[dec.as_slot] = action.name
+        proc = action.proc
+        L = [None] * proc.nslots
         if action.inherit:
             L[:action.inherit] = self.frames[-1].L[:action.inherit]
-        L[action.player_slot] = dec.who
+        L[action.player_slot] = who
         for spec, v in zip(action.params, opt.values):
             L[spec.slot] = v
-        self._history.append((dec.who, opt))
-        proc = action.proc
+        history.append((who, opt))
         if proc.entries is not None:
             direct = proc.direct
             if direct is None:

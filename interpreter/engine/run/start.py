@@ -28,7 +28,7 @@ def fresh_state(game, lay, seed: int, logging: bool) -> State:
     st = State.__new__(State)
     st.game = game
     st.lay = lay
-    st.z = [list(c) for c in lay.start_contents]
+    st.z = list(map(list, lay.start_contents))       # each zone a list of its own, copied at C speed
     st.where = list(lay.start_where)
     st.v = list(lay.init_vars)
     st.rng = rngmod.seed_state(seed)

@@ -1,0 +1,250 @@
+"""Remembered-result lookups moved out of the loops that do not change their arguments.
+
+A call of a rulebook function in statement context is written as a *probe*
+(calls._memo_probe): three lines that look the result up in ``st.memo`` and call
+the function only when there is none::
+
+    _q2 = st.memo[0]
+    if _q2 is None or (_q2 := _q2.get(_v2, _miss0)) is _miss0:
+        _q2 = _u3(st, _v2)
+
+Inside a loop whose body assigns none of the names the arguments read, every
+iteration asks the same question again: a tuple built, a dictionary searched.
+:func:`hoist_probes` gives such a probe a first-use guard and sets its result name
+to the "missing" marker before the outermost such loop, so the lookup runs once
+per entry into that loop — and only if an iteration reaches it, as before (a
+function that would fail is still called only where the rules call it)::
+
+    _q2 = _miss0
+    for _v3 in _q7:
+        ...
+            if _q2 is _miss0:
+                _q2 = st.memo[0]
+                if _q2 is None or ...:
+                    _q2 = _u3(st, _v2)
+
+Only for text in which nothing changes the state while the loop runs (the
+statements of one expression, an option enumerator): the remembered result is
+then the same in every iteration.  The text is the generated text with its marks
+(codegen: guards, local slots), which move with their lines; a line keeps its
+marks, so errors stay located where they were.
+"""
+from __future__ import annotations
+
+import re
+
+_MARKS = r"(?:\x04\d+\x02)*"
+_NAME = r"(?:[A-Za-z_]\w*|\x05\d+\x06)"
+_PROBE1 = re.compile(r"( *)(" + _MARKS + r")(_q\d+) = st\.memo\[(\d+)\]\Z")
+_PROBE2 = re.compile(r"( *)" + _MARKS + r"if (_q\d+) is None or \(\2 := \2\.get\((.*), (_miss\d+)\)\) is \4:\Z")
+_FOR = re.compile(r"( *)" + _MARKS + r"for (.+?) in .*:\Z")
+_LOOP = re.compile(r" *" + _MARKS + r"(?:for .+ in .*|while .*):\Z")
+_HEADER = re.compile(r" *" + _MARKS + r"(if|elif|else|for|while|try|except|def|with)\b")
+_TOKENS = re.compile(r"(?<![\w.])" + _NAME)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+#: a statement assigning to several names at once (``a, b, = ...``): the names it assigns
+_TUPLE_TARGET = re.compile(r" *" + _MARKS + r"(\(?[^=()]*,[^=()]*\)?)\s*=(?!=)")
+
+
+def _assigned(names: set, lines: list) -> bool:
+    """Does any of ``lines`` assign one of ``names`` (or could it: a for target, a walrus, a
+    tuple of targets)?"""
+    for name in names:
+        n = re.escape(name)
+        pat = re.compile(rf"(?<![\w.]){n}\s*(?:[-+*/%&|^@]|//|<<|>>|\*\*)?=(?!=)|(?<![\w.]){n}\s*:=")
+        word = re.compile(rf"(?<![\w.]){n}(?!\w)")
+        for line in lines:
+            if pat.search(line):
+                return True
+            found = _FOR.match(line) or _TUPLE_TARGET.match(line)
+            if found and word.search(found.group(found.lastindex)):
+                return True
+    return False
+
+
+def hoist_probes(lines: list) -> list:
+    """``lines`` (generated statements, marks and all) with every probe inside a loop that
+    does not change its arguments looked up once per entry into the outermost such loop."""
+    lines = list(lines)
+    i = 0
+    while i + 2 < len(lines):
+        first = _PROBE1.match(lines[i])
+        second = _PROBE2.match(lines[i + 1]) if first else None
+        if second is None or second.group(2) != first.group(3) or _indent(lines[i + 1]) != len(first.group(1)):
+            i += 1
+            continue
+        ws, q, key, miss = first.group(1), first.group(3), second.group(3), second.group(4)
+        call = lines[i + 2]
+        guarded = i > 0 and re.fullmatch(re.escape(ws[:-4]) + _MARKS + re.escape(f"if {q} is {miss}:"),
+                                         lines[i - 1]) is not None       # hoisted already
+        top = i - 1 if guarded else i
+        if _indent(call) <= len(ws) or sum(line.count(f"{q} = st.memo[") for line in lines) != 1:
+            i += 3
+            continue
+        names = {t for t in _TOKENS.findall(key) if t != "st"}
+        # the enclosing blocks, inner to outer: the outermost loop of those not changing the names
+        target = None
+        depth = _indent(lines[top])
+        k = top - 1
+        while k >= 0 and depth > 0:
+            line = lines[k]
+            d = _indent(line)
+            if d < depth and line.strip():
+                depth = d
+                header = _HEADER.match(line)
+                if header is None:
+                    break
+                kind = header.group(1)
+                if kind == "for":
+                    end = k + 1
+                    while end < len(lines) and (_indent(lines[end]) > d or not lines[end].strip()):
+                        end += 1
+                    if _assigned(names, lines[k:end]):
+                        break
+                    target = k
+                elif kind not in ("if", "elif", "else"):
+                    break
+            k -= 1
+        if target is None:
+            i += 3
+            continue
+        if guarded:     # its first-use guard already there: set it further out, if it can go
+            init = " " * _indent(lines[target]) + f"{q} = {miss}"
+            was = re.compile(" *" + _MARKS + re.escape(f"{q} = {miss}"))
+            at = next((m for m in range(top - 1, -1, -1) if was.fullmatch(lines[m])), None)
+            if at is not None and target < at:
+                del lines[at]
+                lines.insert(target, init)
+            i += 3
+            continue
+        pad = "    "
+        guard = f"{ws}if {q} is {miss}:"
+        body = [pad + lines[i], pad + lines[i + 1]]
+        j = i + 2
+        while j < len(lines) and _indent(lines[j]) > len(ws):
+            body.append(pad + lines[j])
+            j += 1
+        lines[i:j] = [guard, *body]
+        lines.insert(target, " " * _indent(lines[target]) + f"{q} = {miss}")
+        i = j + 2
+    return lines
+
+
+
+def _probe_at(lines: list, i: int):
+    """The probe whose lookup line is ``lines[i]``: ``(start, end, indent, q, slot, key, miss)``
+    (``start``: its first-use guard's line when it has one), or None."""
+    first = _PROBE1.match(lines[i])
+    if first is None or i + 2 >= len(lines):
+        return None
+    second = _PROBE2.match(lines[i + 1])
+    ws, q = first.group(1), first.group(3)
+    if second is None or second.group(2) != q or _indent(lines[i + 1]) != len(ws):
+        return None
+    if _indent(lines[i + 2]) <= len(ws) or (i + 3 < len(lines) and _indent(lines[i + 3]) > len(ws)):
+        return None
+    miss = second.group(4)
+    start = i
+    if i > 0 and len(ws) >= 4 and re.fullmatch(re.escape(ws[:-4]) + _MARKS + re.escape(f"if {q} is {miss}:"),
+                                              lines[i - 1]):
+        start = i - 1
+    return start, i + 3, _indent(lines[start]), q, first.group(4), second.group(3), miss
+
+
+_COPY = re.compile(r"( *)" + _MARKS + r"(" + _NAME + r") = \(?(" + _NAME + r")\)?\Z")
+
+
+def _reach(lines: list, a: int, b: int) -> int:
+    """Where the lines that run between line ``a`` and each run of line ``b`` end: ``b``, or
+    the end of a loop whose header lies from ``a`` on and whose body holds ``b`` (its later
+    lines run before ``b`` runs again)."""
+    end = b
+    for k in range(a, b):
+        line = lines[k]
+        if _LOOP.match(line) and _indent(line) < _indent(lines[b]):
+            stop = k + 1
+            while stop < len(lines) and (_indent(lines[stop]) > _indent(line) or not lines[stop].strip()):
+                stop += 1
+            if stop > b:
+                end = max(end, stop)
+    return end
+
+
+def _dominates(lines: list, a: int, b: int, indent: int) -> bool:
+    """Has a statement at ``indent`` ending before line ``a`` run whenever line ``b`` runs
+    (every line from ``a`` to ``b`` inside its block)?"""
+    return all(_indent(line) >= indent or not line.strip() for line in lines[a:b + 1])
+
+
+def share_probes(lines: list) -> list:
+    """``lines`` without a probe whose result an earlier probe of the same function with the
+    same arguments (the same names, or plain copies of them) has certainly computed in the
+    same run of the text: what read its result reads the earlier one's."""
+    lines = list(lines)
+    changed = True
+    while changed:
+        changed = False
+        seen = []
+        i = 0
+        while i < len(lines):
+            p2 = _probe_at(lines, i)
+            if p2 is None:
+                i += 1
+                continue
+            start2, end2, ind2, q2, slot2, key2, miss2 = p2
+            for start1, end1, ind1, q1, slot1, key1, _ in reversed(seen):
+                if slot1 != slot2 or not _dominates(lines, end1, start2, ind1):
+                    continue
+                key = _through_copies(lines, end1, start2, key2)
+                names = {t for t in _TOKENS.findall(key1) if t != "st"}
+                if key != key1 or _assigned(names, lines[end1:_reach(lines, end1, start2)]):
+                    continue
+                own = 3 if start2 == i else 4       # its lookup, its walrus, its call (its guard's mark)
+                if sum(len(re.findall(rf"(?<![\w.]){q2}\s*:?=(?!=)", line)) for line in lines) != own:
+                    continue            # not a name of its own (assigned elsewhere too): leave it
+                del lines[start2:end2]
+                if start2 and lines[start2 - 1].rstrip().endswith(":") and (
+                        start2 == len(lines) or _indent(lines[start2]) <= _indent(lines[start2 - 1])):
+                    lines.insert(start2, " " * ind2 + "pass")       # a block it was alone in
+                if start2 != i:         # it had a first-use guard: its mark goes too
+                    was = re.compile(" *" + _MARKS + re.escape(f"{q2} = {miss2}"))
+                    at = next((m for m in range(start2 - 1, -1, -1) if was.fullmatch(lines[m])), None)
+                    if at is not None:
+                        del lines[at]
+                use = re.compile(rf"(?<![\w.]){q2}(?!\w)")
+                lines = [use.sub(q1, line) for line in lines]
+                changed = True
+                break
+            if changed:
+                break
+            seen.append(p2)
+            i = end2
+    return lines
+
+
+def _through_copies(lines: list, a: int, b: int, key: str) -> str:
+    """``key`` (the arguments of the probe at line ``b``) with each name that a plain copy
+    ``name = other`` between lines ``a`` and ``b`` set (one that certainly ran before ``b``,
+    ``other`` unchanged since) replaced by what it copies."""
+    for _ in range(8):
+        new = key
+        for c in range(b - 1, a - 1, -1):
+            found = _COPY.match(lines[c])
+            if found is None or not _dominates(lines, c, b, len(found.group(1))):
+                continue
+            name, other = found.group(2), found.group(3)
+            if re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", new) is None:
+                continue
+            between = lines[c + 1:_reach(lines, c + 1, b)]
+            if _assigned({other, name}, between):
+                continue
+            new = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", lambda _m: other, new)
+        if new == key:
+            return key
+        key = new
+    return key

@@ -1,0 +1,93 @@
+"""Remembered-result lookups moved out of loops that do not change their arguments
+(interpreter/engine/compile/probes.py): the text it writes, and that it runs alike."""
+from interpreter.engine.compile.probes import hoist_probes
+
+PROBE = ["_q2 = st.memo[0]",
+         "if _q2 is None or (_q2 := _q2.get(_v1, _miss0)) is _miss0:",
+         "    _q2 = _u3(st, _v1)"]
+
+
+def _in_loops(probe):
+    return ["for _v1 in xs:",
+            "    for _v2 in ys:",
+            *["        " + line for line in probe],
+            "        out.append((_v2, _q2))"]
+
+
+def test_a_lookup_whose_arguments_the_loop_keeps_is_made_once_per_entry_into_it():
+    lines = hoist_probes(_in_loops(PROBE))
+    assert lines == ["for _v1 in xs:",
+                     "    _q2 = _miss0",
+                     "    for _v2 in ys:",
+                     "        if _q2 is _miss0:",
+                     "            _q2 = st.memo[0]",
+                     "            if _q2 is None or (_q2 := _q2.get(_v1, _miss0)) is _miss0:",
+                     "                _q2 = _u3(st, _v1)",
+                     "        out.append((_v2, _q2))"]
+
+
+def test_a_lookup_whose_arguments_change_in_the_loop_stays():
+    probe = [line.replace("_v1", "_v2") for line in PROBE]
+    assert hoist_probes(_in_loops(probe)) == _in_loops(probe)
+    # a name assigned in the loop's body (not its target) counts as changing too
+    lines = ["for _v2 in ys:", "    _v1 = _v2 + 1", *["    " + line for line in PROBE]]
+    assert hoist_probes(lines) == lines
+    # ... and so does one assigned among several names at once
+    lines = ["for _v2 in ys:", "    _v3, _v1, = _v2", *["    " + line for line in PROBE]]
+    assert hoist_probes(lines) == lines
+
+
+def test_a_lookup_outside_every_loop_stays():
+    assert hoist_probes(PROBE) == PROBE
+
+
+def test_the_moved_lookup_computes_what_it_did_and_calls_only_where_an_iteration_reaches_it():
+    calls = []
+
+    def run(lines, xs, ys):
+        calls.clear()
+        text = "def f(st, xs, ys):\n    out = []\n" + "".join(f"    {line}\n" for line in lines) + "    return out\n"
+        ns = {"_miss0": object(), "_u3": lambda st, v: calls.append(v) or st.memo[0].setdefault(v, v * 10)}
+        exec(text, ns)
+        st = type("S", (), {})()
+        st.memo = [None]
+        st.memo[0] = {}
+        return ns["f"](st, xs, ys), list(calls)
+
+    old, new = _in_loops(PROBE), hoist_probes(_in_loops(PROBE))
+    assert new != old
+    for xs, ys in (([1, 2], [5, 6, 7]), ([1, 2], []), ([], [1])):
+        assert run(new, xs, ys) == run(old, xs, ys)
+    assert run(new, [1, 2], [])[1] == []            # no iteration: no call
+
+
+def test_a_lookup_an_earlier_one_made_with_the_same_arguments_reads_its_result():
+    from interpreter.engine.compile.probes import share_probes
+    again = [line.replace("_q2", "_q5") for line in PROBE]
+    lines = [*PROBE, "for _v3 in xs:", "    _x0 = _v1", "    _l2 = _x0",
+             *["    " + line.replace("_v1", "_l2") for line in again], "    out.append(_q5)"]
+    assert share_probes(lines) == [*PROBE, "for _v3 in xs:", "    _x0 = _v1", "    _l2 = _x0", "    out.append(_q2)"]
+
+
+def test_a_lookup_the_earlier_one_may_not_have_made_stays():
+    from interpreter.engine.compile.probes import share_probes
+    again = [line.replace("_q2", "_q5") for line in PROBE]
+    # the first one only in a branch
+    lines = ["if c:", *["    " + line for line in PROBE], *again, "out.append(_q5)"]
+    assert share_probes(lines) == lines
+    # its argument changed in between
+    lines = [*PROBE, "_v1 = _v1 + 1", *again, "out.append(_q5)"]
+    assert share_probes(lines) == lines
+    # another function's result
+    lines = [*PROBE, *[line.replace("memo[0]", "memo[1]") for line in again], "out.append(_q5)"]
+    assert share_probes(lines) == lines
+
+
+def test_a_lookup_in_a_loop_that_later_changes_its_arguments_does_not_read_the_one_before_the_loop():
+    from interpreter.engine.compile.probes import share_probes
+    again = ["    " + line.replace("_q2", "_q5") for line in PROBE]
+    # the loop's next round runs the rest of its body before the lookup again
+    lines = [*PROBE, "for _v3 in xs:", *again, "    out.append(_q5)", "    _v1 = _v3"]
+    assert share_probes(lines) == lines
+    # without the change the earlier result is read
+    assert share_probes(lines[:-1]) == [*PROBE, "for _v3 in xs:", "    out.append(_q2)"]
