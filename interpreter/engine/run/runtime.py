@@ -129,7 +129,7 @@ class State(Moves, Told, PlayerAPI):
         """From now on every component that changes zone is appended (its id) to the journal
         returned (``State.moved``), kept until the state is cloned (a copy is not tracked).
         Observers read it from where they last were to see which components moved
-        (tensors.ObservationWriter); the order within a zone is not tracked.  It stays
+        (observation_writer.ObservationWriter); the order within a zone is not tracked.  It stays
         bounded: a decision trims it when it grew past twice ``MoveJournal.KEEP`` entries."""
         if self.moved is None:
             self.moved = MoveJournal()
