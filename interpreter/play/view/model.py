@@ -76,17 +76,18 @@ class ViewMaker:
         self.cover_fns = self._cover_functions()
         #: family -> (board name, (x, y) or {space key: (x, y)}) for `display: boards:`
         self.on_board = {fam: (b.name, where) for b in self.hints.boards.values() for fam, where in b.places.items()}
-        #: (family, owner seat or None) -> its zones, in the layout's order (fixed for the layout)
+        #: (family, owner seat or None) -> (its player index, its zones in the layout's order (fixed for
+        #: the layout), their names as a set and in that order)
         self.parts: dict = {}
         for fam in self.families:
             pidx = self.player_index(fam)
             zones = list(lay.zfam[fam.id].values())
             if pidx is None:
-                self.parts[fam.id, None] = (pidx, zones, frozenset(z.name for z in zones))
+                self.parts[fam.id, None] = (pidx, zones, frozenset(z.name for z in zones), tuple(z.name for z in zones))
             else:
                 for s in lay.seats:
                     mine = [z for z in zones if z.index_values[pidx] == s]
-                    self.parts[fam.id, s] = (pidx, mine, frozenset(z.name for z in mine))
+                    self.parts[fam.id, s] = (pidx, mine, frozenset(z.name for z in mine), tuple(z.name for z in mine))
 
     def _part_functions(self) -> dict:
         """kind -> (f(state, [piece, part]), nslots) for `display: parts:`, compiled once (one that
@@ -344,12 +345,10 @@ class ViewMaker:
         parts = self.parts
         for fam in self.families:
             if (fam.id, None) in parts:
-                pidx, zones, znames = parts[fam.id, None]
-                shared.append(self._family_kept(cache, seat, fam, None, zones, znames, pidx, obs, targets, aimed, state))
+                shared.append(self._family_kept(cache, seat, fam, None, parts[fam.id, None], obs, targets, aimed, state))
             else:
                 for s in lay.seats:
-                    pidx, zones, znames = parts[fam.id, s]
-                    per_player[s].append(self._family_kept(cache, seat, fam, s, zones, znames, pidx, obs, targets,
+                    per_player[s].append(self._family_kept(cache, seat, fam, s, parts[fam.id, s], obs, targets,
                                                            aimed, state))
         if board_order:
             rank = {n: i for i, n in enumerate(board_order)}
@@ -398,12 +397,13 @@ class ViewMaker:
             view["score_parts"] = [[[words(k), v] for k, v in row.items()] for row in state.score_parts()]
         return view
 
-    def _family_kept(self, cache, seat, fam, owner, zones, names, pidx, obs, targets, aimed, state) -> dict:
-        """:meth:`_family`, or the same family's dict made for the same zone contents before (``cache``)."""
+    def _family_kept(self, cache, seat, fam, owner, part, obs, targets, aimed, state) -> dict:
+        """:meth:`_family`, or the same family's dict made for the same zone contents before (``cache``);
+        ``part``: ``self.parts[fam.id, owner]``."""
+        pidx, zones, names, order = part
         if cache is None or fam.cells is not None or fam.name in self.space_fns or (aimed and not aimed.isdisjoint(names)):
             return self._family(fam, zones, pidx, obs, targets, state)
-        shown = obs["zones"]
-        now = [shown.get(z.name) for z in zones]
+        now = list(map(obs["zones"].get, order))
         kept = cache.families.get((fam.id, owner))
         if kept is None:
             kept = cache.families[fam.id, owner] = {}
