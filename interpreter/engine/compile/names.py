@@ -13,7 +13,7 @@ from dsl.diagnostics import RuleRuntimeError
 from . import types as T
 from ..run.stdlib import BUILTINS
 from .codegen import MISSING, local
-from ..run.values import Component, MissingAttribute, Record, format_value
+from ..run.values import Component, MissingAttribute, Record, attribute_slot, format_value
 from .context import (Cx, E_ARITY, E_NAME, E_STATIC, _ZoneText, _dynamic_zone, _plain, _use, _value, gen_expr,
     known_names, src_as_list, suggest)
 
@@ -239,12 +239,16 @@ def _attr(node: ast.Attr, cx: Cx):
 
         def custom(exc):
             if isinstance(exc, AttributeError):
-                return RuleRuntimeError(f"'.{name}' of {format_value(getattr(exc, 'obj', None))}: "
-                                        "not a component", pos)
+                obj = getattr(exc, "obj", None)
+                if isinstance(obj, Component):      # its kind has no such attribute: its slot is empty
+                    return RuleRuntimeError(f"component {obj.label} has no attribute '{name}'", pos)
+                return RuleRuntimeError(f"'.{name}' of {format_value(obj)}: not a component", pos)
             if isinstance(exc, MissingAttribute):
                 return RuleRuntimeError(f"component {exc.label} has no attribute '{name}'", pos)
             return None
-        return gen.guard(f"{os_}.attrs[{gen.bind(name, 's')}]", pos, "attribute", custom), T.join_all(found)
+        slot = attribute_slot(name)     # a slot of the layout's component class (run/values.py)
+        read = f"{os_}.{slot}" if slot is not None else f"{os_}.attrs[{gen.bind(name, 's')}]"
+        return gen.guard(read, pos, "attribute", custom), T.join_all(found)
     if isinstance(ot, T.RecordT):
         ft = ot.field(name)
         if ft is None:

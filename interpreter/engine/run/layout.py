@@ -12,7 +12,7 @@ from itertools import islice
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from .limits import LIMITS
-from .values import Component, Zone, format_value
+from .values import Zone, component_class, format_value
 
 BOX = "box"
 
@@ -290,6 +290,7 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
 
     # components and where they start
     homes = []
+    component = component_class(a for kind in game.kinds.values() for a in kind.attributes)
     for kind in game.kinds.values():
         for item in kind.items:
             L = [None] * max(item.nslots, 1)
@@ -308,7 +309,7 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
                 attrs = {name: f(st, L) for name, f in item.attrs.items()}
                 label = kind.name if kind.label is None else _label(kind, attrs)
                 for _ in range(count):
-                    comp = Component(len(lay.components), kind.name, dict(attrs), label)
+                    comp = component(len(lay.components), kind.name, dict(attrs), label)
                     lay.components.append(comp)
                     lay.by_label.setdefault(label, []).append(comp)
                     home = box

@@ -30,10 +30,45 @@ class Attrs(dict):
         raise MissingAttribute(self.label, name)
 
 
+def attribute_slot(name: str) -> str | None:
+    """The Python attribute that holds a component's attribute ``name`` (``color``: ``a_color``),
+    or None when ``name`` cannot be one (read from ``attrs`` then).  Generated code reads
+    ``t.a_color``, a slot of the component's class — a fixed offset, where ``t.attrs["color"]``
+    is a dictionary lookup (compile/names.py)."""
+    return "a_" + name if isinstance(name, str) and name.isidentifier() else None
+
+
+_CLASSES: dict = {}
+
+
+def component_class(names) -> type:
+    """The class of a layout's components: :class:`Component` with one slot per attribute
+    name of the rulebook's kinds (``attribute_slot``), made once per set of names."""
+    key = tuple(sorted({n for n in names if attribute_slot(n) is not None}))
+    cls = _CLASSES.get(key)
+    if cls is None:
+        cls = _CLASSES[key] = type("Component", (Component,), {
+            "__slots__": tuple(attribute_slot(n) for n in key), "__module__": __name__,
+            "_attribute_names": key, "_slot_of": {n: attribute_slot(n) for n in key},
+            "__doc__": Component.__doc__})
+    return cls
+
+
+def _component(names, cid, kind, attrs, label):
+    """Unpickle a component (``Component.__reduce__``)."""
+    return component_class(names)(cid, kind, attrs, label)
+
+
 class Component:
-    """One physical component: its kind, attributes and label never change."""
+    """One physical component: its kind, attributes and label never change.
+
+    ``attrs`` holds the attributes by name; a layout's components are of a subclass
+    (``component_class``) that holds each also in a slot of its own (``a_<name>``),
+    for the generated code; a kind without an attribute leaves its slot empty."""
 
     __slots__ = ("id", "kind", "attrs", "label")
+    _attribute_names: tuple = ()
+    _slot_of: dict = {}
 
     def __init__(self, cid: int, kind: str, attrs: dict, label: str):
         self.id = cid
@@ -41,6 +76,15 @@ class Component:
         self.attrs = Attrs(attrs)
         self.attrs.label = label
         self.label = label
+        slot_of = self._slot_of
+        if slot_of:
+            for name, value in attrs.items():
+                slot = slot_of.get(name)
+                if slot is not None:
+                    setattr(self, slot, value)
+
+    def __reduce__(self):
+        return _component, (self._attribute_names, self.id, self.kind, dict(self.attrs), self.label)
 
     def __repr__(self) -> str:
         return self.label
