@@ -58,3 +58,9 @@ def test_a_name_that_is_no_python_identifier_stays_in_attrs_only():
     assert cls.__slots__ == ("a_ok",)
     c = cls(0, "k", {"two words": 1, "ok": 2}, "k")
     assert c.attrs["two words"] == 1 and c.a_ok == 2
+
+
+def test_an_action_id_shows_a_layout_component_by_its_label():
+    from interpreter.engine.run.frames import id_part
+    c = component_class(["color"])(3, "tile", {"color": "red"}, "red tile")
+    assert id_part(c) == "red tile"

@@ -118,7 +118,7 @@ def id_part(v):
     t = type(v)
     if t is int or t is str:
         return v
-    if t is Component:
+    if isinstance(v, Component):        # (of its layout's class: run/values.py component_class)
         return v.label
     return format_value(v)
 
