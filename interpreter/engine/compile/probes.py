@@ -248,3 +248,51 @@ def _through_copies(lines: list, a: int, b: int, key: str) -> str:
             return key
         key = new
     return key
+
+
+_CALL = re.compile(r"( *)(" + _MARKS + r")(_q\d+) = ([A-Za-z_]\w*)\(st(?:, (.*))?\)\Z")
+
+
+def plain_calls(lines: list, plain, varying: set) -> list:
+    """``lines`` (an option enumerator's, after :func:`share_probes` and :func:`hoist_probes`)
+    with each probe whose arguments read a name in ``varying`` (its loops' values) and whose
+    function ``plain(name)`` gives a variant that remembers nothing for (the name of the
+    function the probe calls on a miss; None: keep the probe) written as one call of that
+    variant.  Such a function is called by option enumerators only
+    (``FuncDecl.called_outside_options``), which share a result within one listing
+    (:func:`share_probes`): its remembered results would be asked for again only by a later
+    listing of a state in which nothing it reads has changed, and one whose arguments are
+    the listing's own loop values is asked a new question nearly every time — the key built,
+    looked up and stored for nothing."""
+    out = []
+    i = 0
+    while i < len(lines):
+        first = _PROBE1.match(lines[i])
+        second = _PROBE2.match(lines[i + 1]) if first is not None and i + 2 < len(lines) else None
+        call = _CALL.match(lines[i + 2]) if second is not None else None
+        if (call is None or second.group(2) != first.group(3) or call.group(3) != first.group(3)
+                or _indent(lines[i + 1]) != len(first.group(1)) or len(call.group(1)) <= len(first.group(1))
+                or (i + 3 < len(lines) and _indent(lines[i + 3]) > len(first.group(1)))):
+            out.append(lines[i])
+            i += 1
+            continue
+        names = {t for t in _TOKENS.findall(second.group(3)) if t != "st"}
+        name = plain(call.group(4)) if names & varying else None
+        if name is None:
+            out.extend(lines[i:i + 3])
+        else:
+            args = f", {call.group(5)}" if call.group(5) else ""
+            marks = call.group(2) or first.group(2)     # a failure in the call is the call's
+            out.append(f"{first.group(1)}{marks}{first.group(3)} = {name}(st{args})")
+        i += 3
+    return out
+
+
+def loop_values(lines: list) -> set:
+    """The names the ``for`` loops of ``lines`` bind."""
+    found = set()
+    for line in lines:
+        m = _FOR.match(line)
+        if m is not None:
+            found.update(_TOKENS.findall(m.group(2)))
+    return found
