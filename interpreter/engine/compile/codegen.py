@@ -25,7 +25,7 @@ from functools import partial
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import types as T
-from .probes import hoist_probes, loop_values, plain_calls, share_probes
+from .probes import hoist_probes, listing_calls, loop_values, share_probes
 from .statereads import bind_state_reads
 from ..run.limits import LimitError
 from ..run.values import format_value
@@ -254,9 +254,9 @@ def option_function(action, id_part):
         lines.append(f"{indent}    out.append((_action, ({xs})))")
     lines = hoist_probes(share_probes(lines))
     varying = loop_values(lines) | {local(spec.slot) for spec in params}
-    lines = plain_calls(lines, partial(_plain_variant, ns), varying)
+    lines, here = listing_calls(lines, partial(_plain_variant, ns), varying)
     binds, lines = bind_state_reads(lines)
-    lines[1:1] = ["    " + line for line in binds]
+    lines[1:1] = ["    " + line for line in binds + here]
     text = "\n".join(lines) + "\n"
     if "st.memo[" in text:      # nothing changes the state while options are listed: its list of results once
         text = text.replace("st.memo[", "_M[").replace("\n", "\n    _M = st.memo\n", 1)

@@ -253,18 +253,22 @@ def _through_copies(lines: list, a: int, b: int, key: str) -> str:
 _CALL = re.compile(r"( *)(" + _MARKS + r")(_q\d+) = ([A-Za-z_]\w*)\(st(?:, (.*))?\)\Z")
 
 
-def plain_calls(lines: list, plain, varying: set) -> list:
+def listing_calls(lines: list, plain, varying: set) -> tuple:
     """``lines`` (an option enumerator's, after :func:`share_probes` and :func:`hoist_probes`)
     with each probe whose arguments read a name in ``varying`` (its loops' values) and whose
     function ``plain(name)`` gives a variant that remembers nothing for (the name of the
-    function the probe calls on a miss; None: keep the probe) written as one call of that
-    variant.  Such a function is called by option enumerators only
-    (``FuncDecl.called_outside_options``), which share a result within one listing
-    (:func:`share_probes`): its remembered results would be asked for again only by a later
-    listing of a state in which nothing it reads has changed, and one whose arguments are
-    the listing's own loop values is asked a new question nearly every time — the key built,
-    looked up and stored for nothing."""
+    function the probe calls on a miss; None: keep the probe) looked up in a dictionary of
+    the listing's own instead of ``st.memo``, the variant called on a miss; and the lines
+    that make those dictionaries, for the top of the enumerator: ``(lines, inits)``.
+    Such a function is called by option enumerators only (``FuncDecl.called_outside_options``):
+    its remembered results would be asked for again only by a later listing of a state in
+    which nothing it reads has changed, and one whose arguments are the listing's own loop
+    values is asked a new question nearly every time — so what it answers is kept for the
+    listing alone (where other elements of an earlier domain may ask the same again), in a
+    dictionary that is there from the start: no slot of ``st.memo`` looked at, no key
+    built twice on a miss."""
     out = []
+    inits = {}
     i = 0
     while i < len(lines):
         first = _PROBE1.match(lines[i])
@@ -282,10 +286,17 @@ def plain_calls(lines: list, plain, varying: set) -> list:
             out.extend(lines[i:i + 3])
         else:
             args = f", {call.group(5)}" if call.group(5) else ""
+            ws, q, key, miss = first.group(1), first.group(3), second.group(3), second.group(4)
+            here = inits.setdefault(first.group(4), f"_rw_here{first.group(4)}")
+            if key.startswith("("):         # a tuple: built once
+                out.append(f"{ws}{first.group(2)}{q}k = {key}")
+                key = f"{q}k"
+            out.append(f"{ws}{first.group(2)}{q} = {here}.get({key}, {miss})")
+            out.append(f"{ws}if {q} is {miss}:")
             marks = call.group(2) or first.group(2)     # a failure in the call is the call's
-            out.append(f"{first.group(1)}{marks}{first.group(3)} = {name}(st{args})")
+            out.append(f"{ws}    {marks}{q} = {here}[{key}] = {name}(st{args})")
         i += 3
-    return out
+    return out, [f"{name} = {{}}" for name in inits.values()]
 
 
 def loop_values(lines: list) -> set:

@@ -1,6 +1,6 @@
 """A rulebook function that only option enumerators call, with arguments from the enumerator's
-own loops, is called there without remembering its results (probes.plain_calls): the same
-options, the same games, the same errors, as with its results remembered."""
+own loops, keeps its results there for one listing, not in the state (probes.listing_calls):
+the same options, the same games, the same errors, as with its results remembered."""
 from __future__ import annotations
 
 import pytest
@@ -8,7 +8,7 @@ import pytest
 from dsl.diagnostics import RuleRuntimeError
 from interpreter.ai.bots import RandomBot
 from interpreter.engine.compile import codegen
-from interpreter.engine.compile.probes import plain_calls
+from interpreter.engine.compile.probes import listing_calls
 from interpreter.game import Rulebook
 
 GAME = """\
@@ -60,7 +60,7 @@ def _load(rulebook, do, monkeypatch=None):
     if monkeypatch is None:
         return Rulebook.load(rulebook(GAME.replace("%s", do)))
     with monkeypatch.context() as m:
-        m.setattr(codegen, "plain_calls", lambda lines, plain, varying: lines)
+        m.setattr(codegen, "listing_calls", lambda lines, plain, varying: (lines, []))
         rb = Rulebook.load(rulebook(GAME.replace("%s", do)))
         rb.new_game(2, 1).legal_actions()         # the enumerator written now, without the change
         return rb
@@ -104,14 +104,32 @@ def test_a_failure_in_the_function_is_reported_where_it_was(rulebook, monkeypatc
     assert got[1][1:] == (7, 16)          # the function's value
 
 
-def test_plain_calls_rewrites_only_probes_of_loop_values_with_a_plain_variant():
+def test_listing_calls_rewrites_only_probes_of_loop_values_with_a_plain_variant():
     probe = ["for _v1 in xs:",
              "    _q2 = st.memo[0]",
              "    if _q2 is None or (_q2 := _q2.get((_l0, _v1,), _miss0)) is _miss0:",
              "        _q2 = _u3(st, _l0, _v1)",
              "    out.append(_q2)"]
     names = {"_u3": "_u3_plain"}
-    assert plain_calls(probe, names.get, {"_v1"}) == ["for _v1 in xs:", "    _q2 = _u3_plain(st, _l0, _v1)",
-                                                       "    out.append(_q2)"]
-    assert plain_calls(probe, names.get, {"_v9"}) == probe          # not the loop's values
-    assert plain_calls(probe, {}.get, {"_v1"}) == probe              # no plain variant
+    assert listing_calls(probe, names.get, {"_v1"}) == (
+        ["for _v1 in xs:",
+         "    _q2k = (_l0, _v1,)",
+         "    _q2 = _rw_here0.get(_q2k, _miss0)",
+         "    if _q2 is _miss0:",
+         "        _q2 = _rw_here0[_q2k] = _u3_plain(st, _l0, _v1)",
+         "    out.append(_q2)"],
+        ["_rw_here0 = {}"])
+    assert listing_calls(probe, names.get, {"_v9"}) == (probe, [])          # not the loop's values
+    assert listing_calls(probe, {}.get, {"_v1"}) == (probe, [])              # no plain variant
+
+
+def test_a_listing_asks_the_function_once_per_arguments(rulebook):
+    # c asks cost(b, a): every such pair was asked by b's domain before, in the same listing
+    rb = Rulebook.load(rulebook(GAME.replace("%s", ONLY_OPTIONS).replace('c: "[cost(a, b)]"', 'c: "[cost(b, a)]"')))
+    rb.new_game(2, 1).legal_actions()
+    ns = rb.game.actions["buy"].enumerate.__globals__
+    [name] = [k for k in ns if k.endswith("_plain")]
+    plain, calls = ns[name], []
+    ns[name] = lambda st, *args: calls.append(args) or plain(st, *args)
+    assert len(rb.new_game(2, 1).legal_actions()) == 6
+    assert sorted(calls) == [(a, b) for a in (1, 2, 3) for b in (1, 2, 3)]     # each once
