@@ -99,7 +99,7 @@ def test_an_indexed_loop_plays_the_same_game_as_the_plain_one(rulebook, monkeypa
 
 
 @pytest.mark.parametrize("cond,more", [
-    ("(r, c) in b.cells", "              - set: \"r = 2\""),                   # the value looked for changes in the loop
+    ("(r, c) in b.cells", "              - set: \"r = 2\""),  # the value looked for changes
     ("(r, c) in b.cells or x > 100", ""),                                # not a test every round passes through
     ("x >= 0 and (r, c) in b.cells", ""),                                # not the first test
     ("(r, seen) in b.cells", ""),                                        # a variable: the body changes it
