@@ -14,7 +14,6 @@ from . import types as T
 from .context import E_NAME, E_TYPE, Cx, Scope, suggest
 from .exprs import compile_expr
 from .calls import compile_function, inlinable
-from .grouped import grouped, grouped_parts
 from .model import (ConstDecl, EnumDecl, FuncDecl, IndexSpec, ItemSpec, KindDecl, OptionDecl, TableDecl, VarDecl, ZoneFamily)
 
 
@@ -502,9 +501,7 @@ class Declarations:
             finally:
                 self.in_option_domains = domains
             f.compiled, f.type = fn, typ
-            if len(self.report.errors) == errors and self.game.coverage is None:
-                self._group(f, node)
-            fill = getattr(f.compiled, "_rw_fill", None)
+            fill = getattr(fn, "_rw_fill", None)
             if fill is not None:
                 fill._rw_decl = f           # for probes.plain_calls: is it called only by options?
             if len(self.report.errors) == errors and inlinable(node, self.game.functions):
@@ -514,21 +511,6 @@ class Declarations:
         f.reads_any = f.reads_dynamic or any(T.may_hold_zone(t) for _, t in f.params)
         f.nslots = max(scope.nslots, 1)
         f.compiling = False
-
-    def _group(self, f: FuncDecl, node) -> None:
-        """A function that counts the items whose key equals a parameter answers for every
-        value of it at once (grouped.py)."""
-        parts = grouped_parts(node, f.params, self.game.enums)
-        if parts is None:
-            return
-        comp, j, values = parts
-        # the body's own parts, which compiled without an error
-        keys, _ = compile_function(comp, Cx(self.game, self.report, Scope(f.params), False, {}, self), f.slot,
-                                   len(f.params))
-        looking, fill = grouped(f.compiled._rw_fill, keys._rw_fill._rw_plain(), f.slot, j, len(f.params), values)
-        looking.__doc__ = fill.__doc__ = f.compiled.__doc__
-        looking._rw_fill = fill
-        f.compiled = looking
 
     # names ---------------------------------------------------------------------------
     def check_name_clashes(self):
