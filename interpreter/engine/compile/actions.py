@@ -129,6 +129,24 @@ class Actions:
         proc = action.proc
         gen = proc.gen = Gen()      # the action's generated code: options and steps
         action.player_slot = 0
+        self.in_option_domains = True       # calls made here are an option enumerator's
+        try:
+            self._compile_domains(action, spec, scope, gen)
+        finally:
+            self.in_option_domains = False
+        self._compile_bounds(action, spec, scope)
+        self._compile_secret(action, spec)
+        sc = StepCompiler(self, proc, scope)
+        sc.action_name = action.name        # what its steps keep of its parameters (GameDef.secret_kept)
+        sc.params = {p.slot: p.name for p in action.params}
+        sc.emit(flowcode.STMT, [sc.scope_start("action", action.name)], proc.pos, ("action_start",))
+        sc.steps(spec.get("do"), spec.pos_of("do"))
+        sc.emit(flowcode.STMT, [sc.scope_end("action", action.name)], proc.pos, ("action_end", flowcode.DEFERRED))
+        proc.nslots = scope.nslots
+        proc.slot_names = list(scope.names)
+
+    def _compile_domains(self, action: ActionDecl, spec: LDict, scope: Scope, gen: Gen):
+        """The domains of an action's parameters and its ``where``."""
         for pname, domain in (spec.get("params") or {}).items():
             dpos = spec["params"].pos_of(pname)
             if pname == "player":
@@ -179,16 +197,6 @@ class Actions:
                 action.where = LazyExpr(gen, text, wpos, pre)
                 action.where_text = text
             action.where_pos = wpos
-        self._compile_bounds(action, spec, scope)
-        self._compile_secret(action, spec)
-        sc = StepCompiler(self, proc, scope)
-        sc.action_name = action.name        # what its steps keep of its parameters (GameDef.secret_kept)
-        sc.params = {p.slot: p.name for p in action.params}
-        sc.emit(flowcode.STMT, [sc.scope_start("action", action.name)], proc.pos, ("action_start",))
-        sc.steps(spec.get("do"), spec.pos_of("do"))
-        sc.emit(flowcode.STMT, [sc.scope_end("action", action.name)], proc.pos, ("action_end", flowcode.DEFERRED))
-        proc.nslots = scope.nslots
-        proc.slot_names = list(scope.names)
 
     def _set_size(self, pname: str, size, pos: Pos, scope: Scope, gen: Gen):
         """The ``size:`` of a set parameter that is not a literal number or "lo..hi": an

@@ -353,6 +353,8 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
         parts.append(s)
     if cx.compiler is not None:
         cx.compiler.compile_function(fdecl, node.pos, static=cx.static)
+    if cx.compiler is None or not cx.compiler.in_option_domains:
+        fdecl.called_outside_options = True
     if fdecl.type is None or fdecl.compiled is None:
         return cx.error(node.pos, f"{fdecl.name}() calls itself; functions may not be recursive")
     if fdecl.inline_body is not None and parts and not cx.static:

@@ -25,7 +25,7 @@ from functools import partial
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import types as T
-from .probes import hoist_probes, share_probes
+from .probes import hoist_probes, listing_calls, loop_values, share_probes
 from .statereads import bind_state_reads
 from ..run.limits import LimitError
 from ..run.values import format_value
@@ -124,6 +124,10 @@ class Gen:
         fn = self._compile(head + look + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
         # what a caller that has just looked the result up and found none calls (exprs._memo_probe)
         fn._rw_fill = self._compile(head + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
+        # the same without remembering, compiled when an option enumerator first asks for it
+        # (probes.plain_calls: a result that only the enumerator's own loops ever ask for)
+        fn._rw_fill._rw_plain = partial(self._compile, f"def _rw_expr(st{args}):\n    try:\n", _PREFIX, src,
+                                        pos, None, pre=pre)
         return fn
 
     def _compile(self, head, prefix, src, pos, outer, after="", pre=()):
@@ -248,8 +252,11 @@ def option_function(action, id_part):
         lines.append(f"{indent}if key not in seen:")
         lines.append(f"{indent}    seen.add(key)")
         lines.append(f"{indent}    out.append((_action, ({xs})))")
-    binds, lines = bind_state_reads(hoist_probes(share_probes(lines)))
-    lines[1:1] = ["    " + line for line in binds]
+    lines = hoist_probes(share_probes(lines))
+    varying = loop_values(lines) | {local(spec.slot) for spec in params}
+    lines, here = listing_calls(lines, partial(_plain_variant, ns), varying)
+    binds, lines = bind_state_reads(lines)
+    lines[1:1] = ["    " + line for line in binds + here]
     text = "\n".join(lines) + "\n"
     if "st.memo[" in text:      # nothing changes the state while options are listed: its list of results once
         text = text.replace("st.memo[", "_M[").replace("\n", "\n    _M = st.memo\n", 1)
@@ -263,6 +270,24 @@ def option_function(action, id_part):
     fn = ns["_rw_options"]
     fn.__doc__ = text
     return fn
+
+
+def _plain_variant(ns: dict, name: str):
+    """The name in ``ns`` of the variant that remembers nothing of the rulebook function whose
+    miss-path ``ns[name]`` is (bound into ``ns`` on first use), or None when there is none or
+    the function is called anywhere but in options (probes.plain_calls)."""
+    fill = ns.get(name)
+    decl = getattr(fill, "_rw_decl", None)
+    make = getattr(fill, "_rw_plain", None)
+    if decl is None or make is None or decl.called_outside_options:
+        return None
+    if len(decl.params) == 1 and isinstance(decl.params[0][1], T.ZoneT):
+        return None                 # a function of one zone: a move forgets it for that zone only
+    plain = getattr(fill, "_rw_plain_fn", None)
+    if plain is None:
+        plain = fill._rw_plain_fn = make()
+    ns[f"{name}_plain"] = plain
+    return f"{name}_plain"
 
 
 _GUARDED_NAME = re.compile(r"\(\x01\d+\x02(_q\d+)\x03\)\Z")

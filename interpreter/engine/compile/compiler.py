@@ -73,6 +73,9 @@ class Compiler(Declarations, Actions, Procedures):
         #: that may be hidden, with the parameters its value depends on (check_secret_sets)
         self.param_sets: list = []
         self.emitted: set = set()
+        #: compiling the domains and ``where`` of an action's parameters, not a function's body
+        #: (FuncDecl.called_outside_options)
+        self.in_option_domains = False
         self.scope_names: set = set(BUILTIN_SCOPES)
         self.deferrals: list = []  # (until, pos)
 

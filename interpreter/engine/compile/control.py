@@ -16,6 +16,7 @@ from . import types as T
 from .codegen import LazyExpr, local as _l
 from .context import contents_of, gen_as_list, suggest, E_NAME, E_TYPE
 from .comprehensions import _declare_targets, note_range
+from .constindex import indexed_iterable
 from .names import _family_key
 from . import flowcode as F
 from .model import Label, LoopInfo, Procedure, ScopeInfo
@@ -72,6 +73,7 @@ class ControlSteps:
         if parsed is None:
             return
         head, its, elem = parsed
+        its = indexed_iterable(self, step, head, its) or its      # only the elements the body runs for
         self.scope.push()
         it_slot = self.scope.declare(f".it{self.here()}", T.ANY)
         ix_slot = self.scope.declare(f".ix{self.here()}", T.INT)

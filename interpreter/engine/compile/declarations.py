@@ -494,9 +494,16 @@ class Declarations:
             f.compiled, f.type = (lambda st, *args: None), T.ANY
         else:
             errors = len(self.report.errors)
-            fn, typ = compile_function(node, Cx(self.game, self.report, scope, False, {}, self), f.slot,
-                                       len(f.params))
+            domains, self.in_option_domains = self.in_option_domains, False    # its calls are a function's
+            try:
+                fn, typ = compile_function(node, Cx(self.game, self.report, scope, False, {}, self), f.slot,
+                                           len(f.params))
+            finally:
+                self.in_option_domains = domains
             f.compiled, f.type = fn, typ
+            fill = getattr(fn, "_rw_fill", None)
+            if fill is not None:
+                fill._rw_decl = f           # for probes.plain_calls: is it called only by options?
             if len(self.report.errors) == errors and inlinable(node, self.game.functions):
                 f.inline_body = node
         f.reads = {n for n, c in self.game.uses.items() if c > before.get(n, 0)}

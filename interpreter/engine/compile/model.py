@@ -251,6 +251,10 @@ class FuncDecl:
     inline_body: object = None
     #: the parsed body (None until compiled, or when it does not parse)
     tree: object = None
+    #: called somewhere other than in the domains and ``where`` of actions' parameters (set
+    #: as calls are compiled; one compiled later, say by a view, sets it then): while it is
+    #: False, an option enumerator may call it without remembering (probes.plain_calls)
+    called_outside_options: bool = False
 
 
 @dataclass

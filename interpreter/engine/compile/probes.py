@@ -248,3 +248,62 @@ def _through_copies(lines: list, a: int, b: int, key: str) -> str:
             return key
         key = new
     return key
+
+
+_CALL = re.compile(r"( *)(" + _MARKS + r")(_q\d+) = ([A-Za-z_]\w*)\(st(?:, (.*))?\)\Z")
+
+
+def listing_calls(lines: list, plain, varying: set) -> tuple:
+    """``lines`` (an option enumerator's, after :func:`share_probes` and :func:`hoist_probes`)
+    with each probe whose arguments read a name in ``varying`` (its loops' values) and whose
+    function ``plain(name)`` gives a variant that remembers nothing for (the name of the
+    function the probe calls on a miss; None: keep the probe) looked up in a dictionary of
+    the listing's own instead of ``st.memo``, the variant called on a miss; and the lines
+    that make those dictionaries, for the top of the enumerator: ``(lines, inits)``.
+    Such a function is called by option enumerators only (``FuncDecl.called_outside_options``):
+    its remembered results would be asked for again only by a later listing of a state in
+    which nothing it reads has changed, and one whose arguments are the listing's own loop
+    values is asked a new question nearly every time — so what it answers is kept for the
+    listing alone (where other elements of an earlier domain may ask the same again), in a
+    dictionary that is there from the start: no slot of ``st.memo`` looked at, no key
+    built twice on a miss."""
+    out = []
+    inits = {}
+    i = 0
+    while i < len(lines):
+        first = _PROBE1.match(lines[i])
+        second = _PROBE2.match(lines[i + 1]) if first is not None and i + 2 < len(lines) else None
+        call = _CALL.match(lines[i + 2]) if second is not None else None
+        if (call is None or second.group(2) != first.group(3) or call.group(3) != first.group(3)
+                or _indent(lines[i + 1]) != len(first.group(1)) or len(call.group(1)) <= len(first.group(1))
+                or (i + 3 < len(lines) and _indent(lines[i + 3]) > len(first.group(1)))):
+            out.append(lines[i])
+            i += 1
+            continue
+        names = {t for t in _TOKENS.findall(second.group(3)) if t != "st"}
+        name = plain(call.group(4)) if names & varying else None
+        if name is None:
+            out.extend(lines[i:i + 3])
+        else:
+            args = f", {call.group(5)}" if call.group(5) else ""
+            ws, q, key, miss = first.group(1), first.group(3), second.group(3), second.group(4)
+            here = inits.setdefault(first.group(4), f"_rw_here{first.group(4)}")
+            if key.startswith("("):         # a tuple: built once
+                out.append(f"{ws}{first.group(2)}{q}k = {key}")
+                key = f"{q}k"
+            out.append(f"{ws}{first.group(2)}{q} = {here}.get({key}, {miss})")
+            out.append(f"{ws}if {q} is {miss}:")
+            marks = call.group(2) or first.group(2)     # a failure in the call is the call's
+            out.append(f"{ws}    {marks}{q} = {here}[{key}] = {name}(st{args})")
+        i += 3
+    return out, [f"{name} = {{}}" for name in inits.values()]
+
+
+def loop_values(lines: list) -> set:
+    """The names the ``for`` loops of ``lines`` bind."""
+    found = set()
+    for line in lines:
+        m = _FOR.match(line)
+        if m is not None:
+            found.update(_TOKENS.findall(m.group(2)))
+    return found

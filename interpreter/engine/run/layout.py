@@ -58,6 +58,9 @@ class Layout:
         self.options = options
         self.variants = frozenset(variants)
         self.const: dict = {}
+        #: (id of a constant list, field, membership?) -> (the list, elements by value or None):
+        #: compile/constindex.items_with
+        self.const_index: dict = {}
         self.components: list = []
         self.zones: list = []
         self.zfam: list = []

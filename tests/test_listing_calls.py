@@ -1,0 +1,135 @@
+"""A rulebook function that only option enumerators call, with arguments from the enumerator's
+own loops, keeps its results there for one listing, not in the state (probes.listing_calls):
+the same options, the same games, the same errors, as with its results remembered."""
+from __future__ import annotations
+
+import pytest
+
+from dsl.diagnostics import RuleRuntimeError
+from interpreter.ai.bots import RandomBot
+from interpreter.engine.compile import codegen
+from interpreter.engine.compile.probes import listing_calls
+from interpreter.game import Rulebook
+
+GAME = """\
+regelwerk: 1
+game: {name: Test, players: {min: 2, max: 4}}
+variables: {x: 0}
+functions:
+  cost:
+    params: {a: int, b: int}
+    value: "12 // (a + b - (2 if x == 1 else 0)) + x + count([k for k in 1..a if k > 5])"
+actions:
+  buy:
+    params:
+      a: "1..3"
+      b: "[b for b in 1..3 if cost(a, b) % 2 == 0]"
+      c: "[cost(a, b)]"
+    do:
+%s
+flow:
+  - repeat: 6
+    do:
+      - decide: [buy]
+        who: 0
+end: {score: "x"}
+"""
+
+ONLY_OPTIONS = '      - set: "x += c % 7"'
+ALSO_STEPS = '      - set: "x += c % 7 + cost(1, 2) - cost(1, 2)"'
+
+
+def _options(fn) -> str:
+    return fn.__doc__ or ""
+
+
+def _play(rb, seed):
+    st = rb.new_game(2, seed)
+    bots = [RandomBot(seed, s) for s in range(2)]
+    seen = []
+    try:
+        while not st.is_terminal():
+            seen.append(st.legal_actions())
+            st.apply_index(bots[st.current_player()].choose_index(st))
+    except RuleRuntimeError as exc:
+        return seen, (exc.message, exc.pos.line, exc.pos.col)
+    return seen, st.scores()
+
+
+def _load(rulebook, do, monkeypatch=None):
+    if monkeypatch is None:
+        return Rulebook.load(rulebook(GAME.replace("%s", do)))
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "listing_calls", lambda lines, plain, varying: (lines, []))
+        rb = Rulebook.load(rulebook(GAME.replace("%s", do)))
+        rb.new_game(2, 1).legal_actions()         # the enumerator written now, without the change
+        return rb
+
+
+def _enumerator(rb) -> str:
+    rb.new_game(2, 1).legal_actions()
+    return _options(rb.game.actions["buy"].enumerate)
+
+
+def test_a_function_only_options_call_is_called_there_without_remembering(rulebook, monkeypatch):
+    rb = _load(rulebook, ONLY_OPTIONS)
+    text = _enumerator(rb)
+    assert "_plain(st, " in text and "_M[" not in text
+    kept = _load(rulebook, ONLY_OPTIONS, monkeypatch)
+    assert "_plain(" not in _enumerator(kept) and "_M[" in _enumerator(kept)
+    failed = 0
+    for seed in range(1, 9):
+        got = _play(rb, seed)
+        assert got == _play(kept, seed)
+        failed += isinstance(got[1], tuple)
+    # the first decision by hand: x = 0, cost(a, b) = 12 // (a + b); even for
+    # (1,1) 6, (1,2) 4, (1,3) 3 no, (2,1) 4, (2,2) 3 no, (2,3) 2, (3,1) 3 no, (3,2) 2, (3,3) 2
+    first = _play(rb, 1)[0][0]
+    assert first == [f"buy(a={a},b={b},c={c})" for a, b, c in [(1, 1, 6), (1, 2, 4), (2, 1, 4), (2, 3, 2),
+                                                             (3, 2, 2), (3, 3, 2)]]
+    assert failed == 0
+
+
+def test_a_function_also_called_by_steps_stays_remembered(rulebook):
+    text = _enumerator(_load(rulebook, ALSO_STEPS))
+    assert "_plain(" not in text and "_M[" in text
+
+
+def test_a_failure_in_the_function_is_reported_where_it_was(rulebook, monkeypatch):
+    # x == 1 and a + b == 2: a division by zero inside cost, in both variants
+    do = '      - set: "x = 1"'
+    rb, kept = _load(rulebook, do), _load(rulebook, do, monkeypatch)
+    got, want = _play(rb, 1), _play(kept, 1)
+    assert isinstance(got[1], tuple) and got == want
+    assert got[1][1:] == (7, 16)          # the function's value
+
+
+def test_listing_calls_rewrites_only_probes_of_loop_values_with_a_plain_variant():
+    probe = ["for _v1 in xs:",
+             "    _q2 = st.memo[0]",
+             "    if _q2 is None or (_q2 := _q2.get((_l0, _v1,), _miss0)) is _miss0:",
+             "        _q2 = _u3(st, _l0, _v1)",
+             "    out.append(_q2)"]
+    names = {"_u3": "_u3_plain"}
+    assert listing_calls(probe, names.get, {"_v1"}) == (
+        ["for _v1 in xs:",
+         "    _q2k = (_l0, _v1,)",
+         "    _q2 = _rw_here0.get(_q2k, _miss0)",
+         "    if _q2 is _miss0:",
+         "        _q2 = _rw_here0[_q2k] = _u3_plain(st, _l0, _v1)",
+         "    out.append(_q2)"],
+        ["_rw_here0 = {}"])
+    assert listing_calls(probe, names.get, {"_v9"}) == (probe, [])          # not the loop's values
+    assert listing_calls(probe, {}.get, {"_v1"}) == (probe, [])              # no plain variant
+
+
+def test_a_listing_asks_the_function_once_per_arguments(rulebook):
+    # c asks cost(b, a): every such pair was asked by b's domain before, in the same listing
+    rb = Rulebook.load(rulebook(GAME.replace("%s", ONLY_OPTIONS).replace('c: "[cost(a, b)]"', 'c: "[cost(b, a)]"')))
+    rb.new_game(2, 1).legal_actions()
+    ns = rb.game.actions["buy"].enumerate.__globals__
+    [name] = [k for k in ns if k.endswith("_plain")]
+    plain, calls = ns[name], []
+    ns[name] = lambda st, *args: calls.append(args) or plain(st, *args)
+    assert len(rb.new_game(2, 1).legal_actions()) == 6
+    assert sorted(calls) == [(a, b) for a in (1, 2, 3) for b in (1, 2, 3)]     # each once
