@@ -124,6 +124,16 @@ def test_truncation_at_the_bound_ends_a_copy_that_never_ends():
     assert cut                   # at 400 decisions (Yak's max_decisions for 2), never an error
 
 
+def test_the_sb3_vec_env_is_made_without_warnings_and_says_each_copy_renders_nothing():
+    pytest.importorskip("stable_baselines3")
+    from interpreter.ai.adapters.vector import sb3_vec_env
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")              # (SB3 warned when a copy's render_mode was missing)
+        venv = sb3_vec_env(TINY, players=2, num_envs=3, seed=0)
+    assert venv.render_mode is None and venv.get_attr("render_mode") == [None, None, None]
+    assert venv.has_attr("render_mode") and venv.get_attr("num_envs") == [3, 3, 3]
+
+
 @pytest.mark.slow
 def test_sb3_check_env_passes_and_maskable_ppo_trains_through_the_vec_env():
     pytest.importorskip("stable_baselines3")

@@ -48,9 +48,11 @@ class RulebookVecEnv(VecEnv):
         pass
 
     def has_attr(self, attr_name):
-        return attr_name == "action_masks" or hasattr(self.games, attr_name)
+        return attr_name in ("action_masks", "render_mode") or hasattr(self.games, attr_name)
 
     def get_attr(self, attr_name, indices=None):
+        if attr_name == "render_mode":          # (each copy's: none; VecEnv asks while it is made)
+            return [None for _ in self._get_indices(indices)]
         return [getattr(self.games, attr_name) for _ in self._get_indices(indices)]
 
     def set_attr(self, attr_name, value, indices=None):
