@@ -311,6 +311,8 @@ class ActionDecl:
     ends_turn: list = field(default_factory=list)
     #: generated code that lists the legal options (codegen.option_function; made when first needed)
     enumerate: Callable | None = None
+    #: ``make(who, values, PL)``: a new frame's locals (codegen.locals_maker; made when first needed)
+    make_locals: Callable | None = None
     #: no two combinations of parameter values can write the same action id (every value is
     #: its own id part, every domain is without repeats, no other action has this name):
     #: the options need no check for repeats (Compiler.mark_distinct_options)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dsl.diagnostics import Pos, RuleRuntimeError
 
+from ..compile.codegen import locals_maker
 from ..compile.flowcode import direct_function, rule_error
 from .limits import LIMITS, NEXT, WORK
 from .frames import Decision, Frame, Option, ScopeRec, id_part, option_id  # noqa: F401 - part of this module's API
@@ -318,12 +319,10 @@ class State(Moves, Told, PlayerAPI):
         if dec.as_slot is not None:
             self.frames[-1].L[dec.as_slot] = action.name
         proc = action.proc
-        L = [None] * proc.nslots
-        if action.inherit:
-            L[:action.inherit] = self.frames[-1].L[:action.inherit]
-        L[action.player_slot] = who
-        for spec, v in zip(action.params, opt.values):
-            L[spec.slot] = v
+        make = action.make_locals
+        if make is None:
+            make = action.make_locals = locals_maker(action)
+        L = make(who, opt.values, self.frames[-1].L if action.inherit else None)
         history.append((who, opt))
         if proc.entries is not None:
             direct = proc.direct
@@ -348,13 +347,10 @@ class State(Moves, Told, PlayerAPI):
             if name is None:            # a seat that had nothing legal took no part
                 continue
             action = by_proc[name]
-            L = [None] * action.proc.nslots
-            if action.inherit:
-                L[:action.inherit] = base[:action.inherit]
-            L[action.player_slot] = who
-            for spec, v in zip(action.params, values):
-                L[spec.slot] = v
-            self.frames.append(Frame(action.proc, L))
+            make = action.make_locals
+            if make is None:
+                make = action.make_locals = locals_maker(action)
+            self.frames.append(Frame(action.proc, make(who, values, base)))
 
     def pending_seats(self) -> list:
         """Every seat still to choose in the pending decision: for a decision taken together
