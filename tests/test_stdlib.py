@@ -111,6 +111,9 @@ def ev(lib, text):
     ("next(0, 2)", 2),
     ("prev(0)", 2),
     ("seats_from(1)", [1, 2, 0]),
+    ("seats_from(0)", [0, 1, 2]),                         # (answers made once per number of seats)
+    ("seats_from(2)", [2, 0, 1]),
+    ("seats_from(2) == seats_from(next(1))", True),
     ("automaton(2)", True),
     ("automaton(0)", False),
     ("seat_name(2)", "Robo"),

@@ -338,7 +338,16 @@ def _prev(st, p, k=1):
          [V("p", T.PLAYER)], _const(T.ListT(T.PLAYER)))
 def _seats_from(st, p):
     n = st.lay.num_seats
+    rows = _SEATS_FROM.get(n)
+    if rows is None:
+        rows = _SEATS_FROM[n] = tuple(tuple((q + i) % n for i in range(n)) for q in range(n))
+    if type(p) is int and 0 <= p < n:
+        return rows[p]
     return tuple((p + i) % n for i in range(n))
+
+
+#: seats_from's answers per number of seats, made once: ``_SEATS_FROM[n][p]``
+_SEATS_FROM = {}
 
 
 @builtin("automaton", "automaton(p) — true if seat p is an automaton (its moves are made by the rules).",
