@@ -271,7 +271,7 @@ def option_function(action, id_part):
     elif action.distinct_options:         # no id can come twice: nothing to check
         lines.append(f"{indent}out.append((_action, ({xs})))")
     else:
-        ids = "".join(f"_x{i}, " if id_is_value(spec.type) else f"_id(_x{i}), " for i, spec in enumerate(params))
+        ids = "".join(f"{_id_part_text(spec.type, f'_x{i}')}, " for i, spec in enumerate(params))
         lines.append(f"{indent}key = (_name, {ids})")
         lines.append(f"{indent}if key not in seen:")
         lines.append(f"{indent}    seen.add(key)")
@@ -340,6 +340,17 @@ def _fused_loop(text: str, pre: list, i: int):
         return None
     ws, mark, value = append.groups()
     return [*loop, f"{ws}{mark}_x{i} = {value}"], ws
+
+
+def _id_part_text(typ, x: str) -> str:
+    """Python text for ``frames.id_part(x)`` where ``x`` is of type ``typ``: the value itself
+    (id_is_value), a component's label read in place (its id part; none is "none" as in
+    id_part), else the call."""
+    if id_is_value(typ):
+        return x
+    if isinstance(typ, T.Comp):
+        return f"({x}.label if {x} is not None else _id({x}))"
+    return f"_id({x})"
 
 
 def id_is_value(typ) -> bool:
