@@ -228,10 +228,13 @@ class State(Moves, Told, PlayerAPI):
             for inv, fn, pos in self.game.scope_invariants.get(kind, ()):
                 if not fn(self, [None]):
                     self.broken.append((inv, pos, kind))
-        if self.game.event_triggers:
-            ev = kind + "_end"
-            if ev in self.game.event_triggers:
-                self.emit(ev, Record.of({"name": name}), Pos("<scope>"))
+        events = self.game.event_triggers
+        if events:
+            ev = _SCOPE_END.get(kind)
+            if ev is None:
+                ev = _SCOPE_END[kind] = kind + "_end"
+            if ev in events:
+                self.emit(ev, Record.of({"name": name}), _SCOPE_POS)
         if rec.deferred:
             for proc, L, trig in reversed(rec.deferred):
                 self.frames.append(Frame(proc, L, 0, trig))
@@ -476,6 +479,11 @@ class State(Moves, Told, PlayerAPI):
         script = data.get("script")
         s.script = None if script is None else (tuple(script[0]), script[1])
         return s
+
+
+#: the event a scope's end sends, by the scope's kind ("turn" -> "turn_end"), and where it is said to come from
+_SCOPE_END = {}
+_SCOPE_POS = Pos("<scope>")
 
 
 def run(st: State, limit: int | None = None, first=None, L=None, proc=None) -> None:
