@@ -49,6 +49,7 @@ NATIVE_MODULES = [
     "interpreter.engine.run.grids",
     "interpreter.engine.run.values",
     "interpreter.engine.run.rng",
+    "interpreter.engine.knowledge.movewrite",
     "interpreter.ai.bots",
 ]
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -6,6 +6,7 @@ Python source written once per layout (``_updater``).  Needs numpy (the ``rl`` e
 """
 from __future__ import annotations
 
+from .movewrite import write_moves, write_moves_weighed
 from .observe import var_visible
 from .tensors import EVERYONE, _encoder, _np, observation_spec
 
@@ -271,19 +272,6 @@ def _literal(value, names: dict) -> str:
     return name
 
 
-#: the generated update's loop over the components moved since the last write: the counts of the zone
-#: left and of the one entered (a component moved twice is done at its first entry)
-_EACH_MOVED = [
-    "            for cid in new:",
-    "                old = before[cid]",
-    "                now = where[cid]",
-    "                if old != now:",
-    "                    before[cid] = now",
-    "                    m[COUNT[old]] -= 1.0",
-    "                    m[COUNT[now]] += 1.0",
-]
-
-
 def _updater(enc):
     """The function ``update(writer, view, st, viewer)`` that writes a view of ``enc``'s layout over
     with what changed since (ObservationWriter): Python source written once per layout, with the
@@ -292,7 +280,7 @@ def _updater(enc):
     (engine/compile/codegen.py).  What it writes is what ``observation_vector`` writes whole
     (tests/test_tensors_incremental.py compares them at every step of random games)."""
     names = {"ENC": enc, "COUNT": enc.count_list, "LABEL": enc.label_flat, "PLAIN_GET": enc.plain_get,
-             "_UNSEEN": _UNSEEN}
+             "_UNSEEN": _UNSEEN, "WRITE_MOVES": write_moves, "WRITE_MOVES_WEIGHED": write_moves_weighed}
     nc = enc.nc
     src = [
         "def update(writer, view, st, viewer, COUNT=COUNT, LABEL=LABEL, isinstance=isinstance, "
@@ -306,22 +294,11 @@ def _updater(enc):
         "    if end > view.at:",
         "        new = moved[view.at - base:]",
         "        view.at = end",
-        "        before = view.where",
-        "        where = st.where",
         "        lab = view.lab",
         "        if lab is not None:",
-        *_EACH_MOVED,
-        f"                    m[lab[old * {nc} + cid]] -= 1.0",
-        f"                    m[lab[now * {nc} + cid]] += 1.0",
+        f"            WRITE_MOVES(m, new, view.where, st.where, COUNT, lab, {nc})",
         "        else:",                          # weighed by the visibility written last
-        "            vis = view.vis",
-        *_EACH_MOVED,
-        "                    w = vis[old]",
-        "                    if w:",
-        f"                        m[LABEL[old * {nc} + cid]] -= w",
-        "                    w = vis[now]",
-        "                    if w:",
-        f"                        m[LABEL[now * {nc} + cid]] += w",
+        f"            WRITE_MOVES_WEIGHED(m, new, view.where, st.where, COUNT, LABEL, view.vis, {nc})",
     ]
     # zones whose visibility changed: their label columns again
     if enc.vis_fixed:
