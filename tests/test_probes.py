@@ -91,3 +91,31 @@ def test_a_lookup_in_a_loop_that_later_changes_its_arguments_does_not_read_the_o
     assert share_probes(lines) == lines
     # without the change the earlier result is read
     assert share_probes(lines[:-1]) == [*PROBE, "for _v3 in xs:", "    out.append(_q2)"]
+
+
+#: a probe of a function of two arguments, kept a dictionary per first argument (codegen.memo_path)
+PROBE2 = ["_q2 = st.memo[0]",
+          "if _q2 is None or (_q2 := _q2.get(_v1)) is None or (_q2 := _q2.get(L[3], _miss0)) is _miss0:",
+          "    _q2 = _u3(st, _v1, L[3])"]
+
+
+def test_a_lookup_of_two_arguments_is_read_with_both_and_moved_and_shared_alike():
+    from interpreter.engine.compile.probes import _lookup, share_probes
+    read = _lookup(PROBE2[1])
+    assert (read.group(2), read.group(3), read.group(4)) == ("_q2", "(_v1, L[3],)", "_miss0")
+    assert _lookup(PROBE[1]).group(3) == "_v1"
+    # moved out of the inner loop, which changes neither argument
+    lines = hoist_probes(_in_loops(PROBE2))
+    assert lines[:5] == ["for _v1 in xs:", "    _q2 = _miss0", "    for _v2 in ys:", "        if _q2 is _miss0:",
+                         "            _q2 = st.memo[0]"]
+    # ... but not out of a loop over its first argument
+    assert hoist_probes(["for _v1 in xs:", *["    " + line for line in PROBE2]]) == \
+        ["for _v1 in xs:", *["    " + line for line in PROBE2]]
+    # a second one with the same arguments (through a copy) reads the first one's result
+    again = [line.replace("_q2", "_q5").replace("_v1", "_l2") for line in PROBE2]
+    lines = [*PROBE2, "for _v3 in xs:", "    _l2 = _v1", *["    " + line for line in again], "    out.append(_q5)"]
+    assert share_probes(lines) == [*PROBE2, "for _v3 in xs:", "    _l2 = _v1", "    out.append(_q2)"]
+    # ... not one whose second argument differs
+    other = [line.replace("L[3]", "L[4]") for line in again]
+    lines = [*PROBE2, "for _v3 in xs:", "    _l2 = _v1", *["    " + line for line in other], "    out.append(_q5)"]
+    assert share_probes(lines) == lines

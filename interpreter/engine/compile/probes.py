@@ -36,7 +36,40 @@ import re
 _MARKS = r"(?:\x04\d+\x02)*"
 _NAME = r"(?:[A-Za-z_]\w*|\x05\d+\x06)"
 _PROBE1 = re.compile(r"( *)(" + _MARKS + r")(_q\d+) = st\.memo\[(\d+)\]\Z")
-_PROBE2 = re.compile(r"( *)" + _MARKS + r"if (_q\d+) is None or \(\2 := \2\.get\((.*), (_miss\d+)\)\) is \4:\Z")
+#: a plain argument (context._PLAIN_ARG): a name, a mark, a slot, a number
+_ARG = r"(?:\(-?\d+\)|[^,()\s]+)"
+#: the probe's second line; a function of two arguments looks the first up on its own
+#: (``... or (_q2 := _q2.get(a)) is None or (_q2 := _q2.get(b, _miss0)) is _miss0:``,
+#: codegen.memo_path)
+_PROBE2_RE = re.compile(r"( *)" + _MARKS + r"if (_q\d+) is None((?: or \(\2 := \2\.get\(" + _ARG
+                        + r"\)\) is None)*) or \(\2 := \2\.get\((.*), (_miss\d+)\)\) is \5:\Z")
+_INNER = re.compile(r"\.get\((" + _ARG + r")\)")
+
+
+class _Lookup:
+    """The second line of a probe, read: ``group(2)`` its result's name, ``group(3)`` its
+    arguments as one text (several as a tuple's text ``(a, b,)``, however the function keeps
+    them), ``group(4)`` its missing marker."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts):
+        self.parts = parts
+
+    def group(self, n):
+        return self.parts[n]
+
+
+def _lookup(line: str):
+    """The probe's second line ``line`` read (a :class:`_Lookup`), or None."""
+    found = _PROBE2_RE.match(line)
+    if found is None:
+        return None
+    args = _INNER.findall(found.group(3))
+    key = "(" + ", ".join([*args, found.group(4)]) + ",)" if args else found.group(4)
+    return _Lookup((line, found.group(1), found.group(2), key, found.group(5)))
+
+
 _FOR = re.compile(r"( *)" + _MARKS + r"for (.+?) in .*:\Z")
 _LOOP = re.compile(r" *" + _MARKS + r"(?:for .+ in .*|while .*):\Z")
 _HEADER = re.compile(r" *" + _MARKS + r"(if|elif|else|for|while|try|except|def|with)\b")
@@ -74,7 +107,7 @@ def hoist_probes(lines: list) -> list:
     i = 0
     while i + 2 < len(lines):
         first = _PROBE1.match(lines[i])
-        second = _PROBE2.match(lines[i + 1]) if first else None
+        second = _lookup(lines[i + 1]) if first else None
         if second is None or second.group(2) != first.group(3) or _indent(lines[i + 1]) != len(first.group(1)):
             i += 1
             continue
@@ -142,7 +175,7 @@ def _probe_at(lines: list, i: int):
     first = _PROBE1.match(lines[i])
     if first is None or i + 2 >= len(lines):
         return None
-    second = _PROBE2.match(lines[i + 1])
+    second = _lookup(lines[i + 1])
     ws, q = first.group(1), first.group(3)
     if second is None or second.group(2) != q or _indent(lines[i + 1]) != len(ws):
         return None
@@ -204,7 +237,8 @@ def share_probes(lines: list) -> list:
                 names = {t for t in _TOKENS.findall(key1) if t != "st"}
                 if key != key1 or _assigned(names, lines[end1:_reach(lines, end1, start2)]):
                     continue
-                own = 3 if start2 == i else 4       # its lookup, its walrus, its call (its guard's mark)
+                # its lookup, its walruses (one per argument of a nested lookup), its call (its guard's mark)
+                own = (2 if start2 == i else 3) + len(re.findall(rf"(?<![\w.]){q2}\s*:=", lines[i + 1]))
                 if sum(len(re.findall(rf"(?<![\w.]){q2}\s*:?=(?!=)", line)) for line in lines) != own:
                     continue            # not a name of its own (assigned elsewhere too): leave it
                 del lines[start2:end2]
@@ -272,7 +306,7 @@ def listing_calls(lines: list, plain, varying: set) -> tuple:
     i = 0
     while i < len(lines):
         first = _PROBE1.match(lines[i])
-        second = _PROBE2.match(lines[i + 1]) if first is not None and i + 2 < len(lines) else None
+        second = _lookup(lines[i + 1]) if first is not None and i + 2 < len(lines) else None
         call = _CALL.match(lines[i + 2]) if second is not None else None
         if (call is None or second.group(2) != first.group(3) or call.group(3) != first.group(3)
                 or _indent(lines[i + 1]) != len(first.group(1)) or len(call.group(1)) <= len(first.group(1))
