@@ -174,3 +174,18 @@ def test_every_remembered_result_equals_a_fresh_computation(game):
                     assert fn(fresh, *args) == value, (game, seed, name, args)
                     checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_a_move_between_two_zones_forgets_what_either_makes_stale_each_once(game):
+    # Layout.stale_two (moves._forget_two): the union of the two zones' stale results, no slot twice
+    rb = Rulebook.load(RULES / game)
+    lay = rb.new_game(3 if game != "moonlight_market" else 2, 1, logging=False).lay
+    stale = lay.stale_results
+    for a in lay.zones:
+        for b in lay.zones:
+            got = lay.stale_two[a.id][lay.zone_family_no[b.id]]
+            if stale[a.id] is None or stale[b.id] is None:
+                assert got is None
+            else:
+                assert sorted(got) == sorted(set(stale[a.id]) | set(stale[b.id])), (game, a.name, b.name)
