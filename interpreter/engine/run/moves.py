@@ -281,7 +281,7 @@ class Moves:
             where[c.id] = did
         if self.moved is not None:
             self.moved.extend([c.id for c in got])
-        self.forget_results((src.id, did))
+        _forget_two(self, src.id, did)
         got = tuple(got)
         if len(got) < n:
             self.short_draws.append((pos, n, len(got), src.name))
