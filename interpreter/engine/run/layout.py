@@ -42,6 +42,10 @@ class _LayoutState:
         return self.lay.zid
 
     @property
+    def zn(self):
+        return self.lay.zidn
+
+    @property
     def vk(self):
         return self.lay.vkeys
 
@@ -66,6 +70,9 @@ class Layout:
         self.zfam: list = []
         #: per zone family: key -> the zone's id (the zfam zones' ids)
         self.zid: list = []
+        #: per zone family: ``zid`` nested, a dictionary per index value (one index: ``zid``):
+        #: ``zidn[f][a][b]`` is ``zid[f][(a, b)]`` without the tuple (context.contents_of)
+        self.zidn: list = []
         #: (family id, leading index values) -> the zones of that part of the family (zones_of)
         self._zone_parts: dict = {}
         self.vkeys: list = []
@@ -276,6 +283,7 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
             ids[key] = z
         lay.zfam.append(ids)
         lay.zid.append({key: z.id for key, z in ids.items()})
+        lay.zidn.append(_nested(lay.zid[-1]) if len(fam.index) > 1 else lay.zid[-1])
     box = Zone(len(lay.zones), BOX, (), BOX, "area", None, frozenset(), None, ())
     lay.zones.append(box)
     lay.box = box
@@ -448,3 +456,14 @@ def _pair_stale(lay) -> None:
     rows = [[None if a is None or b is None else tuple(sorted(set(a) | set(b))) for b in stale] for a in stale]
     lay.zone_family_no = [number[z.family] for z in lay.zones]
     lay.stale_two = [rows[number[z.family]] for z in lay.zones]
+
+
+def _nested(ids: dict) -> dict:
+    """``{(a, b, …): id}`` as ``{a: {b: {…: id}}}``."""
+    out: dict = {}
+    for key, zid in ids.items():
+        at = out
+        for part in key[:-1]:
+            at = at.setdefault(part, {})
+        at[key[-1]] = zid
+    return out
