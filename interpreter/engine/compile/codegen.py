@@ -25,7 +25,7 @@ from functools import partial
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import types as T
-from .probes import hoist_probes, listing_calls, loop_values, share_probes
+from .probes import hoist_outer, hoist_probes, listing_calls, loop_values, share_probes
 from .statereads import bind_state_reads
 from ..run.limits import LimitError
 from ..run.values import format_value
@@ -153,7 +153,7 @@ class Gen:
         _counter[0] += 1
         filename = f"<rulebook {pos.file}:{pos.line}:{pos.col} #{_counter[0]}>"
         if pre:
-            binds, pre = bind_state_reads(hoist_probes(share_probes(pre)))
+            binds, pre = bind_state_reads(hoist_outer(hoist_probes(share_probes(pre))))
             pre = binds + pre
         body = "".join(f"        {line}\n" for line in pre) + prefix + src
         text, spans = strip(body, self.guards, head.count("\n") + 1, 0)
@@ -274,6 +274,7 @@ def option_function(action, id_part):
     lines = hoist_probes(share_probes(lines))
     varying = loop_values(lines) | {local(spec.slot) for spec in params}
     lines, here = listing_calls(lines, partial(_plain_variant, ns), varying)
+    lines = hoist_outer(lines)
     binds, lines = bind_state_reads(lines)
     lines[1:1] = ["    " + line for line in binds + here]
     text = "\n".join(lines) + "\n"

@@ -341,3 +341,78 @@ def loop_values(lines: list) -> set:
         if m is not None:
             found.update(_TOKENS.findall(m.group(2)))
     return found
+
+
+def hoist_outer(lines: list) -> list:
+    """``lines`` with each probe of a function of two arguments (nested, codegen.memo_path)
+    that a loop asks with its first argument fixed and its second changing — which
+    :func:`hoist_probes` cannot move — looking the first argument's dictionary up once per
+    entry into the outermost loop that keeps the first argument (on first use, as
+    :func:`hoist_probes` does), and only the second in every iteration::
+
+        _q2o = _miss0
+        for _v3 in xs:
+            _q2 = _q2o
+            if _q2 is _miss0:
+                _q2 = st.memo[0]
+                if _q2 is not None and (_q2 := _q2.get(_p0)) is not None:
+                    _q2o = _q2
+            if _q2 is None or (_q2 := _q2.get(_v3, _miss0)) is _miss0:
+                _q2 = _u3(st, _p0, _v3)
+
+    The first argument's dictionary is kept once found; until then every iteration looks
+    for it again (a call on a miss makes it: the next iteration finds it).  For the same text as :func:`hoist_probes`, after it (and, in an option
+    enumerator, after :func:`listing_calls`)."""
+    lines = list(lines)
+    i = 0
+    while i + 2 < len(lines):
+        first = _PROBE1.match(lines[i])
+        second = _PROBE2_RE.match(lines[i + 1]) if first else None
+        if (second is None or second.group(2) != first.group(3) or _indent(lines[i + 1]) != len(first.group(1))
+                or _indent(lines[i + 2]) <= len(first.group(1))
+                or (i + 3 < len(lines) and _indent(lines[i + 3]) > len(first.group(1)))):
+            i += 1
+            continue
+        outer = _INNER.findall(second.group(3))
+        ws, q, slot, miss, last = first.group(1), first.group(3), first.group(4), second.group(5), second.group(4)
+        if len(outer) != 1 or (i > 0 and lines[i - 1].strip().endswith(f"if {q} is {miss}:")):
+            i += 3
+            continue
+        names = {t for t in _TOKENS.findall(outer[0]) if t != "st"}
+        target = None
+        depth = len(ws)
+        k = i - 1
+        while k >= 0 and depth > 0:
+            line = lines[k]
+            d = _indent(line)
+            if d < depth and line.strip():
+                depth = d
+                header = _HEADER.match(line)
+                if header is None:
+                    break
+                kind = header.group(1)
+                if kind == "for":
+                    end = k + 1
+                    while end < len(lines) and (_indent(lines[end]) > d or not lines[end].strip()):
+                        end += 1
+                    if _assigned(names, lines[k:end]):
+                        break
+                    target = k
+                elif kind not in ("if", "elif", "else"):
+                    break
+            k -= 1
+        if target is None:
+            i += 3
+            continue
+        marks1 = first.group(2)
+        marks2 = lines[i + 1][len(ws):lines[i + 1].index("if ")]
+        o = f"{q}o"
+        lines[i:i + 2] = [f"{ws}{q} = {o}",
+                          f"{ws}if {q} is {miss}:",
+                          f"{ws}    {marks1}{q} = st.memo[{slot}]",
+                          f"{ws}    {marks2}if {q} is not None and ({q} := {q}.get({outer[0]})) is not None:",
+                          f"{ws}        {o} = {q}",
+                          f"{ws}{marks2}if {q} is None or ({q} := {q}.get({last}, {miss})) is {miss}:"]
+        lines.insert(target, " " * _indent(lines[target]) + f"{o} = {miss}")
+        i += 8
+    return lines
