@@ -273,8 +273,9 @@ end: {score: "sum(got, g -> g)"}
 
 
 def test_a_range_in_a_function_is_made_once_and_looked_up_after(rulebook):
-    """``a..b`` in statement context looks a range made before up (operators._MADE) and makes
-    it only when it is not there: the same values the first time, the second, and empty."""
+    """``a..b`` in statement context looks a range made before up (operators._MADE_BY_LO: by
+    its first number, then its last) and makes it only when it is not there: the same values
+    the first time, the second, and empty."""
     book = rulebook(HEAD + """
 variables: {got: []}
 functions:
@@ -287,6 +288,8 @@ end: {score: "0"}
     st = rb.new_game(2, 1)
     # 2..4: 3 numbers, 9;  5..4: none;  2..4 again;  4..4: 1 number, 4;  9..4: none
     assert list(rb.evaluate(st, "got")) == [39, 0, 39, 14, 0]
+    from interpreter.engine.compile.operators import _MADE_BY_LO
+    assert (_MADE_BY_LO[2][4], _MADE_BY_LO[5][4], _MADE_BY_LO[4][4]) == ((2, 3, 4), (), (4,))
 
 
 def test_a_product_past_the_digits_limit_is_located_at_the_product(rulebook, monkeypatch):

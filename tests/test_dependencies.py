@@ -115,6 +115,46 @@ end: {score: "0"}
     assert results == {zones["bag"]: 3 - drawn_red}
 
 
+def test_a_function_of_two_arguments_keeps_its_results_by_the_first_then_the_second(rulebook):
+    # codegen.memo_path: {p: {c: result}}, forgotten by a move into hand[p] like any result
+    rb = Rulebook.load(rulebook(HEAD + """
+functions:
+  held: {params: {p: player, c: color}, value: "count(hand[p], t -> t.color == c)"}
+variables: {a: 0, b: 0}
+flow:
+  - {draw: 2, from: bag, to: "hand[0]"}
+  - set: "a = held(0, red) * 10 + held(0, blue) + 100 * held(1, red)"
+  - {decide: [wait], who: 0}
+actions:
+  wait:
+    do:
+      - {draw: 1, from: bag, to: "hand[0]"}
+      - set: "b = held(0, red) * 10 + held(0, blue)"
+end: {score: "0"}
+"""))
+    st = rb.new_game(2, 1)
+    hand = next(z for z in st.lay.zones if z.name == "hand[0]")
+    reds = sum(t.label == "red" for t in st.z[hand.id])
+    assert st.v[rb.game.variables["a"].offset] == reds * 10 + (2 - reds)
+    slot = rb.game.functions["held"].slot
+    assert st.memo[slot] == {0: {"red": reds, "blue": 2 - reds}, 1: {"red": 0}}
+    st.apply("wait")
+    reds = sum(t.label == "red" for t in st.z[hand.id])
+    assert st.v[rb.game.variables["b"].offset] == reds * 10 + (3 - reds)
+    assert st.memo[slot] == {0: {"red": reds, "blue": 3 - reds}}    # the draw forgot them all
+
+
+def _remembered(results, nparams: int) -> list:
+    """``(arguments, result)`` of every result in one function's slot of ``State.memo``: one
+    argument the key, two a dictionary per value of the first of results by the second,
+    more a tuple (codegen.memo_path)."""
+    if not results:
+        return []
+    if nparams == 2:
+        return [((a, b), value) for a, inner in results.items() for b, value in inner.items()]
+    return [(() if nparams == 0 else (key,) if nparams == 1 else key, value) for key, value in results.items()]
+
+
 @pytest.mark.parametrize("game", SHIPPED)
 def test_every_remembered_result_equals_a_fresh_computation(game):
     """After every decision of random games, each result the state remembers is
@@ -129,9 +169,23 @@ def test_every_remembered_result_equals_a_fresh_computation(game):
             st.apply_index(bots[st.current_player()].choose_index(st))
             for slot, results in enumerate(st.memo):
                 name, fn, nparams = funcs[slot]
-                for key, value in list((results or {}).items()):
-                    args = () if nparams == 0 else (key,) if nparams == 1 else key
+                for args, value in _remembered(results, nparams):
                     fresh = st.clone()          # a clone remembers nothing
                     assert fn(fresh, *args) == value, (game, seed, name, args)
                     checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_a_move_between_two_zones_forgets_what_either_makes_stale_each_once(game):
+    # Layout.stale_two (moves._forget_two): the union of the two zones' stale results, no slot twice
+    rb = Rulebook.load(RULES / game)
+    lay = rb.new_game(3 if game != "moonlight_market" else 2, 1, logging=False).lay
+    stale = lay.stale_results
+    for a in lay.zones:
+        for b in lay.zones:
+            got = lay.stale_two[a.id][lay.zone_family_no[b.id]]
+            if stale[a.id] is None or stale[b.id] is None:
+                assert got is None
+            else:
+                assert sorted(got) == sorted(set(stale[a.id]) | set(stale[b.id])), (game, a.name, b.name)

@@ -91,3 +91,90 @@ def test_a_lookup_in_a_loop_that_later_changes_its_arguments_does_not_read_the_o
     assert share_probes(lines) == lines
     # without the change the earlier result is read
     assert share_probes(lines[:-1]) == [*PROBE, "for _v3 in xs:", "    out.append(_q2)"]
+
+
+#: a probe of a function of two arguments, kept a dictionary per first argument (codegen.memo_path)
+PROBE2 = ["_q2 = st.memo[0]",
+          "if _q2 is None or (_q2 := _q2.get(_v1)) is None or (_q2 := _q2.get(L[3], _miss0)) is _miss0:",
+          "    _q2 = _u3(st, _v1, L[3])"]
+
+
+def test_a_lookup_of_two_arguments_is_read_with_both_and_moved_and_shared_alike():
+    from interpreter.engine.compile.probes import _lookup, share_probes
+    read = _lookup(PROBE2[1])
+    assert (read.group(2), read.group(3), read.group(4)) == ("_q2", "(_v1, L[3],)", "_miss0")
+    assert _lookup(PROBE[1]).group(3) == "_v1"
+    # moved out of the inner loop, which changes neither argument
+    lines = hoist_probes(_in_loops(PROBE2))
+    assert lines[:5] == ["for _v1 in xs:", "    _q2 = _miss0", "    for _v2 in ys:", "        if _q2 is _miss0:",
+                         "            _q2 = st.memo[0]"]
+    # ... but not out of a loop over its first argument
+    assert hoist_probes(["for _v1 in xs:", *["    " + line for line in PROBE2]]) == \
+        ["for _v1 in xs:", *["    " + line for line in PROBE2]]
+    # a second one with the same arguments (through a copy) reads the first one's result
+    again = [line.replace("_q2", "_q5").replace("_v1", "_l2") for line in PROBE2]
+    lines = [*PROBE2, "for _v3 in xs:", "    _l2 = _v1", *["    " + line for line in again], "    out.append(_q5)"]
+    assert share_probes(lines) == [*PROBE2, "for _v3 in xs:", "    _l2 = _v1", "    out.append(_q2)"]
+    # ... not one whose second argument differs
+    other = [line.replace("L[3]", "L[4]") for line in again]
+    lines = [*PROBE2, "for _v3 in xs:", "    _l2 = _v1", *["    " + line for line in other], "    out.append(_q5)"]
+    assert share_probes(lines) == lines
+
+
+#: a probe of two arguments in a loop over its second argument, the first fixed
+OUTER_LOOP = ["for _v1 in xs:",
+              "    _q2 = st.memo[0]",
+              "    if _q2 is None or (_q2 := _q2.get(_p0)) is None or (_q2 := _q2.get(_v1, _miss0)) is _miss0:",
+              "        _q2 = _u3(st, _p0, _v1)",
+              "    out.append(_q2)"]
+
+
+def test_a_loop_over_the_second_argument_looks_the_first_up_once_per_entry():
+    from interpreter.engine.compile.probes import hoist_outer
+    assert hoist_probes(OUTER_LOOP) == OUTER_LOOP        # the second argument changes: it stays
+    assert hoist_outer(OUTER_LOOP) == ["_q2o = _miss0",
+                                       "for _v1 in xs:",
+                                       "    _q2 = _q2o",
+                                       "    if _q2 is _miss0:",
+                                       "        _q2 = st.memo[0]",
+                                       "        if _q2 is not None and (_q2 := _q2.get(_p0)) is not None:",
+                                       "            _q2o = _q2",
+                                       "    if _q2 is None or (_q2 := _q2.get(_v1, _miss0)) is _miss0:",
+                                       "        _q2 = _u3(st, _p0, _v1)",
+                                       "    out.append(_q2)"]
+    # a loop that changes the first argument: nothing to look up once
+    changing = ["for _p0 in ps:", *["    " + line for line in OUTER_LOOP]]
+    assert hoist_outer(changing)[:2] == ["for _p0 in ps:", "    _q2o = _miss0"]
+    assert hoist_outer([line.replace("_p0", "_v1") for line in OUTER_LOOP]) == \
+        [line.replace("_p0", "_v1") for line in OUTER_LOOP]
+    # one argument only: not a nested probe, left to hoist_probes
+    assert hoist_outer(_in_loops(PROBE)) == _in_loops(PROBE)
+
+
+def test_the_first_argument_looked_up_once_gives_what_every_lookup_gave():
+    from interpreter.engine.compile.probes import hoist_outer
+    calls = []
+
+    def run(lines, remembered, p, xs):
+        calls.clear()
+        text = "def f(st, _p0, xs):\n    out = []\n" + "".join(f"    {line}\n" for line in lines) + "    return out\n"
+
+        def fill(st, p, v):             # what a function called on a miss does: compute, remember
+            calls.append((p, v))
+            st.memo[0] = st.memo[0] or {}
+            st.memo[0].setdefault(p, {})[v] = p * 100 + v
+            return p * 100 + v
+        ns = {"_miss0": object(), "_u3": fill}
+        exec(text, ns)
+        st = type("S", (), {})()
+        st.memo = [None if remembered is None else {k: dict(v) for k, v in remembered.items()}]
+        return ns["f"](st, p, xs), list(calls)
+
+    new = hoist_outer(OUTER_LOOP)
+    assert new != OUTER_LOOP
+    for remembered in (None, {}, {1: {}}, {1: {2: 102, 3: 103}}, {2: {2: 202}}):
+        for xs in ([2, 3, 4], [], [4, 4]):
+            got, old = run(new, remembered, 1, xs), run(OUTER_LOOP, remembered, 1, xs)
+            assert got[0] == old[0] == [100 + x for x in xs]
+            assert got[1] == old[1]                # called for the same missing results
+    assert run(new, {1: {2: 102, 3: 103}}, 1, [2, 3])[1] == []

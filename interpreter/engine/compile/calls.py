@@ -12,7 +12,7 @@ from dsl.diagnostics import Pos, Report
 
 from . import types as T
 from ..run.stdlib import BUILTINS
-from .codegen import MISSING, Gen
+from .codegen import MISSING, Gen, memo_path
 from .context import (Cx, E_ARITY, E_LAMBDA, E_NAME, E_STATIC, Scope, _use, contents_of, gen_expr,
     indented, nested, src_as_list, suggest)
 from .names import _family_key
@@ -377,10 +377,11 @@ def _memo_probe(fdecl, parts: list, cx: Cx) -> str:
     gen = cx.gen
     args = [_plain(part, cx) for part in parts]     # each argument once
     q = gen.temp()
-    key = "None" if not args else args[0] if len(args) == 1 else f"({', '.join(args)},)"
+    outer, key = memo_path(args)
     miss = gen.bind(MISSING, "miss")
+    inner = "".join(f" or ({q} := {q}.get({a})) is None" for a in outer)    # nested (Gen.memo_function)
     cx.stmts.extend([f"{q} = st.memo[{int(fdecl.slot)}]",
-                     f"if {q} is None or ({q} := {q}.get({key}, {miss})) is {miss}:",
+                     f"if {q} is None{inner} or ({q} := {q}.get({key}, {miss})) is {miss}:",
                      f"    {q} = {gen.bind(getattr(fdecl.compiled, '_rw_fill', fdecl.compiled), 'u')}"
                      f"({', '.join(['st'] + args)})"])
     return q

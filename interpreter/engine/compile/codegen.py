@@ -25,7 +25,7 @@ from functools import partial
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import types as T
-from .probes import hoist_probes, listing_calls, loop_values, share_probes
+from .probes import hoist_outer, hoist_probes, listing_calls, loop_values, share_probes
 from .statereads import bind_state_reads
 from ..run.limits import LimitError
 from ..run.values import format_value
@@ -56,6 +56,19 @@ _MEMO_PREFIX = "        _memo[_key] = _v = "
 #: what a remembered-result lookup gives when there is none
 MISSING = _MISSING = object()
 _counter = [0]
+
+
+def memo_path(args: list) -> tuple:
+    """How a rulebook function's results are kept under its arguments (the texts ``args``):
+    ``(outer, key)``, a dictionary per value of each of ``outer`` (nested, in order), in
+    which the result is kept under the text ``key`` (the one argument, a tuple of them, or
+    None).  Two arguments: the first one outside, the second the key — a tuple's hash and
+    equality test cost more than a second lookup by a small int or a string.  Three or
+    more stay a tuple: their results are mostly asked once each after a change (every
+    new first value would cost a dictionary)."""
+    if len(args) == 2:
+        return [args[0]], args[1]
+    return [], "None" if not args else args[0] if len(args) == 1 else f"({', '.join(args)},)"
 
 
 class Gen:
@@ -108,16 +121,22 @@ class Gen:
         """Compile ``src`` into ``f(state, *params)``, a rulebook function whose
         results are remembered in ``state.memo[slot]`` (a dictionary, or None
         when nothing is remembered) under the arguments (one alone as itself,
-        none as None) until something it reads changes (interpreter/dependencies.py)."""
+        none as None, two as a dictionary per value of the first: ``memo_path``,
+        several as a tuple) until something it reads changes (interpreter/dependencies.py)."""
         self.ns["_rw_missing"] = _MISSING
         args = "".join(", " + p for p in params)
-        key = "None" if not params else params[0] if len(params) == 1 else f"({', '.join(params)})"
+        outer, key = memo_path(params)
         slot = int(slot)
         head = (f"def _rw_expr(st{args}):\n"
                 f"    _memo = st.memo[{slot}]\n"
                 "    if _memo is None:\n"
-                f"        _memo = st.memo[{slot}] = {{}}\n"
-                f"    _key = {key}\n")
+                f"        _memo = st.memo[{slot}] = {{}}\n")
+        for p in outer:             # two arguments: a dictionary per value of the first
+            head += (f"    _m = _memo.get({p})\n"
+                     "    if _m is None:\n"
+                     f"        _m = _memo[{p}] = {{}}\n"
+                     "    _memo = _m\n")
+        head += f"    _key = {key}\n"
         look = ("    _v = _memo.get(_key, _rw_missing)\n"
                 "    if _v is not _rw_missing:\n"
                 "        return _v\n")
@@ -134,7 +153,7 @@ class Gen:
         _counter[0] += 1
         filename = f"<rulebook {pos.file}:{pos.line}:{pos.col} #{_counter[0]}>"
         if pre:
-            binds, pre = bind_state_reads(hoist_probes(share_probes(pre)))
+            binds, pre = bind_state_reads(hoist_outer(hoist_probes(share_probes(pre))))
             pre = binds + pre
         body = "".join(f"        {line}\n" for line in pre) + prefix + src
         text, spans = strip(body, self.guards, head.count("\n") + 1, 0)
@@ -279,6 +298,7 @@ def option_function(action, id_part):
     lines = hoist_probes(share_probes(lines))
     varying = loop_values(lines) | {local(spec.slot) for spec in params}
     lines, here = listing_calls(lines, partial(_plain_variant, ns), varying)
+    lines = hoist_outer(lines)
     binds, lines = bind_state_reads(lines)
     lines[1:1] = ["    " + line for line in binds + here]
     text = "\n".join(lines) + "\n"

@@ -195,22 +195,70 @@ def gen_as_list(node: ast.Node, cx: Cx, what: str = "this"):
 
 
 class _ZoneText(str):
-    """The text of a zone of a family (``st.zf[family][key]``) that also knows the family
-    and key: where only the zone's contents are needed, they are read through its id
-    (``st.z[st.zi[family][key]]``), one lookup fewer."""
+    """The text of a zone of a family (``st.zf[family][key]``) that also knows the family,
+    key and the key's parts: where only the zone's contents are needed, they are read
+    through its id (``st.z[st.zi[family][key]]``), one lookup fewer — with a key of plain
+    parts through the nested ids (``st.z[st.zn[family][a][b]]``): no tuple built and hashed."""
 
-    def __new__(cls, text, fid: int, key: str, pos, custom):
+    def __new__(cls, text, fid: int, key: str, pos, custom, parts=()):
         self = super().__new__(cls, text)
-        self.fid, self.key, self.pos, self.custom = fid, key, pos, custom
+        self.fid, self.key, self.pos, self.custom, self.parts = fid, key, pos, custom, parts
         return self
 
 
 def contents_of(src, cx: Cx) -> str:
     """The contents (a list) of the zone ``src`` stands for."""
     if isinstance(src, _ZoneText):
-        zid = f"st.zi[{src.fid}][{src.key}]"
-        return f"st.z[{cx.gen.guard(zid, src.pos, 'zone', src.custom) if src.custom is not None else zid}]"
+        custom = src.custom
+        if len(src.parts) > 1 and all(_PLAIN_ARG.match(p) for p in src.parts):
+            zid = f"st.zn[{src.fid}]" + "".join(f"[{p}]" for p in src.parts)
+            if custom is not None:
+                custom = _whole_key(custom, src.parts)
+        else:
+            zid = f"st.zi[{src.fid}][{src.key}]"
+        return f"st.z[{cx.gen.guard(zid, src.pos, 'zone', custom) if custom is not None else zid}]"
     return f"st.z[{src}.id]"
+
+
+def _whole_key(custom, parts: list):
+    """``custom`` (a guard's converter of a missing key) for a nested read
+    (``st.zn[family][a][b]``), whose KeyError names one part only: it is given the
+    whole key, the parts' values read again from the frame the read failed in (plain
+    parts: a local, a slot, a variable, a number — nothing that runs)."""
+    def convert(exc):
+        if isinstance(exc, KeyError):
+            tb = exc.__traceback__
+            while tb is not None and tb.tb_next is not None:
+                tb = tb.tb_next
+            if tb is not None:
+                try:
+                    key = tuple(_plain_value(tb.tb_frame, p) for p in parts)
+                except Exception:           # noqa: BLE001 - not found: the part the error names
+                    key = None
+                if key is not None:
+                    return custom(KeyError(key))
+        return custom(exc)
+    return convert
+
+
+_LITERALS = {"None": None, "True": True, "False": False}
+
+
+def _plain_value(frame, text: str):
+    """The value of the plain argument ``text`` (_PLAIN_ARG) in ``frame``."""
+    frame_locals = frame.f_locals
+    if text[0] == "\x05":                   # a local slot: a Python local or the frame's list
+        slot = int(text[1:-1])
+        return frame_locals[f"_l{slot}"] if f"_l{slot}" in frame_locals else frame_locals["L"][slot]
+    if text.startswith("L["):
+        return frame_locals["L"][int(text[2:-1])]
+    if text.startswith("st.v["):
+        return frame_locals["st"].v[int(text[5:-1])]
+    if text.lstrip("(-")[:1].isdigit():
+        return int(text.strip("()"))
+    if text in _LITERALS:
+        return _LITERALS[text]
+    return frame_locals[text] if text in frame_locals else frame.f_globals[text]
 
 
 def src_as_list(src, typ, pos, cx: Cx, what="this"):

@@ -118,10 +118,11 @@ def _index(node: ast.Index, cx: Cx):
             if cx.static:
                 return cx.error(node.pos, f"zone '{n}' cannot be used here: zones do not exist yet when a "
                                           "game is laid out", E_STATIC)
-            key = _family_key(node, fam.index, f"zone family '{n}'", cx)
+            parts = []
+            key = _family_key(node, fam.index, f"zone family '{n}'", cx, parts)
             custom = _key_error(lambda k: f"there is no zone {n}[{_show_key(k)}]")(node.pos)
             text = gen.guard(f"st.zf[{int(fam.id)}][{key}]", node.pos, "zone", custom)
-            return _ZoneText(text, int(fam.id), key, node.pos, custom), T.ZoneT(fam.holds)
+            return _ZoneText(text, int(fam.id), key, node.pos, custom, parts), T.ZoneT(fam.holds)
         if n in g.variables and g.variables[n].index:
             var = g.variables[n]
             if cx.static:
@@ -189,12 +190,15 @@ def _show_key(k) -> str:
     return format_value(k)
 
 
-def _family_key(node: ast.Index, index: list, what: str, cx: Cx) -> str:
+def _family_key(node: ast.Index, index: list, what: str, cx: Cx, parts=None) -> str:
+    """The text of the key of ``node`` into a family indexed by ``index``; its parts' texts
+    appended to ``parts`` when given."""
     if len(node.args) != len(index):
         cx.error(node.pos, f"{what} takes {len(index)} index value(s) "
                            f"({', '.join(i.name for i in index)}), not {len(node.args)}", E_ARITY)
         return "None"
-    parts = []
+    if parts is None:
+        parts = []
     for arg, spec in zip(node.args, index):
         s, t = gen_expr(arg, cx)
         if not T.compatible(t, spec.type):

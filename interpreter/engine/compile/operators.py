@@ -181,6 +181,8 @@ def _is_empty_list(node) -> bool:
 
 #: the short ranges made so far, by (lo, hi): shared by every game, as a range's value never changes
 _MADE: dict = {}
+#: the same by lo, then hi (``_MADE_BY_LO[lo].get(hi)``): what generated code looks up, no tuple built
+_MADE_BY_LO: dict = {}
 
 
 def _make_range(lo, hi, _made=_MADE):
@@ -190,6 +192,7 @@ def _make_range(lo, hi, _made=_MADE):
         r = tuple(range(lo, hi + 1))
         if -64 < lo < 64 and hi - lo < 64 and len(_made) < 4096:
             _made[(lo, hi)] = r
+            _MADE_BY_LO.setdefault(lo, {})[hi] = r
     return r
 
 
@@ -216,9 +219,10 @@ def _range(node: ast.Range, cx: Cx):
         gen = cx.gen
         lo_s, hi_s = _plain(ls, cx), _plain(hs, cx)
         q = gen.temp()
-        look = gen.guard(f"{gen.bind(_MADE, 'rm')}.get(({lo_s}, {hi_s}))", node.pos, "range")
+        look = gen.guard(f"{gen.bind(_MADE_BY_LO, 'rm')}.get({lo_s})", node.pos, "range")
+        then = gen.guard(f"{q}.get({hi_s})", node.pos, "range")
         make = gen.guard(f"{gen.bind(_make_range, 'f')}({lo_s}, {hi_s})", node.pos, "range")
-        cx.stmts.extend([f"{q} = {look}", f"if {q} is None:", f"    {q} = {make}"])
+        cx.stmts.extend([f"if ({q} := {look}) is None or ({q} := {then}) is None:", f"    {q} = {make}"])
         return q, T.ListT(T.INT)
     return cx.gen.guard(f"{cx.gen.bind(_make_range, 'f')}({ls}, {hs})", node.pos, "range"), T.ListT(T.INT)
 

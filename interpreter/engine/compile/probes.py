@@ -36,7 +36,40 @@ import re
 _MARKS = r"(?:\x04\d+\x02)*"
 _NAME = r"(?:[A-Za-z_]\w*|\x05\d+\x06)"
 _PROBE1 = re.compile(r"( *)(" + _MARKS + r")(_q\d+) = st\.memo\[(\d+)\]\Z")
-_PROBE2 = re.compile(r"( *)" + _MARKS + r"if (_q\d+) is None or \(\2 := \2\.get\((.*), (_miss\d+)\)\) is \4:\Z")
+#: a plain argument (context._PLAIN_ARG): a name, a mark, a slot, a number
+_ARG = r"(?:\(-?\d+\)|[^,()\s]+)"
+#: the probe's second line; a function of two arguments looks the first up on its own
+#: (``... or (_q2 := _q2.get(a)) is None or (_q2 := _q2.get(b, _miss0)) is _miss0:``,
+#: codegen.memo_path)
+_PROBE2_RE = re.compile(r"( *)" + _MARKS + r"if (_q\d+) is None((?: or \(\2 := \2\.get\(" + _ARG
+                        + r"\)\) is None)*) or \(\2 := \2\.get\((.*), (_miss\d+)\)\) is \5:\Z")
+_INNER = re.compile(r"\.get\((" + _ARG + r")\)")
+
+
+class _Lookup:
+    """The second line of a probe, read: ``group(2)`` its result's name, ``group(3)`` its
+    arguments as one text (several as a tuple's text ``(a, b,)``, however the function keeps
+    them), ``group(4)`` its missing marker."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts):
+        self.parts = parts
+
+    def group(self, n):
+        return self.parts[n]
+
+
+def _lookup(line: str):
+    """The probe's second line ``line`` read (a :class:`_Lookup`), or None."""
+    found = _PROBE2_RE.match(line)
+    if found is None:
+        return None
+    args = _INNER.findall(found.group(3))
+    key = "(" + ", ".join([*args, found.group(4)]) + ",)" if args else found.group(4)
+    return _Lookup((line, found.group(1), found.group(2), key, found.group(5)))
+
+
 _FOR = re.compile(r"( *)" + _MARKS + r"for (.+?) in .*:\Z")
 _LOOP = re.compile(r" *" + _MARKS + r"(?:for .+ in .*|while .*):\Z")
 _HEADER = re.compile(r" *" + _MARKS + r"(if|elif|else|for|while|try|except|def|with)\b")
@@ -74,7 +107,7 @@ def hoist_probes(lines: list) -> list:
     i = 0
     while i + 2 < len(lines):
         first = _PROBE1.match(lines[i])
-        second = _PROBE2.match(lines[i + 1]) if first else None
+        second = _lookup(lines[i + 1]) if first else None
         if second is None or second.group(2) != first.group(3) or _indent(lines[i + 1]) != len(first.group(1)):
             i += 1
             continue
@@ -142,7 +175,7 @@ def _probe_at(lines: list, i: int):
     first = _PROBE1.match(lines[i])
     if first is None or i + 2 >= len(lines):
         return None
-    second = _PROBE2.match(lines[i + 1])
+    second = _lookup(lines[i + 1])
     ws, q = first.group(1), first.group(3)
     if second is None or second.group(2) != q or _indent(lines[i + 1]) != len(ws):
         return None
@@ -204,7 +237,8 @@ def share_probes(lines: list) -> list:
                 names = {t for t in _TOKENS.findall(key1) if t != "st"}
                 if key != key1 or _assigned(names, lines[end1:_reach(lines, end1, start2)]):
                     continue
-                own = 3 if start2 == i else 4       # its lookup, its walrus, its call (its guard's mark)
+                # its lookup, its walruses (one per argument of a nested lookup), its call (its guard's mark)
+                own = (2 if start2 == i else 3) + len(re.findall(rf"(?<![\w.]){q2}\s*:=", lines[i + 1]))
                 if sum(len(re.findall(rf"(?<![\w.]){q2}\s*:?=(?!=)", line)) for line in lines) != own:
                     continue            # not a name of its own (assigned elsewhere too): leave it
                 del lines[start2:end2]
@@ -272,7 +306,7 @@ def listing_calls(lines: list, plain, varying: set) -> tuple:
     i = 0
     while i < len(lines):
         first = _PROBE1.match(lines[i])
-        second = _PROBE2.match(lines[i + 1]) if first is not None and i + 2 < len(lines) else None
+        second = _lookup(lines[i + 1]) if first is not None and i + 2 < len(lines) else None
         call = _CALL.match(lines[i + 2]) if second is not None else None
         if (call is None or second.group(2) != first.group(3) or call.group(3) != first.group(3)
                 or _indent(lines[i + 1]) != len(first.group(1)) or len(call.group(1)) <= len(first.group(1))
@@ -307,3 +341,78 @@ def loop_values(lines: list) -> set:
         if m is not None:
             found.update(_TOKENS.findall(m.group(2)))
     return found
+
+
+def hoist_outer(lines: list) -> list:
+    """``lines`` with each probe of a function of two arguments (nested, codegen.memo_path)
+    that a loop asks with its first argument fixed and its second changing — which
+    :func:`hoist_probes` cannot move — looking the first argument's dictionary up once per
+    entry into the outermost loop that keeps the first argument (on first use, as
+    :func:`hoist_probes` does), and only the second in every iteration::
+
+        _q2o = _miss0
+        for _v3 in xs:
+            _q2 = _q2o
+            if _q2 is _miss0:
+                _q2 = st.memo[0]
+                if _q2 is not None and (_q2 := _q2.get(_p0)) is not None:
+                    _q2o = _q2
+            if _q2 is None or (_q2 := _q2.get(_v3, _miss0)) is _miss0:
+                _q2 = _u3(st, _p0, _v3)
+
+    The first argument's dictionary is kept once found; until then every iteration looks
+    for it again (a call on a miss makes it: the next iteration finds it).  For the same text as :func:`hoist_probes`, after it (and, in an option
+    enumerator, after :func:`listing_calls`)."""
+    lines = list(lines)
+    i = 0
+    while i + 2 < len(lines):
+        first = _PROBE1.match(lines[i])
+        second = _PROBE2_RE.match(lines[i + 1]) if first else None
+        if (second is None or second.group(2) != first.group(3) or _indent(lines[i + 1]) != len(first.group(1))
+                or _indent(lines[i + 2]) <= len(first.group(1))
+                or (i + 3 < len(lines) and _indent(lines[i + 3]) > len(first.group(1)))):
+            i += 1
+            continue
+        outer = _INNER.findall(second.group(3))
+        ws, q, slot, miss, last = first.group(1), first.group(3), first.group(4), second.group(5), second.group(4)
+        if len(outer) != 1 or (i > 0 and lines[i - 1].strip().endswith(f"if {q} is {miss}:")):
+            i += 3
+            continue
+        names = {t for t in _TOKENS.findall(outer[0]) if t != "st"}
+        target = None
+        depth = len(ws)
+        k = i - 1
+        while k >= 0 and depth > 0:
+            line = lines[k]
+            d = _indent(line)
+            if d < depth and line.strip():
+                depth = d
+                header = _HEADER.match(line)
+                if header is None:
+                    break
+                kind = header.group(1)
+                if kind == "for":
+                    end = k + 1
+                    while end < len(lines) and (_indent(lines[end]) > d or not lines[end].strip()):
+                        end += 1
+                    if _assigned(names, lines[k:end]):
+                        break
+                    target = k
+                elif kind not in ("if", "elif", "else"):
+                    break
+            k -= 1
+        if target is None:
+            i += 3
+            continue
+        marks1 = first.group(2)
+        marks2 = lines[i + 1][len(ws):lines[i + 1].index("if ")]
+        o = f"{q}o"
+        lines[i:i + 2] = [f"{ws}{q} = {o}",
+                          f"{ws}if {q} is {miss}:",
+                          f"{ws}    {marks1}{q} = st.memo[{slot}]",
+                          f"{ws}    {marks2}if {q} is not None and ({q} := {q}.get({outer[0]})) is not None:",
+                          f"{ws}        {o} = {q}",
+                          f"{ws}{marks2}if {q} is None or ({q} := {q}.get({last}, {miss})) is {miss}:"]
+        lines.insert(target, " " * _indent(lines[target]) + f"{o} = {miss}")
+        i += 8
+    return lines

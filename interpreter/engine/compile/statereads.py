@@ -15,7 +15,7 @@ import re
 _MARKS = r"(?:\x04\d+\x02)*"
 _FOR = re.compile(r"( *)" + _MARKS + r"for .+ in .*:\Z")
 #: what may be read through a local: text -> the local's name
-_READS = re.compile(r"(?<![\w.])st\.(z|v|zi\[\d+\]|zf\[\d+\])(?=\[)")
+_READS = re.compile(r"(?<![\w.])st\.(z|v|zi\[\d+\]|zn\[\d+\]|zf\[\d+\])(?=\[)")
 
 
 def _name(read: str) -> str:

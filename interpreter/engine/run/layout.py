@@ -42,6 +42,10 @@ class _LayoutState:
         return self.lay.zid
 
     @property
+    def zn(self):
+        return self.lay.zidn
+
+    @property
     def vk(self):
         return self.lay.vkeys
 
@@ -66,6 +70,9 @@ class Layout:
         self.zfam: list = []
         #: per zone family: key -> the zone's id (the zfam zones' ids)
         self.zid: list = []
+        #: per zone family: ``zid`` nested, a dictionary per index value (one index: ``zid``):
+        #: ``zidn[f][a][b]`` is ``zid[f][(a, b)]`` without the tuple (context.contents_of)
+        self.zidn: list = []
         #: (family id, leading index values) -> the zones of that part of the family (zones_of)
         self._zone_parts: dict = {}
         self.vkeys: list = []
@@ -89,6 +96,10 @@ class Layout:
         #: per zone id: the functions whose remembered results a change of the zone makes stale
         #: (GameDef.memo_drop of its family; None: all of them), for State.forget_results
         self.stale_results: list = []
+        #: per zone id: whose number (``zone_family_no``) of the zone family of the other zone of a
+        #: move gives the functions a move between the two makes stale, each once (None: all)
+        self.stale_two: list = []
+        self.zone_family_no: list = []
         #: per zone id: whether a change of the zone may change a condition trigger's condition
         #: (GameDef.condition_reads), so that a move looks at the condition triggers
         self.condition_zones: list = []
@@ -272,11 +283,13 @@ def make_layout(game, num_players: int, options: dict | None = None, variants=()
             ids[key] = z
         lay.zfam.append(ids)
         lay.zid.append({key: z.id for key, z in ids.items()})
+        lay.zidn.append(_nested(lay.zid[-1]) if len(fam.index) > 1 else lay.zid[-1])
     box = Zone(len(lay.zones), BOX, (), BOX, "area", None, frozenset(), None, ())
     lay.zones.append(box)
     lay.box = box
     drop = game.memo_drop
     lay.stale_results = [None if drop is None else drop.get(z.family) for z in lay.zones]
+    _pair_stale(lay)
     cond = game.condition_reads
     lay.condition_zones = [cond is None or z.family in cond for z in lay.zones]
     for fam in game.zone_list:
@@ -428,3 +441,29 @@ def _coerce_option(value, opt):
 
 
 __all__ = ["Layout", "make_layout", "GameSetupError", "Pos"]
+
+
+def _pair_stale(lay) -> None:
+    """``lay.stale_two`` and ``lay.zone_family_no`` from ``lay.stale_results``: a move
+    between two zones forgets the union of what each makes stale, every slot once
+    (moves._forget_two)."""
+    number: dict = {}
+    stale: list = []
+    for z in lay.zones:
+        if z.family not in number:
+            number[z.family] = len(number)
+            stale.append(lay.stale_results[z.id])
+    rows = [[None if a is None or b is None else tuple(sorted(set(a) | set(b))) for b in stale] for a in stale]
+    lay.zone_family_no = [number[z.family] for z in lay.zones]
+    lay.stale_two = [rows[number[z.family]] for z in lay.zones]
+
+
+def _nested(ids: dict) -> dict:
+    """``{(a, b, …): id}`` as ``{a: {b: {…: id}}}``."""
+    out: dict = {}
+    for key, zid in ids.items():
+        at = out
+        for part in key[:-1]:
+            at = at.setdefault(part, {})
+        at[key[-1]] = zid
+    return out

@@ -281,7 +281,7 @@ class Moves:
             where[c.id] = did
         if self.moved is not None:
             self.moved.extend([c.id for c in got])
-        self.forget_results((src.id, did))
+        _forget_two(self, src.id, did)
         got = tuple(got)
         if len(got) < n:
             self.short_draws.append((pos, n, len(got), src.name))
@@ -414,17 +414,15 @@ def _uncover(v, grid: dict, c) -> None:
 
 
 def _forget_two(st, a: int, b: int) -> None:
-    """``st.forget_results((a, b))`` for the two zones of a move, without the tuple and loop."""
-    stale_results = st.lay.stale_results
-    drop_a = stale_results[a]
-    drop_b = stale_results[b]
-    if drop_a is None or drop_b is None:
+    """``st.forget_results((a, b))`` for the two zones of a move, without the tuple and loop:
+    what either zone's family makes stale, each slot once (``Layout.stale_two``)."""
+    lay = st.lay
+    drop = lay.stale_two[a][lay.zone_family_no[b]]
+    if drop is None:
         st.forget_all()
         return
     memo = st.memo
-    for slot in drop_a:
-        memo[slot] = None
-    for slot in drop_b:
+    for slot in drop:
         memo[slot] = None
     keyed = st.game.memo_keyed
     if keyed:                       # results of functions of one zone: forgotten for a and b only

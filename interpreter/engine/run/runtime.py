@@ -67,7 +67,7 @@ class State(Moves, Told, PlayerAPI):
 
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "log_marks", "logging", "steps", "error", "seed", "memo",
-                 "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "vk", "broken",
+                 "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "zn", "vk", "broken",
                  "origin", "moved", "rec", "script")
 
     # --- construction ------------------------------------------------------
@@ -99,7 +99,7 @@ class State(Moves, Told, PlayerAPI):
         s.facts = self.facts                # a tuple
         s.chance = None
         s.broken = []
-        s.zf, s.zi, s.vk = self.zf, self.zi, self.vk
+        s.zf, s.zi, s.zn, s.vk = self.zf, self.zi, self.zn, self.vk
         s.origin = self.origin              # an edited start (never changed), or None
         s.script = self.script              # a sampled world's chance answers (a tuple pair), or None
         s.moved = None                      # a copy is tracked only when asked (track_moves)
@@ -473,7 +473,7 @@ class State(Moves, Told, PlayerAPI):
         s.facts = tuple((seat, cid, attr, decode(value, layout), equal, holds)
                         for seat, cid, attr, value, equal, holds in data.get("facts", ()))
         s.chance = None
-        s.zf, s.zi, s.vk = layout.zfam, layout.zid, layout.vkeys
+        s.zf, s.zi, s.zn, s.vk = layout.zfam, layout.zid, layout.zidn, layout.vkeys
         origin = data.get("origin")
         s.origin = None if origin is None else cls.from_json(game, origin, layout)
         script = data.get("script")

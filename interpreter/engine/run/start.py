@@ -54,7 +54,7 @@ def fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.broken = []
     st.moved = None
     st.rec = None
-    st.zf, st.zi, st.vk = lay.zfam, lay.zid, lay.vkeys
+    st.zf, st.zi, st.zn, st.vk = lay.zfam, lay.zid, lay.zidn, lay.vkeys
     st.origin = None
     st.script = None
     return st
