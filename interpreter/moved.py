@@ -68,12 +68,17 @@ def new_name(name: str) -> str | None:
 class _Alias(importlib.abc.Loader):
     def __init__(self, target: str):
         self.target = target
+        self.spec = None
 
     def create_module(self, spec):
-        return importlib.import_module(self.target)
+        module = importlib.import_module(self.target)
+        self.spec = module.__spec__
+        return module
 
     def exec_module(self, module):
-        pass            # the module at its new place has run already
+        # the module at its new place has run already; the import system has just given it the
+        # old name's spec: it keeps its own (its relative imports, reload and pickling read it)
+        module.__spec__ = self.spec
 
 
 class MovedFinder(importlib.abc.MetaPathFinder):

@@ -264,6 +264,9 @@ def test_the_import_paths_of_0_1_still_import_the_moved_modules():
         from interpreter.gamelog import read_log
         hints = importlib.import_module("interpreter.view.hints")
     assert old_runtime is runtime and read_log is gamelog.read_log
+    # the module keeps its own spec (the old name's once replaced it: relative imports then warned)
+    assert runtime.__spec__.name == "interpreter.engine.run.runtime" == runtime.__name__
+    assert gamelog.__spec__.name == "interpreter.play.gamelog"
     assert hints.read_hints is importlib.import_module("interpreter.engine.display.display").read_hints
     said = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
     assert any("interpreter.runtime moved to interpreter.engine.run.runtime" in s for s in said), said
@@ -287,6 +290,7 @@ def test_the_engine_paths_of_0_2_still_import_the_moved_modules():
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             assert importlib.import_module(old) is importlib.import_module(new), old
+        assert importlib.import_module(new).__spec__.name == new, old
         assert any(f"{old} moved to {new}" in str(w.message) for w in caught), old
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
