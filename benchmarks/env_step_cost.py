@@ -32,6 +32,13 @@ game after game, the ways of one game one after the other (their order turning
 from game to game), so that a slower moment of a shared machine hits all ways
 alike; each figure is the median over ``--repeat`` rounds of the time per
 decision.  The load average before and after is printed (the machine may be shared).
+
+``--vector N`` (issue 39) instead compares, per game, the engine's index path
+(one game at a time), the Gymnasium vector environment of N copies with its
+observations written and without (masks only), and the index path on N games
+interleaved — one decision of each in turn, no environment: what any vector
+environment of N copies pays before its own work (the caches and the cycle
+collector then see every game's objects).
 """
 from __future__ import annotations
 
@@ -226,6 +233,25 @@ def index_path(rb, players, decisions: int, seed: int = 0) -> float:
     return (time.process_time() - t) / n
 
 
+def interleaved_path(rb, players, copies: int, decisions: int, seed: int = 0) -> float:
+    """CPU seconds per decision of the index path on ``copies`` games at once, one decision of
+    each in turn (a new game where one ends): what a vector environment of that many copies pays
+    before any work of its own — the caches and the cycle collector see every game's objects."""
+    rng = random.Random(seed)
+    games = [rb.new_game(players, k, logging=False) for k in range(copies)]
+    k, n = copies, 0
+    t = time.process_time()
+    while n < decisions:
+        for i in range(copies):
+            st = games[i]
+            if st.status == "over":
+                st = games[i] = rb.new_game(players, k, logging=False)
+                k += 1
+            st.apply_index(rng.randrange(len(st.legal_action_indices())))
+        n += copies
+    return (time.process_time() - t) / n
+
+
 def vector_path(rb, players, copies: int, decisions: int, observe: bool = True, seed: int = 0) -> float:
     """CPU seconds per decision (learners' and random opponents') through the Gymnasium vector
     environment of ``copies`` games: per step each learner's random legal action (from the
@@ -251,13 +277,14 @@ def measure_vector(name, players: int, copies: int, decisions: int, repeat: int)
     rb = Rulebook.load(ROOT / "rules" / name)
     ways = {"index": lambda: index_path(rb, players, decisions),
             "vector": lambda: vector_path(rb, players, copies, decisions, True),
-            "vector_no_obs": lambda: vector_path(rb, players, copies, decisions, False)}
+            "vector_no_obs": lambda: vector_path(rb, players, copies, decisions, False),
+            "interleaved": lambda: interleaved_path(rb, players, copies, decisions)}
     index_path(rb, players, 500)
     vector_path(rb, players, copies, 500)
     per = {w: [] for w in ways}
     names = list(ways)
     for r in range(repeat):
-        for w in names[r % 3:] + names[:r % 3]:
+        for w in names[r % len(names):] + names[:r % len(names)]:
             per[w].append(ways[w]())
     return {w: statistics.median(v) for w, v in per.items()}
 
@@ -271,11 +298,14 @@ def main_vector(args) -> int:
         rows.append((name, m))
         print(f"{name:22} index path {1 / m['index']:8.0f} decisions/s   vector env {1 / m['vector']:8.0f}/s "
               f"({m['index'] / m['vector']:.2f}× the index path)   without observations {1 / m['vector_no_obs']:8.0f}/s "
-              f"(observations cost {m['vector'] / m['vector_no_obs']:.2f}×)", flush=True)
+              f"(observations cost {m['vector'] / m['vector_no_obs']:.2f}×)   index path on {args.vector} games "
+              f"interleaved {1 / m['interleaved']:8.0f}/s ({m['index'] / m['interleaved']:.2f}×)", flush=True)
     speed = statistics.median(m["index"] / m["vector"] for _, m in rows)
     obs = statistics.median(m["vector"] / m["vector_no_obs"] for _, m in rows)
+    ceiling = statistics.median(m["index"] / m["interleaved"] for _, m in rows)
     print(f"median over the games: vector env / index path {speed:.2f}× the speed, "
-          f"a step with observations {obs:.2f}× one without")
+          f"a step with observations {obs:.2f}× one without; the index path on {args.vector} interleaved "
+          f"games {ceiling:.2f}× (no vector env of {args.vector} copies can do better)")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
