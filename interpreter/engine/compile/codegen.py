@@ -25,7 +25,7 @@ from functools import partial
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import types as T
-from .probes import hoist_outer, hoist_probes, listing_calls, loop_values, share_probes
+from .probes import assigns, hoist_outer, hoist_probes, listing_calls, loop_values, share_probes
 from .statereads import bind_state_reads
 from ..run.limits import LimitError
 from ..run.values import format_value
@@ -251,6 +251,7 @@ def option_function(action, id_part):
         if action.inherit:
             lines.append(f"    L[:{int(action.inherit)}] = PL[:{int(action.inherit)}]")
     lines.append(f"    {local(action.player_slot)} = who")
+    prologue = len(lines)
     indent = "    "
     for i, spec in enumerate(params):
         for later in params[i:]:          # parts of later domains made once per value of these
@@ -297,7 +298,10 @@ def option_function(action, id_part):
         lines.append(f"{indent}    out.append((_action, ({xs})))")
     lines = hoist_probes(share_probes(lines))
     varying = loop_values(lines) | {local(spec.slot) for spec in params}
-    lines, here = listing_calls(lines, partial(_plain_variant, ns), varying)
+    # what the whole listing keeps: the seat and the inherited locals that nothing after the prologue sets
+    fixed = frozenset(name for name in {local(action.player_slot), *map(local, range(int(action.inherit)))}
+                      if not assigns({name}, lines[prologue:]))
+    lines, here = listing_calls(lines, partial(_plain_variant, ns), varying, fixed)
     lines = hoist_outer(lines)
     binds, lines = bind_state_reads(lines)
     lines[1:1] = ["    " + line for line in binds + here]
