@@ -117,7 +117,7 @@ class Gen:
         ``pre``: statements that compute parts of ``src`` first (exprs: statement context)."""
         return self._compile("def _rw_expr(st, L):\n    try:\n", _PREFIX, src, pos, outer, pre=pre)
 
-    def memo_function(self, src: str, pos: Pos, slot: int, params: list, pre=()):
+    def memo_function(self, src: str, pos: Pos, slot: int, params: list, pre=(), row=()):
         """Compile ``src`` into ``f(state, *params)``, a rulebook function whose
         results are remembered in ``state.memo[slot]`` (a dictionary, or None
         when nothing is remembered) under the arguments (one alone as itself,
@@ -140,9 +140,10 @@ class Gen:
         look = ("    _v = _memo.get(_key, _rw_missing)\n"
                 "    if _v is not _rw_missing:\n"
                 "        return _v\n")
-        fn = self._compile(head + look + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
+        filled = [*row, *pre]
+        fn = self._compile(head + look + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", filled)
         # what a caller that has just looked the result up and found none calls (exprs._memo_probe)
-        fn._rw_fill = self._compile(head + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
+        fn._rw_fill = self._compile(head + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", filled)
         # the same without remembering, compiled when an option enumerator first asks for it
         # (probes.plain_calls: a result that only the enumerator's own loops ever ask for)
         fn._rw_fill._rw_plain = partial(self._compile, f"def _rw_expr(st{args}):\n    try:\n", _PREFIX, src,
