@@ -137,7 +137,8 @@ end: {score: "0"}
     reds = sum(t.label == "red" for t in st.z[hand.id])
     assert st.v[rb.game.variables["a"].offset] == reds * 10 + (2 - reds)
     slot = rb.game.functions["held"].slot
-    assert st.memo[slot] == {0: {"red": reds, "blue": 2 - reds}, 1: {"red": 0}}
+    # (asked for red, held(1, _) fills blue too: a count by a colour fills its row, rowfill.py)
+    assert st.memo[slot] == {0: {"red": reds, "blue": 2 - reds}, 1: {"red": 0, "blue": 0}}
     st.apply("wait")
     reds = sum(t.label == "red" for t in st.z[hand.id])
     assert st.v[rb.game.variables["b"].offset] == reds * 10 + (3 - reds)

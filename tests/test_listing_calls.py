@@ -60,7 +60,7 @@ def _load(rulebook, do, monkeypatch=None):
     if monkeypatch is None:
         return Rulebook.load(rulebook(GAME.replace("%s", do)))
     with monkeypatch.context() as m:
-        m.setattr(codegen, "listing_calls", lambda lines, plain, varying: (lines, []))
+        m.setattr(codegen, "listing_calls", lambda lines, plain, varying, fixed=(): (lines, []))
         rb = Rulebook.load(rulebook(GAME.replace("%s", do)))
         rb.new_game(2, 1).legal_actions()         # the enumerator written now, without the change
         return rb
@@ -133,3 +133,77 @@ def test_a_listing_asks_the_function_once_per_arguments(rulebook):
     ns[name] = lambda st, *args: calls.append(args) or plain(st, *args)
     assert len(rb.new_game(2, 1).legal_actions()) == 6
     assert sorted(calls) == [(a, b) for a in (1, 2, 3) for b in (1, 2, 3)]     # each once
+
+
+def test_listing_calls_leaves_the_names_the_listing_keeps_out_of_its_keys():
+    probe = ["for _v1 in xs:",
+             "    _q2 = st.memo[0]",
+             "    if _q2 is None or (_q2 := _q2.get(_l0)) is None or (_q2 := _q2.get(_v1, _miss0)) is _miss0:",
+             "        _q2 = _u3(st, _l0, _v1)",
+             "    out.append(_q2)"]
+    names = {"_u3": "_u3_plain"}
+    lines, inits = listing_calls(probe, names.get, {"_v1"}, frozenset({"_l0"}))
+    assert lines == ["for _v1 in xs:",                 # one argument left: it is the key, no tuple
+                     "    _q2 = _rw_here0.get(_v1, _miss0)",
+                     "    if _q2 is _miss0:",
+                     "        _q2 = _rw_here0[_v1] = _u3_plain(st, _l0, _v1)",
+                     "    out.append(_q2)"]
+    three = ["for _v1 in xs:",
+             "    _q2 = st.memo[0]",
+             "    if _q2 is None or (_q2 := _q2.get((_l0, _v1, _l4,), _miss0)) is _miss0:",
+             "        _q2 = _u3(st, _l0, _v1, _l4)",
+             "    out.append(_q2)"]
+    lines, _ = listing_calls(three, names.get, {"_v1"}, frozenset({"_l0"}))
+    assert lines[1] == "    _q2k = (_v1, _l4,)"
+    assert lines[4] == "        _q2 = _rw_here0[_q2k] = _u3_plain(st, _l0, _v1, _l4)"
+    lines, _ = listing_calls(three, names.get, {"_v1"}, frozenset({"_l9"}))     # a name the key does not read
+    assert lines[1] == "    _q2k = (_l0, _v1, _l4,)"
+
+
+SEATED = """\
+regelwerk: 1
+game: {name: Test, players: {min: 2, max: 4}}
+variables: {x: {index: {p: players}, init: 0}}
+functions:
+  cost:
+    params: {p: player, a: int, b: int}
+    value: "12 // (a + b) + x[p] + p + count([k for k in 1..a if k > 5])"
+actions:
+  buy:
+    params:
+      a: "1..3"
+      b: "[b for b in 1..3 if cost(player, a, b) % 2 == 0]"
+      c: "[cost(player, b, a)]"
+    do:
+      - set: "x[player] += c % 5"
+flow:
+  - repeat: 5
+    do:
+      - for: "p in players"
+        do:
+          - decide: [buy]
+            who: p
+end: {score: "x[0]"}
+"""
+
+
+def test_a_listing_keys_its_own_results_without_the_deciding_seat(rulebook, monkeypatch):
+    rb = Rulebook.load(rulebook(SEATED))
+    text = _enumerator(rb)
+    assert "_plain(st, " in text
+    # cost(player, a, b) kept by (a, b) alone: the seat is the same for the whole listing
+    assert [line.strip() for line in text.splitlines() if line.strip().startswith("_q") and line.strip().endswith(",)")] \
+        and all("_l0" not in line for line in text.splitlines() if "k = (" in line)
+    with monkeypatch.context() as m:
+        real = codegen.listing_calls
+        m.setattr(codegen, "listing_calls", lambda lines, plain, varying, fixed=(): real(lines, plain, varying))
+        kept = Rulebook.load(rulebook(SEATED))
+        kept.new_game(2, 1).legal_actions()
+        assert any("_l0" in line for line in _enumerator(kept).splitlines() if "k = (" in line)
+    for seed in range(1, 7):
+        got = _play(rb, seed)
+        assert not isinstance(got[1], tuple) and got == _play(kept, seed)
+    # by hand, seat 0's first listing: x = 0, cost(0, a, b) = 12 // (a + b); even for
+    # (1,1) 6, (1,2) 4, (2,1) 4, (2,3) 2, (3,2) 2, (3,3) 2; c = cost(0, b, a), the same
+    assert _play(rb, 1)[0][0] == [f"buy(a={a},b={b},c={c})" for a, b, c in
+                                  [(1, 1, 6), (1, 2, 4), (2, 1, 4), (2, 3, 2), (3, 2, 2), (3, 3, 2)]]

@@ -25,7 +25,7 @@ from functools import partial
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import types as T
-from .probes import hoist_outer, hoist_probes, listing_calls, loop_values, share_probes
+from .probes import assigns, hoist_outer, hoist_probes, listing_calls, loop_values, share_probes
 from .statereads import bind_state_reads
 from ..run.limits import LimitError
 from ..run.values import format_value
@@ -117,7 +117,7 @@ class Gen:
         ``pre``: statements that compute parts of ``src`` first (exprs: statement context)."""
         return self._compile("def _rw_expr(st, L):\n    try:\n", _PREFIX, src, pos, outer, pre=pre)
 
-    def memo_function(self, src: str, pos: Pos, slot: int, params: list, pre=()):
+    def memo_function(self, src: str, pos: Pos, slot: int, params: list, pre=(), row=()):
         """Compile ``src`` into ``f(state, *params)``, a rulebook function whose
         results are remembered in ``state.memo[slot]`` (a dictionary, or None
         when nothing is remembered) under the arguments (one alone as itself,
@@ -140,9 +140,10 @@ class Gen:
         look = ("    _v = _memo.get(_key, _rw_missing)\n"
                 "    if _v is not _rw_missing:\n"
                 "        return _v\n")
-        fn = self._compile(head + look + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
+        filled = [*row, *pre]
+        fn = self._compile(head + look + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", filled)
         # what a caller that has just looked the result up and found none calls (exprs._memo_probe)
-        fn._rw_fill = self._compile(head + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", pre)
+        fn._rw_fill = self._compile(head + "    try:\n", _MEMO_PREFIX, src, pos, None, "        return _v\n", filled)
         # the same without remembering, compiled when an option enumerator first asks for it
         # (probes.plain_calls: a result that only the enumerator's own loops ever ask for)
         fn._rw_fill._rw_plain = partial(self._compile, f"def _rw_expr(st{args}):\n    try:\n", _PREFIX, src,
@@ -251,6 +252,7 @@ def option_function(action, id_part):
         if action.inherit:
             lines.append(f"    L[:{int(action.inherit)}] = PL[:{int(action.inherit)}]")
     lines.append(f"    {local(action.player_slot)} = who")
+    prologue = len(lines)
     indent = "    "
     for i, spec in enumerate(params):
         for later in params[i:]:          # parts of later domains made once per value of these
@@ -297,7 +299,10 @@ def option_function(action, id_part):
         lines.append(f"{indent}    out.append((_action, ({xs})))")
     lines = hoist_probes(share_probes(lines))
     varying = loop_values(lines) | {local(spec.slot) for spec in params}
-    lines, here = listing_calls(lines, partial(_plain_variant, ns), varying)
+    # what the whole listing keeps: the seat and the inherited locals that nothing after the prologue sets
+    fixed = frozenset(name for name in {local(action.player_slot), *map(local, range(int(action.inherit)))}
+                      if not assigns({name}, lines[prologue:]))
+    lines, here = listing_calls(lines, partial(_plain_variant, ns), varying, fixed)
     lines = hoist_outer(lines)
     binds, lines = bind_state_reads(lines)
     lines[1:1] = ["    " + line for line in binds + here]

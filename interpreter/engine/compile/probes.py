@@ -84,7 +84,7 @@ def _indent(line: str) -> int:
 _TUPLE_TARGET = re.compile(r" *" + _MARKS + r"(\(?[^=()]*,[^=()]*\)?)\s*=(?!=)")
 
 
-def _assigned(names: set, lines: list) -> bool:
+def assigns(names: set, lines: list) -> bool:
     """Does any of ``lines`` assign one of ``names`` (or could it: a for target, a walrus, a
     tuple of targets)?"""
     for name in names:
@@ -137,7 +137,7 @@ def hoist_probes(lines: list) -> list:
                     end = k + 1
                     while end < len(lines) and (_indent(lines[end]) > d or not lines[end].strip()):
                         end += 1
-                    if _assigned(names, lines[k:end]):
+                    if assigns(names, lines[k:end]):
                         break
                     target = k
                 elif kind not in ("if", "elif", "else"):
@@ -235,7 +235,7 @@ def share_probes(lines: list) -> list:
                     continue
                 key = _through_copies(lines, end1, start2, key2)
                 names = {t for t in _TOKENS.findall(key1) if t != "st"}
-                if key != key1 or _assigned(names, lines[end1:_reach(lines, end1, start2)]):
+                if key != key1 or assigns(names, lines[end1:_reach(lines, end1, start2)]):
                     continue
                 # its lookup, its walruses (one per argument of a nested lookup), its call (its guard's mark)
                 own = (2 if start2 == i else 3) + len(re.findall(rf"(?<![\w.]){q2}\s*:=", lines[i + 1]))
@@ -275,7 +275,7 @@ def _through_copies(lines: list, a: int, b: int, key: str) -> str:
             if re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", new) is None:
                 continue
             between = lines[c + 1:_reach(lines, c + 1, b)]
-            if _assigned({other, name}, between):
+            if assigns({other, name}, between):
                 continue
             new = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", lambda _m: other, new)
         if new == key:
@@ -287,7 +287,7 @@ def _through_copies(lines: list, a: int, b: int, key: str) -> str:
 _CALL = re.compile(r"( *)(" + _MARKS + r")(_q\d+) = ([A-Za-z_]\w*)\(st(?:, (.*))?\)\Z")
 
 
-def listing_calls(lines: list, plain, varying: set) -> tuple:
+def listing_calls(lines: list, plain, varying: set, fixed: frozenset = frozenset()) -> tuple:
     """``lines`` (an option enumerator's, after :func:`share_probes` and :func:`hoist_probes`)
     with each probe whose arguments read a name in ``varying`` (its loops' values) and whose
     function ``plain(name)`` gives a variant that remembers nothing for (the name of the
@@ -300,7 +300,9 @@ def listing_calls(lines: list, plain, varying: set) -> tuple:
     values is asked a new question nearly every time — so what it answers is kept for the
     listing alone (where other elements of an earlier domain may ask the same again), in a
     dictionary that is there from the start: no slot of ``st.memo`` looked at, no key
-    built twice on a miss."""
+    built twice on a miss.  ``fixed``: names the whole listing keeps (the deciding seat,
+    nothing in ``lines`` assigns them), left out of its dictionaries' keys — a key of one
+    argument then is that argument, no tuple built."""
     out = []
     inits = {}
     i = 0
@@ -322,7 +324,10 @@ def listing_calls(lines: list, plain, varying: set) -> tuple:
             args = f", {call.group(5)}" if call.group(5) else ""
             ws, q, key, miss = first.group(1), first.group(3), second.group(3), second.group(4)
             here = inits.setdefault(first.group(4), f"_rw_here{first.group(4)}")
-            if key.startswith("("):         # a tuple: built once
+            if fixed and key.startswith("(") and key.endswith(",)"):     # its own arguments only
+                parts = [a for a in key[1:-2].split(", ") if a not in fixed]
+                key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ",)"
+            if key.startswith("(") and key.endswith(",)"):     # a tuple: built once
                 out.append(f"{ws}{first.group(2)}{q}k = {key}")
                 key = f"{q}k"
             out.append(f"{ws}{first.group(2)}{q} = {here}.get({key}, {miss})")
@@ -395,7 +400,7 @@ def hoist_outer(lines: list) -> list:
                     end = k + 1
                     while end < len(lines) and (_indent(lines[end]) > d or not lines[end].strip()):
                         end += 1
-                    if _assigned(names, lines[k:end]):
+                    if assigns(names, lines[k:end]):
                         break
                     target = k
                 elif kind not in ("if", "elif", "else"):
