@@ -157,3 +157,10 @@ def walk(node: Node):
                         stack.append(item)
                     elif isinstance(item, tuple):
                         stack.extend(x for x in item if isinstance(x, Node))
+
+
+def names_in(node) -> set:
+    """The names an expression mentions: the ids of every ``Name`` below ``node`` (a node, or a
+    list or tuple of nodes and None) — its own loop variables and parameters among them."""
+    roots = node if isinstance(node, (list, tuple)) else (node,)
+    return {n.id for root in roots if isinstance(root, Node) for n in walk(root) if isinstance(n, Name)}

@@ -179,3 +179,14 @@ def test_an_error_inside_the_transform_is_still_located():
     with pytest.raises(ParseError) as exc:
         p("1" * 40)
     assert "digits" in exc.value.message and exc.value.pos.col == 1
+
+
+def test_names_in_lists_every_name_an_expression_mentions():
+    """dsl.ast.names_in: the names read anywhere below a node (lambda bodies, comprehensions,
+    record fields), its own loop variables and parameters among them; a list or tuple of
+    nodes (None skipped) gives their union."""
+    from dsl import ast
+    e = parse_expression("count(hand[p], t -> t.color == c) + sum([x * k for x in xs if x > lo]) + {a: b}.a")
+    assert ast.names_in(e) == {"count", "hand", "p", "t", "c", "sum", "x", "k", "xs", "lo", "b"}
+    assert ast.names_in((parse_expression("a + 1"), None, parse_expression("f(b)"))) == {"a", "f", "b"}
+    assert ast.names_in(parse_expression("3 + 4")) == set()

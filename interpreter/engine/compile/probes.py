@@ -100,6 +100,34 @@ def assigns(names: set, lines: list) -> bool:
     return False
 
 
+def _outermost_free_loop(lines: list, at: int, depth: int, names: set) -> int | None:
+    """The line of the outermost ``for`` around line ``at`` (indented ``depth``) whose body assigns
+    none of ``names``: the enclosing blocks walked inner to outer, through ``if``/``elif``/``else``,
+    stopping at any other block and at a loop that assigns one; None when there is none."""
+    target = None
+    k = at - 1
+    while k >= 0 and depth > 0:
+        line = lines[k]
+        d = _indent(line)
+        if d < depth and line.strip():
+            depth = d
+            header = _HEADER.match(line)
+            if header is None:
+                break
+            kind = header.group(1)
+            if kind == "for":
+                end = k + 1
+                while end < len(lines) and (_indent(lines[end]) > d or not lines[end].strip()):
+                    end += 1
+                if assigns(names, lines[k:end]):
+                    break
+                target = k
+            elif kind not in ("if", "elif", "else"):
+                break
+        k -= 1
+    return target
+
+
 def hoist_probes(lines: list) -> list:
     """``lines`` (generated statements, marks and all) with every probe inside a loop that
     does not change its arguments looked up once per entry into the outermost such loop."""
@@ -120,29 +148,7 @@ def hoist_probes(lines: list) -> list:
             i += 3
             continue
         names = {t for t in _TOKENS.findall(key) if t != "st"}
-        # the enclosing blocks, inner to outer: the outermost loop of those not changing the names
-        target = None
-        depth = _indent(lines[top])
-        k = top - 1
-        while k >= 0 and depth > 0:
-            line = lines[k]
-            d = _indent(line)
-            if d < depth and line.strip():
-                depth = d
-                header = _HEADER.match(line)
-                if header is None:
-                    break
-                kind = header.group(1)
-                if kind == "for":
-                    end = k + 1
-                    while end < len(lines) and (_indent(lines[end]) > d or not lines[end].strip()):
-                        end += 1
-                    if assigns(names, lines[k:end]):
-                        break
-                    target = k
-                elif kind not in ("if", "elif", "else"):
-                    break
-            k -= 1
+        target = _outermost_free_loop(lines, top, _indent(lines[top]), names)
         if target is None:
             i += 3
             continue
@@ -384,28 +390,7 @@ def hoist_outer(lines: list) -> list:
             i += 3
             continue
         names = {t for t in _TOKENS.findall(outer[0]) if t != "st"}
-        target = None
-        depth = len(ws)
-        k = i - 1
-        while k >= 0 and depth > 0:
-            line = lines[k]
-            d = _indent(line)
-            if d < depth and line.strip():
-                depth = d
-                header = _HEADER.match(line)
-                if header is None:
-                    break
-                kind = header.group(1)
-                if kind == "for":
-                    end = k + 1
-                    while end < len(lines) and (_indent(lines[end]) > d or not lines[end].strip()):
-                        end += 1
-                    if assigns(names, lines[k:end]):
-                        break
-                    target = k
-                elif kind not in ("if", "elif", "else"):
-                    break
-            k -= 1
+        target = _outermost_free_loop(lines, i, len(ws), names)
         if target is None:
             i += 3
             continue

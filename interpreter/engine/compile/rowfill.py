@@ -12,34 +12,12 @@ no symbol of the enum is counted as before, by the function's own text.
 """
 from __future__ import annotations
 
-import dataclasses
-
 from dsl import ast
 
 from . import types as T
 from .codegen import MISSING
 from .comprehensions import _Lambda, gen_lambda
 from .context import gen_as_list, in_block
-
-
-def _names(node) -> set:
-    """Every name ``node`` reads (an over-approximation: lambda and comprehension names too)."""
-    found = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Name):
-            found.add(n.id)
-        if isinstance(n, ast.Lambda):
-            found.add(n.param)
-        if isinstance(n, list):
-            stack.extend(n)
-        elif dataclasses.is_dataclass(n):
-            for f in dataclasses.fields(n):
-                value = getattr(n, f.name)
-                if isinstance(value, (ast.Node, list)):
-                    stack.append(value)
-    return found
 
 
 def _shape(node, params: list, cx):
@@ -67,7 +45,7 @@ def _shape(node, params: list, cx):
             break
     else:
         return None
-    if last in _names(zone):
+    if last in ast.names_in(zone):
         return None
     return zone, field, typ.enum, t
 

@@ -139,7 +139,7 @@ class _Bounder:
         names = self._names.get((id(node), comp))
         if names is None:  # the node is kept in the entry, so its id stays its own
             parts = (node.elt, node.cond) if comp else node
-            names = self._names[(id(node), comp)] = (node, tuple(sorted(_names_in(parts))))
+            names = self._names[(id(node), comp)] = (node, tuple(sorted(ast.names_in(parts))))
         try:
             return (what, tuple((n, _tagged(env[n])) if n in env else (n,) for n in names[1] if n not in skip),
                     tuple(self.calls))
@@ -587,21 +587,6 @@ class _Bounder:
 
 def _unknown(bounder, node, env):
     return None
-
-
-def _names_in(node) -> set:
-    """Every name an expression mentions (its own loop variables and parameters too)."""
-    out = set()
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ast.Name):
-            out.add(x.id)
-        if isinstance(x, ast.Node):
-            stack.extend(v for k, v in vars(x).items() if k != "pos")
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-    return out
 
 
 #: values equal only to values of their own type (a set of just these is its own key)

@@ -25,9 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dsl import ast
+
 from ..compile.codegen import id_is_value
 from .frames import id_part, option_id
-from .domains import MAX_SET, Unbounded, _Bounder, _names_in
+from .domains import MAX_SET, Unbounded, _Bounder
 
 #: beyond this many ids a space is "unbounded" (a set parameter's values: domains.MAX_SET)
 MAX_IDS = 200_000
@@ -152,7 +154,7 @@ def unbounded_message(action, spec, game=None) -> str:
                 f"({{{spec.name}: {{set: \"...\", size: k}}}}, docs/language.md) or one at a time")
     open_vars = []
     if game is not None and spec.tree is not None:
-        names = _names_in(spec.tree)
+        names = ast.names_in(spec.tree)
         open_vars = sorted(n for n in names if n in game.variables and T.is_numeric(game.variables[n].type)
                            and (game.variables[n].min is None or game.variables[n].max is None))
     if open_vars:
