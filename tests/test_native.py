@@ -192,3 +192,19 @@ def test_install_without_a_working_compiler_is_pure_python_and_plays(tmp_path, n
     file, backend, decisions = out.stdout.strip().splitlines()
     assert file == str(project / "interpreter" / "engine" / "run" / "runtime.py") and backend == "pure Python"
     assert int(decisions) > 0
+
+
+def test_every_pxd_file_is_package_data():
+    """A compiled module's digest covers the .pxd beside its .py (native.sha256_of): a .pxd left out
+    of the wheel makes the installed module count as changed since the build, so it runs as pure
+    Python (movewrite.pxd once was: "native except movewrite" in CI's wheel)."""
+    import fnmatch
+    import tomllib
+    root = Path(__file__).resolve().parents[1]
+    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    pxds = sorted((root / "interpreter").rglob("*.pxd"))
+    assert pxds
+    for pxd in pxds:
+        package = ".".join(pxd.parent.relative_to(root).parts)
+        assert any(fnmatch.fnmatch(pxd.name, pattern) for pattern in data.get(package, ())), \
+            f"{pxd.relative_to(root)} is not in [tool.setuptools.package-data] {package!r}"
