@@ -18,7 +18,7 @@ from .context import (Cx, E_ARITY, E_LAMBDA, E_NAME, E_STATIC, Scope, _use, cont
 from .names import _family_key
 from .context import _PLAIN_ARG, _plain  # noqa: F401 - written here first
 from .operators import _tuple_src
-from .rowfill import row_lines
+from .rowfill import bucket_lines, row_lines
 from .comprehensions import _Lambda, gen_lambda
 
 
@@ -327,8 +327,8 @@ def compile_function(node: ast.Node, cx: Cx, slot: int, nparams: int, declared: 
     """A rulebook function's body as ``f(state, *arguments)``, its parameters (the
     scope's first slots) Python locals; results are remembered in ``State.memo[slot]``
     (functions are pure: a result stays valid until what it reads changes).  ``declared``:
-    the parameters' ``(name, type)``; a count by a field of the last one fills a whole
-    row of results (rowfill.py)."""
+    the parameters' ``(name, type)``; a count by a field of the last one, or a selection by
+    it, fills a whole row of results (rowfill.py)."""
     params = [f"_p{i}" for i in range(nparams)]
     for i, p in enumerate(params):
         cx.scope.py[i] = p
@@ -338,7 +338,8 @@ def compile_function(node: ast.Node, cx: Cx, slot: int, nparams: int, declared: 
         errors = len(cx.report.errors)
         src, typ = gen_expr(node, cx)
         pre = cx.stmts
-        row = row_lines(node, list(declared), cx) if len(cx.report.errors) == errors else []
+        row = (row_lines(node, list(declared), cx) or bucket_lines(node, list(declared), cx)
+               if len(cx.report.errors) == errors else [])
         return cx.gen.memo_function(src, node.pos, slot, params, pre=pre, row=row), typ
     finally:
         cx.gen, cx.stmts, cx.depth = saved

@@ -117,6 +117,12 @@ class Gen:
         ``pre``: statements that compute parts of ``src`` first (exprs: statement context)."""
         return self._compile("def _rw_expr(st, L):\n    try:\n", _PREFIX, src, pos, outer, pre=pre)
 
+    def params_function(self, src: str, pos: Pos, params: list, pre=()):
+        """Compile ``src`` into ``f(state, *params)`` that remembers nothing (a helper of a
+        rulebook function's own, rowfill.bucket_lines)."""
+        args = "".join(", " + p for p in params)
+        return self._compile(f"def _rw_expr(st{args}):\n    try:\n", _PREFIX, src, pos, None, pre=pre)
+
     def memo_function(self, src: str, pos: Pos, slot: int, params: list, pre=(), row=()):
         """Compile ``src`` into ``f(state, *params)``, a rulebook function whose
         results are remembered in ``state.memo[slot]`` (a dictionary, or None
