@@ -1,6 +1,5 @@
 """A selection from a product of lists by ``k == c``, ``c`` the function's last parameter,
-fills the selections of every value of ``k`` at once when a second value is asked
-(compile/rowfill.py, bucket_lines): the same results as the function selects alone, a
+fills the selections of every value of ``k`` at once (compile/rowfill.py, bucket_lines): the same results as the function selects alone, a
 value no item has selects nothing, and an error that only the pass over every value meets
 leaves the function selecting as written."""
 import pytest
@@ -99,22 +98,22 @@ def test_only_a_selection_by_the_last_argument_from_a_product_fills(rulebook):
     assert not _filled(texts["one_list"])           # one list: selected as written
 
 
-def test_a_second_value_fills_every_value_with_the_selections_by_hand(rulebook):
+def test_one_value_asked_fills_every_value_with_the_selections_by_hand(rulebook):
     rb = _load(rulebook)
     st = rb.new_game(2, 1, logging=False)
     _place(rb, st, [((1, 2), "red"), ((3, 1), "blue"), ((3, 3), "red"), ((1, 1), "green")])
     fn, slot = _fn(rb, "in_row")
     # by hand: row 1 holds (1, 1) and (1, 2) in loop order; row 2 nothing; row 3 (3, 1), (3, 3)
     assert fn(st, 3) == ((3, 1), (3, 3))
-    assert set(st.memo[slot]) == {3}                 # the first value: selected alone
+    assert st.memo[slot] == {1: ((1, 1), (1, 2)), 3: ((3, 1), (3, 3)), rowfill.FILLED: True}
     assert fn(st, 1) == ((1, 1), (1, 2))
-    assert st.memo[slot][3] == ((3, 1), (3, 3)) and st.memo[slot][rowfill.FILLED] is True
     assert fn(st, 2) == () and fn(st, 7) == ()       # no item has them: nothing selected
     # the key read only where the condition before it holds (empty cells have no first chip)
     of_color, oslot = _fn(rb, "of_color")
     assert of_color(st, 0, "green") == ((1, 1),)
+    assert st.memo[oslot][0] == {"green": ((1, 1),), "red": ((1, 2), (3, 3)), "blue": ((3, 1),),
+                                 rowfill.FILLED: True}
     assert of_color(st, 0, "red") == ((1, 2), (3, 3))
-    assert st.memo[oslot][0][rowfill.FILLED] is True and st.memo[oslot][0]["blue"] == ((3, 1),)
     assert of_color(st, 1, "blue") == ((3, 1),)      # another first argument: its own row
     # a move forgets them all, as every remembered result: asked again, selected again
     _place(rb, st, [((2, 2), "blue")])
@@ -129,8 +128,9 @@ def test_a_condition_that_fails_only_for_another_value_leaves_the_selection_as_w
     # by hand: row 1: 6 // -1 = -6, not > 0: nothing; row 3: 6 // 1 = 6: columns 1, 2, 3;
     # row 2 divides by zero — but only when row 2 is asked
     assert fn(st, 1) == ()
-    assert fn(st, 3) == (1, 2, 3)                    # the pass over every row met row 2: not used
-    assert rowfill.FILLED not in st.memo[slot]
+    assert st.memo[slot] == {rowfill.FILLED: False, 1: ()}   # the pass over every row met row 2
+    assert fn(st, 3) == (1, 2, 3)
+    assert st.memo[slot] == {rowfill.FILLED: False, 1: (), 3: (1, 2, 3)}
     with pytest.raises(RuleRuntimeError) as err:
         fn(st, 2)
     assert "game.yaml:" in str(err.value) and "division by zero" in str(err.value)   # located as before
@@ -143,7 +143,7 @@ def test_a_key_that_fails_fails_for_every_value_as_written(rulebook):
     for r in (1, 2, 3):
         with pytest.raises(RuleRuntimeError, match="division by zero"):
             fn(st, r)
-    assert not st.memo[slot]
+    assert st.memo[slot] == {rowfill.FILLED: False}
 
 
 def test_the_same_games_with_and_without_the_fill(rulebook, monkeypatch):

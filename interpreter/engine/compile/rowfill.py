@@ -12,16 +12,16 @@ no symbol of the enum is counted as before, by the function's own text.
 
 The same for a selection by the last parameter from a product of lists: ``[e for x in xs
 for y in ys … if … and k == c and …]``, ``c`` a number, a seat, a text or a symbol, and
-``k``, the lists and the other conditions not reading ``c`` (:func:`bucket_lines`).  When a
-second value is asked while the first one's result is still remembered, the items are
-sorted into one list per value of ``k`` in one pass (each list in the order the selection
-keeps) and all of them remembered, with a mark (``FILLED``) that a value no item has
-selects nothing.  A function asked for one value per state keeps selecting just that one;
-a selection from one list (``filter``, one ``for``) is cheap enough that one pass for all
-values did not pay in the shipped games (Azul's and Yak's tiles of a colour: 0.98×).  The
+``k``, the lists and the other conditions not reading ``c`` (:func:`bucket_lines`): the
+items are sorted into one list per value of ``k`` in one pass (each list in the order the
+selection keeps) and all of them remembered, with a mark (``FILLED``) that a value no item
+has selects nothing.  Only for a product, whose items are many and whose values are
+mostly all asked (a grid's rows); a selection from one list (``filter``, one ``for``) is
+cheap enough that one pass for all values did not pay in the shipped games (Azul's and
+Yak's tiles of a colour, asked for one or two colours between moves: 0.91–0.96×).  The
 pass tests the conditions after ``k == c`` of items whose ``k`` is another value too —
-where one of them fails (an error the asked-for selection would not have met), nothing is
-remembered and the function selects as written.
+where one of them fails (an error the asked-for selection would not have met), the mark
+says so, nothing else is remembered, and the function selects each value as written.
 """
 from __future__ import annotations
 
@@ -32,8 +32,9 @@ from .codegen import MISSING, Gen
 from .comprehensions import _Lambda, gen_lambda
 from .context import gen_as_list, gen_expr, in_block
 
-#: the key under which a dictionary of results says that it holds every value's selection:
-#: a value not in it selects nothing
+#: the key under which a dictionary of results says whether it holds every value's
+#: selection (True: a value not in it selects nothing) or the pass failed (False: select
+#: each value as written until something the function reads changes)
 FILLED = object()
 
 #: the types of a last parameter whose values a dictionary tells apart as ``==`` does
@@ -149,8 +150,9 @@ def _all(parts: list, pos):
 
 def bucket_lines(node, params: list, cx) -> list:
     """The statements (for the top of the function's body) that select the items of every
-    value of the key at once, remember them all and return those asked for (``_key``), or
-    [] when ``node`` is not of the shape (:func:`_bucket_shape`).  The pairs are made by a
+    value of the key at once (unless the mark says that this failed), remember them all and
+    return those asked for (``_key``), or [] when ``node`` is not of the shape
+    (:func:`_bucket_shape`).  The pairs are made by a
     function of their own (no remembered-result lookup of it shares the function's text);
     what compiling it reports is not the rulebook's business (its parts were compiled
     already) and is dropped."""
@@ -186,21 +188,24 @@ def bucket_lines(node, params: list, cx) -> list:
              "                _rows[_k] = [_e]",
              "            else:",
              "                _b.append(_e)"])
-    return ["if _memo:",
-            f"    if {filled} in _memo:",
-            "        _v = _memo[_key] = ()",
-            "        return _v",
+    return [f"_f = _memo.get({filled})",
+            "if _f is None:",
             "    try:",
             "        _rows = {}",
             f"        for _k, _e in {fill}(st, {', '.join(names)}):",
             *keep,
             "    except Exception:",
             "        _rows = None",
-            "    if _rows is not None:",
+            "    if _rows is None:",
+            f"        _memo[{filled}] = False",
+            "    else:",
             "        for _k, _b in _rows.items():",
             "            _memo[_k] = tuple(_b)",
             f"        _memo[{filled}] = True",
             f"        _v = _memo.get(_key, {missing})",
             f"        if _v is {missing}:",
             "            _v = _memo[_key] = ()",
-            "        return _v"]
+            "        return _v",
+            "elif _f:",
+            "    _v = _memo[_key] = ()",
+            "    return _v"]
