@@ -164,3 +164,17 @@ def names_in(node) -> set:
     list or tuple of nodes and None) — its own loop variables and parameters among them."""
     roots = node if isinstance(node, (list, tuple)) else (node,)
     return {n.id for root in roots if isinstance(root, Node) for n in walk(root) if isinstance(n, Name)}
+
+
+def same_tree(a, b) -> bool:
+    """Do ``a`` and ``b`` (nodes, or lists and tuples of them and of plain values) write the
+    same expression?  Positions aside."""
+    if isinstance(a, Node):
+        if type(a) is not type(b):
+            return False
+        va, vb = vars(a), vars(b)
+        return all(k == "pos" or same_tree(va[k], vb[k]) for k in va)
+    if isinstance(a, (list, tuple)):
+        return (isinstance(b, (list, tuple)) and len(a) == len(b)
+                and all(same_tree(x, y) for x, y in zip(a, b)))
+    return not isinstance(b, Node) and type(a) is type(b) and a == b

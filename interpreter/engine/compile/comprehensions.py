@@ -26,8 +26,11 @@ def _listcomp(node: ast.ListComp, cx: Cx):
         slots = _declare_targets(clause, T.elem_of(itype), cx)
         note_range(clause, slots, cx)
         names = [_pyname(cx, s) for s in slots]
-        cond = in_block(cx, cblock, gen_cond, node.cond)[0] if node.cond is not None else None
-        es, et = in_block(cx, eblock, gen_expr, node.elt)
+        cond_node, elt = node.cond, node.elt
+        if cblock is not None and _keeps_tested(node):
+            cond_node, elt = _kept(node, cx, cblock)
+        cond = in_block(cx, cblock, gen_cond, cond_node)[0] if cond_node is not None else None
+        es, et = in_block(cx, eblock, gen_expr, elt)
     finally:
         cx.scope.pop()
     target = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
@@ -43,6 +46,36 @@ def _listcomp(node: ast.ListComp, cx: Cx):
         return q, T.ListT(et)
     tail = f" if {cond}" if cond is not None else ""
     return f"tuple([{es} for {target} in {its}{tail}])", T.ListT(et)
+
+
+#: the name under which a comprehension keeps the value its condition compares: no
+#: rulebook can write it (it is not a name of the grammar)
+_KEPT = "<kept>"
+
+
+def _keeps_tested(node: ast.ListComp) -> bool:
+    """``[e for x in xs if e < y]``: is the element the left side of the condition's comparison?"""
+    cond = node.cond
+    return (isinstance(cond, ast.Compare) and cond.op not in ("in", "notin")
+            and ast.same_tree(cond.left, node.elt))
+
+
+def _kept(node: ast.ListComp, cx: Cx, cblock: list):
+    """The condition and element of a comprehension whose element is the left side of its
+    condition's comparison (``_keeps_tested``), both reading that value computed once per
+    item, first in the item's statements: ``[u * k for u in 0..n if u * k <= m]`` multiplies
+    once per item.  (Where both sides of the comparison fail, the left one's failure is the
+    one reported.)"""
+    cond = node.cond
+    ls, lt = in_block(cx, cblock, gen_expr, cond.left)
+    if not ls.isidentifier():
+        q = cx.gen.temp()
+        cblock.append(f"{q} = {ls}")
+        ls = q
+    slot = cx.scope.declare(_KEPT, lt)
+    cx.scope.py[slot] = ls
+    kept = ast.Name(_KEPT, pos=cond.left.pos)
+    return ast.Compare(cond.op, kept, cond.right, pos=cond.pos), ast.Name(_KEPT, pos=node.elt.pos)
 
 
 def _pyname(cx: Cx, slot: int) -> str:
