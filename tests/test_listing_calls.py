@@ -8,7 +8,7 @@ import pytest
 from dsl.diagnostics import RuleRuntimeError
 from interpreter.ai.bots import RandomBot
 from interpreter.engine.compile import codegen
-from interpreter.engine.compile.probes import listing_calls
+from interpreter.engine.compile.probes import listing_calls, loop_made
 from interpreter.game import Rulebook
 
 GAME = """\
@@ -207,3 +207,32 @@ def test_a_listing_keys_its_own_results_without_the_deciding_seat(rulebook, monk
     # (1,1) 6, (1,2) 4, (2,1) 4, (2,3) 2, (3,2) 2, (3,3) 2; c = cost(0, b, a), the same
     assert _play(rb, 1)[0][0] == [f"buy(a={a},b={b},c={c})" for a, b, c in
                                   [(1, 1, 6), (1, 2, 4), (2, 1, 4), (2, 3, 2), (3, 2, 2), (3, 3, 2)]]
+
+
+def test_a_part_computed_in_the_loop_varies_with_it():
+    lines = ["_q1 = who + 1",                      # before every loop: kept
+             "for _v1 in xs:",
+             "    _q2 = _v1 * 2",                  # in the loop: made from its value
+             "    for (_v3, _v4,) in ys:",
+             "        \x04" "7\x02_q5 = _q2 + _v3",  # a guarded line, two loops deep
+             "    _q6 = 0",
+             "_q7 = _q6"]                          # after the loops: kept
+    assert loop_made(lines) == {"_v1", "_v3", "_v4", "_q2", "_q5", "_q6"}
+
+
+def test_a_function_asked_with_a_part_its_loop_computed_is_kept_for_the_listing(rulebook, monkeypatch):
+    # b's domain asks cost(a, 4 - b): an argument computed from the loop's value, not the value
+    text = GAME.replace("%s", ONLY_OPTIONS).replace("if cost(a, b) % 2 == 0", "if cost(a, 4 - b) % 2 == 0")
+    rb = Rulebook.load(rulebook(text))
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "listing_calls", lambda lines, plain, varying, fixed=(): (lines, []))
+        kept = Rulebook.load(rulebook(text))
+        kept.new_game(2, 1).legal_actions()
+    assert "_plain(st, " in _enumerator(rb) and "_plain(" not in _enumerator(kept)
+    for seed in range(1, 9):
+        assert _play(rb, seed) == _play(kept, seed)
+    # by hand, x = 0: b's domain keeps b where 12 // (a + 4 - b) is even — a=1: b=1 3 no,
+    # b=2 4 yes, b=3 6 yes; a=2: b=1 2 yes, b=2 3 no, b=3 4 yes; a=3: b=1 2 yes, b=2 2 yes,
+    # b=3 3 no; c = cost(a, b) = 12 // (a + b)
+    first = _play(rb, 1)[0][0]
+    assert first == [f"buy(a={a},b={b},c={12 // (a + b)})" for a, b in [(1, 2), (1, 3), (2, 1), (2, 3), (3, 1), (3, 2)]]

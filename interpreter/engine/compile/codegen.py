@@ -25,7 +25,7 @@ from functools import partial
 from dsl.diagnostics import Pos, RuleRuntimeError
 
 from . import types as T
-from .probes import assigns, hoist_outer, hoist_probes, listing_calls, loop_values, share_probes
+from .probes import assigns, hoist_outer, hoist_probes, listing_calls, loop_made, share_probes
 from .statereads import bind_state_reads
 from ..run.limits import LimitError
 from ..run.values import format_value
@@ -304,7 +304,7 @@ def option_function(action, id_part):
         lines.append(f"{indent}    seen.add(key)")
         lines.append(f"{indent}    out.append((_action, ({xs})))")
     lines = hoist_probes(share_probes(lines))
-    varying = loop_values(lines) | {local(spec.slot) for spec in params}
+    varying = loop_made(lines) | {local(spec.slot) for spec in params}
     # what the whole listing keeps: the seat and the inherited locals that nothing after the prologue sets
     fixed = frozenset(name for name in {local(action.player_slot), *map(local, range(int(action.inherit)))}
                       if not assigns({name}, lines[prologue:]))

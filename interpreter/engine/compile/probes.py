@@ -354,6 +354,26 @@ def loop_values(lines: list) -> set:
     return found
 
 
+_SETS_TEMP = re.compile(r"( *)" + _MARKS + r"(_q\d+) = ")
+
+
+def loop_made(lines: list) -> set:
+    """The names the ``for`` loops of ``lines`` bind, and the temporaries a loop's body sets
+    (a part of an expression computed from them: a crevice's colour, a column's cost)."""
+    found = loop_values(lines)
+    loops: list = []                # the indentation of each open loop
+    for line in lines:
+        ws = _indent(line)
+        while loops and ws <= loops[-1]:
+            loops.pop()
+        m = _SETS_TEMP.match(line)
+        if m is not None and loops:
+            found.add(m.group(2))
+        if _FOR.match(line) is not None:
+            loops.append(ws)
+    return found
+
+
 def hoist_outer(lines: list) -> list:
     """``lines`` with each probe of a function of two arguments (nested, codegen.memo_path)
     that a loop asks with its first argument fixed and its second changing — which
