@@ -17,8 +17,8 @@ items are sorted into one list per value of ``k`` in one pass (each list in the 
 selection keeps) and all of them remembered, with a mark (``FILLED``) that a value no item
 has selects nothing.  Only for a product, whose items are many and whose values are
 mostly all asked (a grid's rows); a selection from one list (``filter``, one ``for``) is
-cheap enough that one pass for all values did not pay in the shipped games (Azul's and
-Yak's tiles of a colour, asked for one or two colours between moves: 0.91–0.96×).  The
+cheap enough that one pass for all values did not pay in the shipped games (a zone's tiles
+of a colour, asked for one or two colours between moves: 0.91–0.96×; docs/performance.md).  The
 pass tests the conditions after ``k == c`` of items whose ``k`` is another value too —
 where one of them fails (an error the asked-for selection would not have met), the mark
 says so, nothing else is remembered, and the function selects each value as written.
