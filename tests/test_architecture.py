@@ -302,3 +302,21 @@ def test_the_engine_paths_of_0_2_still_import_the_moved_modules():
                     "(the old name goes in 0.3)",
                     "interpreter.engine.display.read_hints moved to interpreter.engine.display.display.read_hints "
                     "(the old name goes in 0.3)"}
+
+
+#: the shipped games' names and words only they use (the four rulebooks in rules/): none of
+#: them belongs in the language or the interpreter, which know no game
+GAME_WORDS = ("yak", "azul", "iquaz", "moonlight", "pavilion", "crystal", "stupa", "nebel", "fog")
+SOURCE_SUFFIXES = {".py", ".pxd", ".lark", ".html", ".js", ".css", ".json", ".md", ".txt", ".yaml"}
+
+
+def test_the_language_and_the_interpreter_know_no_game():
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*")):
+            if path.suffix not in SOURCE_SUFFIXES or not path.is_file():
+                continue
+            for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                low = line.lower()
+                found += [f"{path.relative_to(ROOT)}:{no}: {word}" for word in GAME_WORDS if word in low]
+    assert not found, "\n".join(found)
