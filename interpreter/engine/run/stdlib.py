@@ -460,7 +460,13 @@ def _best_assignment(st, items, options, value):
                 used.discard(opt)
         search(i + 1, used, acc)
 
-    search(0, set(), [])
+    try:
+        search(0, set(), [])
+    finally:
+        # search refers to itself (a cell of this call): left so, that cycle would keep the
+        # functions given — and the game state they hold — alive until the cycle collector
+        # runs (every finished game of a rulebook using best_assignment: thousands of objects)
+        search = None
     return best if best is not None else ()
 
 
