@@ -152,10 +152,9 @@ def bucket_lines(node, params: list, cx) -> list:
     """The statements (for the top of the function's body) that select the items of every
     value of the key at once (unless the mark says that this failed), remember them all and
     return those asked for (``_key``), or [] when ``node`` is not of the shape
-    (:func:`_bucket_shape`).  The pairs are made by a
-    function of their own (no remembered-result lookup of it shares the function's text);
-    what compiling it reports is not the rulebook's business (its parts were compiled
-    already) and is dropped."""
+    (:func:`_bucket_shape`).  The pairs are made by a function of their own (no
+    remembered-result lookup of it shares the function's text); what compiling it reports
+    is not the rulebook's business (its parts were compiled already) and is dropped."""
     shape = _bucket_shape(node, params, cx)
     if shape is None:
         return []
@@ -175,19 +174,15 @@ def bucket_lines(node, params: list, cx) -> list:
         return []
     gen = cx.gen
     fill = gen.bind(fill, "u")
-    missing = gen.bind(MISSING, "miss")
     filled = gen.bind(FILLED, "filled")
-    keep = (["            if _e:",
-             "                _b = _rows.get(_k)",
-             "                if _b is None:",
-             "                    _rows[_k] = [_e[0]]",
-             "                else:",
-             "                    _b.append(_e[0])"] if wrapped else
-            ["            _b = _rows.get(_k)",
-             "            if _b is None:",
-             "                _rows[_k] = [_e]",
-             "            else:",
-             "                _b.append(_e)"])
+    # an element kept in a one-item list (conditions after k == c) is kept only when there is one
+    elem, ws = ("_e[0]", "    ") if wrapped else ("_e", "")
+    keep = ["            if _e:"] if wrapped else []
+    keep += [f"            {ws}_b = _rows.get(_k)",
+             f"            {ws}if _b is None:",
+             f"            {ws}    _rows[_k] = [{elem}]",
+             f"            {ws}else:",
+             f"            {ws}    _b.append({elem})"]
     return [f"_f = _memo.get({filled})",
             "if _f is None:",
             "    try:",
@@ -202,10 +197,7 @@ def bucket_lines(node, params: list, cx) -> list:
             "        for _k, _b in _rows.items():",
             "            _memo[_k] = tuple(_b)",
             f"        _memo[{filled}] = True",
-            f"        _v = _memo.get(_key, {missing})",
-            f"        if _v is {missing}:",
-            "            _v = _memo[_key] = ()",
-            "        return _v",
+            "        return _memo.setdefault(_key, ())",
             "elif _f:",
             "    _v = _memo[_key] = ()",
             "    return _v"]
