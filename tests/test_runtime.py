@@ -1,4 +1,6 @@
 """Run-time semantics of the language, each on a small rulebook of its own."""
+import json
+
 import pytest
 
 from dsl.diagnostics import RuleRuntimeError
@@ -121,6 +123,50 @@ end: {score: "tally"}
     assert sorted(c.label for c in st.z[st.lay.zone_by_name("hand[0]").id]) == ["blue", "red", "red"]
     assert rb.evaluate(st, "tally") == 3       # all three fog, counted after the whole action
     assert rb.evaluate(st, "deferred_runs") == 1
+
+
+def test_deferred_effects_wait_for_their_scope_through_clone_and_json(rulebook):
+    # Each `note` defers `bump` to the end of the round (not once: every deferral runs).
+    # The round holds two decisions, so after the first one a deferral is pending in the
+    # open round; a clone and a JSON round trip taken then run it at the round's end too.
+    # A second round defers nothing (its scope ends with nothing to run).
+    rb = load(rulebook, """
+variables:
+  bumps: 0
+  before_end: -1
+  after_first: -1
+  after_second: -1
+actions:
+  note:
+    do:
+      - defer: bump
+        until: round
+procedures:
+  bump:
+    - set: "bumps += 1"
+flow:
+  - round: true
+    do:
+      - decide: [note]
+        who: 0
+      - decide: [note]
+        who: 0
+      - set: "before_end = bumps"
+  - set: "after_first = bumps"
+  - round: true
+    do:
+      - set: "bumps += 10"
+  - set: "after_second = bumps"
+end: {score: "bumps"}
+""")
+    st = rb.new_game(2, 0)
+    st.apply_action("note")
+    ways = [st, st.clone(), rb.state_from_json(json.loads(json.dumps(st.to_json())))]
+    for s in ways:
+        s.apply_action("note")
+        assert s.is_terminal()
+        # nothing ran before the round ended; both deferrals at its end; the second round adds 10
+        assert [rb.evaluate(s, v) for v in ("before_end", "after_first", "after_second")] == [0, 2, 12]
 
 
 def test_condition_trigger_fires_when_true_and_cascades(rulebook):

@@ -143,15 +143,18 @@ class StepCompiler(EffectSteps, ControlSteps, DecisionSteps):
         args = f"{self.bind(kind, 's')}, {self.bind(name, 's')}"
         if f"{kind}_start" in self.g.live:
             return f"st.scope_start({args})"
-        if F.DEFERRED not in self.g.live:       # nothing ever waits on it: one record serves all
-            return f"st.scopes.append({self.bind(ScopeRec(kind, name), 'R')})"
-        return f"st.scopes.append({self.bind(ScopeRec, 'R')}({args}))"
+        # one record serves every run of the scope: nothing changes it (State.defer gives the open
+        # scope a record of its own before it defers anything to it)
+        return f"st.scopes.append({self.bind(ScopeRec(kind, name), 'R')})"
 
     def scope_end(self, kind: str, name: str) -> str:
-        """The end of a scope: ``State.scope_end``, or only forgetting the open scope when
-        no trigger listens for its end and nothing in the game is ever deferred."""
-        if f"{kind}_end" in self.g.live or F.DEFERRED in self.g.live:
+        """The end of a scope: ``State.scope_end`` where a trigger listens for it (or an invariant
+        is checked then); else forgetting the open scope, and running what was deferred to it
+        where the game defers anything (``State.push_deferred``, only for a scope that got some)."""
+        if f"{kind}_end" in self.g.live:
             return f"st.scope_end({self.bind(kind, 's')}, {self.bind(name, 's')})"
+        if F.DEFERRED in self.g.live:       # only what was deferred to it, where anything was
+            return "(_rw_sc := st.scopes.pop()).deferred and st.push_deferred(_rw_sc)"
         return "st.scopes.pop()"
 
     def text_of(self, node, what: str, cond: bool = False, cond_what: str = "a condition", how=None):

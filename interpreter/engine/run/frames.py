@@ -33,10 +33,13 @@ class ScopeRec:
     def __init__(self, kind, name, deferred=None):
         self.kind = kind
         self.name = name
-        self.deferred = deferred if deferred is not None else []
+        #: (procedure, locals, trigger) of each effect deferred to this scope's end; None before the first
+        #: (most scopes never get one; a record with None may be shared by every run of its scope,
+        #: so State.defer puts a record of the scope's own in its place before the first)
+        self.deferred = deferred
 
     def copy(self) -> "ScopeRec":
-        return ScopeRec(self.kind, self.name, list(self.deferred))
+        return ScopeRec(self.kind, self.name, list(self.deferred) if self.deferred else None)
 
 
 class Option:

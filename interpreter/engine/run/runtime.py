@@ -236,16 +236,25 @@ class State(Moves, Told, PlayerAPI):
             if ev in events:
                 self.emit(ev, Record.of({"name": name}), _SCOPE_POS)
         if rec.deferred:
-            for proc, L, trig in reversed(rec.deferred):
-                self.frames.append(Frame(proc, L, 0, trig))
+            self.push_deferred(rec)
+
+    def push_deferred(self, rec) -> None:
+        """The effects deferred to the end of the scope ``rec``, which has just ended, as frames
+        (the first one deferred on top: it runs first)."""
+        for proc, L, trig in reversed(rec.deferred):
+            self.frames.append(Frame(proc, L, 0, trig))
 
     def defer(self, until: str, proc, L, once: bool, pos: Pos, trigger=None) -> None:
-        for rec in reversed(self.scopes):
+        scopes = self.scopes
+        for i in range(len(scopes) - 1, -1, -1):
+            rec = scopes[i]
             if rec.kind == until or rec.name == until:
-                if once and any(p is proc for p, _, _ in rec.deferred):
+                if once and rec.deferred and any(p is proc for p, _, _ in rec.deferred):
                     if trigger and trigger in self.running:
                         self.running = self.running - {trigger}
                     return
+                if rec.deferred is None:    # (maybe the record every run of the scope shares: steps.scope_start)
+                    rec = scopes[i] = ScopeRec(rec.kind, rec.name, [])
                 rec.deferred.append((proc, L, trigger))
                 return
         raise RuleRuntimeError(f"cannot defer to the end of '{until}': no such scope is open here", pos)
@@ -396,7 +405,7 @@ class State(Moves, Told, PlayerAPI):
             "frames": [{"proc": f.proc.name, "pc": f.pc, "L": [encode(x) for x in f.L], "trigger": f.trigger}
                        for f in self.frames],
             "scopes": [{"kind": s.kind, "name": s.name,
-                        "deferred": [[p.name, [encode(x) for x in L], t] for p, L, t in s.deferred]}
+                        "deferred": [[p.name, [encode(x) for x in L], t] for p, L, t in s.deferred or ()]}
                        for s in self.scopes],
             "pending": None if self.pending is None else {
                 "who": self.pending.who,
