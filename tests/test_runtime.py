@@ -169,6 +169,39 @@ end: {score: "bumps"}
         assert [rb.evaluate(s, v) for v in ("before_end", "after_first", "after_second")] == [0, 2, 12]
 
 
+def test_a_move_of_a_list_moves_its_components_and_of_none_is_a_located_error(rulebook):
+    # A list's value (a tuple) is moved as it is; a value that is not a list (none) goes the
+    # general way and fails there, located at the move.  The bag holds 3 red and 3 blue chips (no
+    # fog here): the first `go` moves the 3 red ones (filter), then the 3 blue ones left (the
+    # comprehension); the second moves no red chip, then none.
+    text = CHIPS.replace("- {color: fog, count: 3}", "") + """
+variables:
+  give: true
+actions:
+  go:
+    do:
+      - move: "filter(bag, c -> c.color == red)"
+        to: out
+      - move: "[c for c in bag] if give else none"
+        to: out
+flow:
+  - decide: [go]
+    who: 0
+  - set: "give = false"
+  - decide: [go]
+    who: 0
+end: {score: "count(out)"}
+"""
+    rb = load(rulebook, text)
+    st = rb.new_game(2, 0)
+    st.apply_action("go")
+    assert sorted(c.label for c in st.z[st.lay.zone_by_name("out").id]) == ["blue"] * 3 + ["red"] * 3
+    with pytest.raises(RuleRuntimeError) as err:
+        st.apply_action("go")
+    line = (HEAD + text).splitlines().index('      - move: "[c for c in bag] if give else none"') + 1
+    assert "nothing to move (none)" in str(err.value) and err.value.pos.line == line
+
+
 def test_condition_trigger_fires_when_true_and_cascades(rulebook):
     # "when the current column is full, score it and move on": columns 1 and 2
     # are full at once, so one fill scores both.
