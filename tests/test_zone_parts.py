@@ -88,3 +88,39 @@ def test_errors_in_a_rulebook_are_located(tmp_path):
     line = bad.splitlines().index('    value: "count_nonempty(zones(grid, r, p, 1, 2))"') + 1
     assert any(d.pos.line == line and "has 3 index value(s)" in d.message for d in errors), \
         [d.format(False) for d in errors]
+
+
+LONG = """\
+regelwerk: 1
+game: {name: Rows, players: {min: 2, max: 2}}
+components:
+  chip: {count: 6, home: pile}
+zones:
+  pile: {type: deck}
+  row: {index: {p: players, k: "1..30"}, owner: p}
+setup:
+  - {move: "top(pile)", to: "row[0, 1]"}
+  - {move: "top(pile)", to: "row[0, 30]"}
+  - {move: "top(pile)", to: "row[0, 17]"}
+  - {move: "top(pile)", to: "row[1, 2]"}
+flow: []
+end: {score: "0"}
+"""
+
+
+def test_count_nonempty_of_a_long_part_reads_it_as_one_run_of_zones(tmp_path):
+    """A part of 24 zones or more laid out one after another is counted as a slice of the
+    zones' contents (Layout.zone_spans): the same count, also after a move changes it."""
+    (tmp_path / "game.yaml").write_text(LONG)
+    rb = Rulebook.load(tmp_path)
+    st = rb.new_game(2, seed=0)
+    # setup: row[0, 1], row[0, 17], row[0, 30] and row[1, 2] hold a chip each
+    assert rb.evaluate(st, "count_nonempty(zones(row, 0))") == 3
+    assert rb.evaluate(st, "count_nonempty(zones(row, 1))") == 1
+    assert rb.evaluate(st, "count_nonempty(zones(row))") == 4          # both seats: 60 zones in one run
+    assert len(st.lay.zone_spans) == 3                                 # row 0, row 1, the whole family
+    st.move_component(st.z[st.lay.zone_by_name("pile").id][-1], st.lay.zone_by_name("row[0, 29]"), False, None)
+    assert rb.evaluate(st, "count_nonempty(zones(row, 0))") == 4
+    assert rb.evaluate(st, "count_nonempty(zones(row, 0)) == count(zones(row, 0), z -> not empty(z))")
+    # a list of the same zones made otherwise is counted zone by zone, alike
+    assert rb.evaluate(st, "count_nonempty([row[0, k] for k in 1..30])") == 4

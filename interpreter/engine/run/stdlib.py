@@ -18,6 +18,7 @@ from itertools import permutations
 from ..compile import types as T
 from .limits import LIMITS, check_combinations, check_permutations, check_size
 from .values import Record
+from .layout import SPAN_AT_LEAST
 from .signatures import (BUILTINS, Builtin, F, FAMILY, L, LEAD, V, Z, ZS, _const, _elem, _elem_result,
                          _list_of_elem, builtin)
 from . import grids  # noqa: F401 - enters the functions on graphs and grids in BUILTINS
@@ -294,6 +295,10 @@ def _zones(st, fid, lead):
                            "count(zs, z -> not empty(z)) in one step.",
          [ZS("zs")], _const(T.INT))
 def _count_nonempty(st, zs):
+    if len(zs) >= SPAN_AT_LEAST:
+        span = st.lay.zone_spans.get(id(zs))
+        if span is not None:    # zones(family, …) laid out in one run: the non-empty lists of a slice
+            return len(list(filter(None, st.z[span[0]:span[1]])))
     contents = st.z
     n = 0
     for z in zs:
