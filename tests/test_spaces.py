@@ -278,3 +278,16 @@ end: {score: "0"}
     assert [i for i in space.ids if i.startswith("pay_some(")] == [f"pay_some(n={n})" for n in range(0, 7)]
     report, _ = check_rulebook(rb.path)
     assert not [d for d in report.items if d.code == "RW240"]
+
+
+def test_a_space_that_has_listed_indices_pickles_and_lists_them_again():
+    """What ``indices_of`` keeps (keyed by the action objects of this process) is not pickled:
+    the copy is the same space and finds the same indices afresh."""
+    import pickle
+    rb = Rulebook.load(RULES / "yak")
+    space = rb.action_space(3)
+    st = rb.new_game(3, 0, logging=False)
+    first = space.indices_of(st.pending)
+    assert first == [space.index[a] for a in st.legal_actions()] and space.by_values
+    copy = pickle.loads(pickle.dumps(space))
+    assert copy == space and copy.by_values == {} and copy.indices_of(st.pending) == first

@@ -33,6 +33,7 @@ from .domains import MAX_SET, Unbounded, _Bounder
 
 #: beyond this many ids a space is "unbounded" (a set parameter's values: domains.MAX_SET)
 MAX_IDS = 200_000
+_UNSEEN = object()
 
 
 @dataclass
@@ -47,6 +48,10 @@ class ActionSpace:
     by_parts: dict = field(default_factory=dict, repr=False, compare=False)
     #: action name -> whether its values are their own id parts (codegen.id_is_value for every parameter)
     plain_values: dict = field(default_factory=dict, repr=False, compare=False)
+    #: id(action) -> {values: index} for an action whose values are their own id parts (equal values,
+    #: equal ids), None for the others: ``indices_of``'s first look, without a key to build (the
+    #: actions are the rulebook's, which outlives its layouts and their spaces)
+    by_values: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -66,23 +71,42 @@ class ActionSpace:
         is a KeyError, as in ``mask``."""
         if decision is None:
             return []
-        known = self.by_parts
-        plain = self.plain_values
+        of_action = self.by_values.get
         out = []
         for action, values in decision.raw:
-            if not values:
-                key = action.name
-            else:
-                name = action.name
-                own = plain.get(name)
-                if own is None:
-                    own = plain[name] = all(id_is_value(p.type) for p in action.params)
-                key = (name, values) if own else (name, tuple([id_part(v) for v in values]))
-            i = known.get(key)
-            if i is None:
-                i = known[key] = self.index[option_id(action, values)]
+            found = of_action(id(action), _UNSEEN)
+            if found is not None and found is not _UNSEEN and (i := found.get(values)) is not None:
+                out.append(i)
+                continue
+            i = self._index_of(action, values)
+            if found is _UNSEEN:        # (first seen: whether its values are their own id parts)
+                plain = not action.params or all(id_is_value(p.type) for p in action.params)
+                found = self.by_values[id(action)] = {} if plain else None
+            if found is not None:
+                found[values] = i
             out.append(i)
         return out
+
+    def _index_of(self, action, values) -> int:
+        """The index of the option ``(action, values)``, kept by its id parts (``by_parts``)."""
+        known = self.by_parts
+        if not values:
+            key = action.name
+        else:
+            name = action.name
+            own = self.plain_values.get(name)
+            if own is None:
+                own = self.plain_values[name] = all(id_is_value(p.type) for p in action.params)
+            key = (name, values) if own else (name, tuple([id_part(v) for v in values]))
+        i = known.get(key)
+        if i is None:
+            i = known[key] = self.index[option_id(action, values)]
+        return i
+
+    def __getstate__(self) -> dict:
+        """Pickled without what ``indices_of`` keeps (made again on use; ``by_values`` is keyed by
+        the ids of this process's action objects)."""
+        return {**self.__dict__, "by_parts": {}, "plain_values": {}, "by_values": {}}
 
     def mask(self, legal_ids) -> list:
         """0/1 per action of the space: 1 where the id is among ``legal_ids``.
