@@ -161,6 +161,9 @@ end: {score: "bumps"}
 """)
     st = rb.new_game(2, 0)
     st.apply_action("note")
+    # only rounds are deferred to: the end of the action's own scope sets nothing off, so the
+    # action runs as one Python call (flowcode.direct_function), not as a frame
+    assert rb.game.defer_targets == {"round"} and rb.game.actions["note"].proc.direct
     ways = [st, st.clone(), rb.state_from_json(json.loads(json.dumps(st.to_json())))]
     for s in ways:
         s.apply_action("note")

@@ -141,7 +141,7 @@ class Actions:
         sc.params = {p.slot: p.name for p in action.params}
         sc.emit(flowcode.STMT, [sc.scope_start("action", action.name)], proc.pos, ("action_start",))
         sc.steps(spec.get("do"), spec.pos_of("do"))
-        sc.emit(flowcode.STMT, [sc.scope_end("action", action.name)], proc.pos, ("action_end", flowcode.DEFERRED))
+        sc.emit(flowcode.STMT, [sc.scope_end("action", action.name)], proc.pos, sc.scope_end_pushes("action", action.name))
         proc.nslots = scope.nslots
         proc.slot_names = list(scope.names)
 

@@ -344,7 +344,7 @@ class ControlSteps:
                 f"{_l(cur)} = ({_l(cur)} + 1) % st.lay.num_seats",
                 f"{_l(taken)} += 1"]
         info = LoopInfo("turns", var_slot=pslot, index_slot=cur, extra={"taken": taken, "skipped": skipped, "as": as_name})
-        self.loop_body(step, pos, info, head, tail, ("turn_end", F.DEFERRED), init_pc=init.pc)
+        self.loop_body(step, pos, info, head, tail, self.scope_end_pushes("turn", "turn"), init_pc=init.pc)
         self.scope.pop()
 
     def step_scope(self, step: LDict, pos: Pos):
@@ -369,7 +369,7 @@ class ControlSteps:
         self.loops.append(ScopeInfo(kind, name))
         body = self.block(step.get("do"), step.pos_of("do"))
         self.loops.pop()
-        end = self.emit(F.SCOPE_END, [self.scope_end(kind, name)], pos, (f"{kind}_end", F.DEFERRED), leaf=False)
+        end = self.emit(F.SCOPE_END, [self.scope_end(kind, name)], pos, self.scope_end_pushes(kind, name), leaf=False)
         self.cur.append(F.Scope(begin.pc, body, end.pc))
 
     def step_break(self, step: LDict, pos: Pos):

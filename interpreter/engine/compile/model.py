@@ -470,3 +470,11 @@ class GameDef:
     #: what may start a frame while steps run: the events some trigger listens for, and
     #: flowcode.CHANGED (a condition trigger exists), flowcode.DEFERRED (something is deferred)
     live: frozenset = frozenset()
+    #: the scopes anything is deferred to, as written (`defer: … until:`, a trigger's `at:`: a scope's
+    #: kind or name, State.defer); None: any scope may be (a target that is not a plain name)
+    defer_targets: frozenset | None = frozenset()
+
+    def deferred_to(self, kind: str, name: str) -> bool:
+        """May something be deferred to the end of the scope ``kind`` named ``name``?"""
+        targets = self.defer_targets
+        return targets is None or kind in targets or name in targets

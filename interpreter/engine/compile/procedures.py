@@ -74,6 +74,7 @@ class Procedures:
         CHANGED when one is a condition trigger, DEFERRED when a trigger waits for a scope's
         end (`at:`) or any step is a `defer`."""
         live = set()
+        targets = []                # what is deferred to (GameDef.defer_targets)
         for spec in triggers.values():
             if not isinstance(spec, dict):
                 continue
@@ -83,20 +84,23 @@ class Procedures:
                 live.add(flowcode.CHANGED)
             if spec.get("at"):
                 live.add(flowcode.DEFERRED)
+                targets.append(spec["at"])
         s = self.src
         invs = s.sections.get("invariants")
         for spec in (invs.values() if isinstance(invs, dict) else ()):
             if isinstance(spec, dict) and spec.get("when") in INVARIANT_SCOPES:
                 live.add(str(spec["when"]))           # that scope's end calls State.scope_end
         stack = [s.sections.get(k) for k in ("setup", "flow", "procedures", "actions", "triggers", "end")]
-        while stack and flowcode.DEFERRED not in live:
+        while stack:
             item = stack.pop()
             if isinstance(item, dict):
                 if "defer" in item:
                     live.add(flowcode.DEFERRED)
+                    targets.append(item.get("until"))
                 stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
             elif isinstance(item, list):
                 stack.extend(v for v in item if isinstance(v, (dict, list)))
+        self.game.defer_targets = frozenset(targets) if all(isinstance(t, str) for t in targets) else None
         return frozenset(live)
 
     def compile_triggers(self, triggers: LDict):

@@ -153,9 +153,15 @@ class StepCompiler(EffectSteps, ControlSteps, DecisionSteps):
         where the game defers anything (``State.push_deferred``, only for a scope that got some)."""
         if f"{kind}_end" in self.g.live:
             return f"st.scope_end({self.bind(kind, 's')}, {self.bind(name, 's')})"
-        if F.DEFERRED in self.g.live:       # only what was deferred to it, where anything was
+        if F.DEFERRED in self.g.live and self.g.deferred_to(kind, name):    # only what was deferred to it
             return "(_rw_sc := st.scopes.pop()).deferred and st.push_deferred(_rw_sc)"
         return "st.scopes.pop()"
+
+    def scope_end_pushes(self, kind: str, name: str) -> tuple:
+        """What the end of a scope may set off (Ins.pushes): its event, and the effects deferred to
+        it where anything may be (GameDef.deferred_to); a scope's end that sets off nothing live
+        leaves a procedure that cannot stop (flowcode.direct_function)."""
+        return (f"{kind}_end",) + ((F.DEFERRED,) if self.g.deferred_to(kind, name) else ())
 
     def text_of(self, node, what: str, cond: bool = False, cond_what: str = "a condition", how=None):
         """``node`` written as Python text in this procedure's code, a failure anywhere in
