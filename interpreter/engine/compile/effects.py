@@ -214,10 +214,14 @@ class EffectSteps:
                      "if _w_c is None:",
                      f"    raise {none}()",
                      f"st.move_component(_w_c, {ds}, {bottom}, {where})"]
-        else:                   # (a list's value is most often a tuple already: then no call to make it one)
+        else:   # a list's value is most often a tuple already, and of one component or none (State.move alike)
             lines = [f"_w_mv = {ws}",
-                     f"st.move(_w_mv if _w_mv.__class__ is tuple else {self.bind(_components, 'f')}(st, _w_mv, "
-                     f"{self.bind(step.pos_of('move'), 'pos')}), {ds}, {bottom}, {where})"]
+                     "if _w_mv.__class__ is not tuple:",
+                     f"    _w_mv = {self.bind(_components, 'f')}(st, _w_mv, {self.bind(step.pos_of('move'), 'pos')})",
+                     "if len(_w_mv) == 1:",
+                     f"    st.move_component(_w_mv[0], {ds}, {bottom}, {where})",
+                     "elif _w_mv:",
+                     f"    st.move(_w_mv, {ds}, {bottom}, {where})"]
         self.emit(F.STMT, lines, pos, ("moved", F.CHANGED))
 
     def _move_to_place(self, step: LDict, pos: Pos, ws: str, wt, ds: str, where: str):
