@@ -86,6 +86,11 @@ def ev(lib, text):
     ("flatten([[1], [2, 3], []])", [1, 2, 3]),
     ("repeat_list(0, 3)", [0, 0, 0]),
     ("take([1, 2, 3], 2)", [1, 2]),
+    ("take([1, 2, 3], 0)", []),
+    ("take([1, 2, 3], -1)", []),                          # nothing below 0
+    ("take([1, 2, 3], 5)", [1, 2, 3]),                    # as many as there are
+    ("take(pile, 1) == [bottom(pile)]", True),            # a zone's order, bottom first; a list value (a tuple)
+    ("count(take(filter(pile, c -> c.color == red), 9))", 2),
     ("[1, 2] + [3]", [1, 2, 3]),
     ("1..4", [1, 2, 3, 4]),
     ("3..2", []),

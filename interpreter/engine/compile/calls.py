@@ -46,7 +46,11 @@ _SMALL = {
     ("prev", 1): "(({0} - 1) % st.lay.num_seats)",
     ("prev", 2): "(({0} - {1}) % st.lay.num_seats)",
     ("seat_name", 1): "st.lay.seat_names[{0}]",
+    # (only where xs is a list: a slice of it; else the library's tuple(xs)[:n])
+    ("take", 2): "(tuple({0}[:{1}]) if {1} > 0 else ())",
 }
+#: those of ``_SMALL`` written out only where their first argument is a list (or a zone's contents)
+_SMALL_OF_LISTS = frozenset({("take", 2)})
 
 #: builtins whose lambda is written inline, as the body of a comprehension
 #: (the same result as the standard-library function, without a call per element;
@@ -202,6 +206,8 @@ def _call_builtin(node: ast.Call, b, cx: Cx):
         parts.append(s)
     result = b.result(types, fn_types)
     small = _SMALL.get((b.name, len(parts)))
+    if (b.name, len(parts)) in _SMALL_OF_LISTS and not isinstance(types.get(b.params[0].name), (T.ListT, T.TupleT)):
+        small = None
     if small is not None and not any(isinstance(p, _Lambda) for p in parts):
         many = any(small.count("{%d}" % i) > 1 for i in range(len(parts)))
         if many and cx.stmts is not None:
