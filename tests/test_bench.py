@@ -42,14 +42,16 @@ def test_bench_json_counts_the_decisions_of_the_seeded_games(capsys):
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("valgrind") is None or not (ROOT / ".venv/bin/python").exists(),
                     reason="needs valgrind and the checkout's .venv")
-def test_instruction_counts_of_the_same_games_do_not_vary():
+@pytest.mark.parametrize("collector", ["on", "off"])
+def test_instruction_counts_of_the_same_games_do_not_vary(collector):
     """benchmarks/instructions.py rests on this: the same checkout, the same seeded games,
     nearly the same number of instructions in every run.  Not exactly the same: objects
     hashed by their address (sets of components, id()-keyed maps) iterate in an order that
     moves with the process's memory layout; CI saw 23.10 against 23.11 M.  Within 0.2 %,
     a change of 1 % still shows."""
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "instructions.py"), str(ROOT), str(ROOT),
-                          "--game", "moonlight_market", "--players", "2", "--short", "1", "--games", "3"],
+                          "--game", "moonlight_market", "--players", "2", "--short", "1", "--games", "3",
+                          "--collector", collector],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     line = out.stdout.strip()

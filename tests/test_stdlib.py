@@ -54,6 +54,10 @@ def ev(lib, text):
     # counting and aggregates
     ("count([1, 2, 3])", 3),
     ("count([1, 2, 3, 4], x -> x % 2 == 0)", 2),
+    ("count([x for x in [1, 2, 3, 4] if x % 2 == 0])", 2),    # counted as the line above: no list made
+    ("count([c for c in pile if c.color == red])", 2),         # of a zone's contents
+    ("count([x for x in [1, 2, 3] if x > 5])", 0),
+    ("count([x + 1 for x in [1, 2, 3] if x > 1])", 2),         # another element: the list, counted
     ("count(pile)", 4),                                   # a zone stands for its contents
     ("count(pile, c -> c.color == red)", 2),
     ("sum([1, 2, 3])", 6),
@@ -250,3 +254,11 @@ def test_a_function_with_a_lambda_written_as_statements_or_as_one_expression_agr
     assert ev(lib, text) == ev(lib, f"first([{text} for i in [1] for j in [1] for a in [1] for b in [1] for c in [1]])")
     assert ev(lib, text) == ev(lib, f"first([{text} for i in [1] for j in [1]])")
     assert ev(lib, "sorted([3, 1, 2, 1], x -> x % 2)") == [2, 3, 1, 1]
+
+
+def test_a_counted_selection_fails_where_its_condition_fails(lib):
+    # count([x for x in xs if cond]) is counted without the list (calls._counted_selection): a
+    # condition that fails is still the located error of the expression, for the item it fails on
+    with pytest.raises(RuleRuntimeError) as info:
+        ev(lib, "count([x for x in [2, 1, 0] if 6 // x > 2])")     # 6 // 2 = 3, 6 // 1 = 6, 6 // 0 fails
+    assert "division by zero" in info.value.message or "zero" in info.value.message

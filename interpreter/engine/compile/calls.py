@@ -127,8 +127,20 @@ def _knows_value(st, p, var, key, at) -> bool:
 _NUMERIC_PICK = {"max": max, "min": min}
 
 
+def _counted_selection(node) -> bool:
+    """Is ``node`` ``[x for x in xs if cond]``: the items of one list that meet a condition, each
+    item itself?  ``count`` of it is ``count(xs, x -> cond)`` — the same items asked the same
+    question in the same order — counted without the list."""
+    return (isinstance(node, ast.ListComp) and node.cond is not None and len(node.fors) == 1
+            and len(node.fors[0].names) == 1 and isinstance(node.elt, ast.Name)
+            and node.elt.id == node.fors[0].names[0])
+
+
 def _call_builtin(node: ast.Call, b, cx: Cx):
     args = node.args
+    if b.name == "count" and len(args) == 1 and _counted_selection(args[0]):
+        sel = args[0]
+        args = [sel.fors[0].iter, ast.Lambda(sel.fors[0].names[0], sel.cond, pos=sel.pos)]
     gen = cx.gen
     impl = gen.bind(b.impl, "b")
     if b.variadic_numeric and args and not isinstance(args[0], ast.Lambda):
