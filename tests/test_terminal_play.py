@@ -274,3 +274,20 @@ def test_the_log_on_disk_holds_every_decision_whenever_a_person_is_asked(tmp_pat
     console = Console(file=io.StringIO(), width=140, color_system=None)
     assert TerminalPlay(session, log, console, read).run() == 0
     assert len(checked) == 12 and max(checked) > 4 and typist.undone is not None
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null") or not __import__("stat").S_ISCHR(os.stat("/dev/null").st_mode),
+                    reason="needs /dev/null as a character device")
+def test_a_game_logged_to_dev_null_leaves_it_a_device():
+    """A log written whole again (the first write, an undo) goes to a temporary file renamed over
+    the log — but never over a device or a pipe: run as root, a rename over /dev/null put a file
+    in its place (a test's game, 377 bytes) for every later program on the machine."""
+    import stat
+    from interpreter.play.gamelog import LiveLog
+    log = LiveLog("/dev/null")
+    head = {"rulebook": "x"}
+    log.sync(head, [(0, "a")])
+    log.sync(head, [(0, "a"), (1, "b")])          # appended
+    log.sync(head, [(0, "c")])                    # an undo: written whole again
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert not os.path.exists("/dev/null.partial")

@@ -149,6 +149,10 @@ class LiveLog:
                 with open(self.path, "a", encoding="utf-8") as f:
                     for seat, action in history[len(done):]:
                         f.write(json.dumps({"seat": seat, "action": action}) + "\n")
+        elif self.path.exists() and not self.path.is_file():
+            # a device or a pipe (/dev/null, a FIFO another program reads): written into, never
+            # replaced — a rename over /dev/null would put a file in its place for every program
+            write_log(self.path, head, history)
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             temporary = self.path.with_name(self.path.name + ".partial")
