@@ -203,26 +203,26 @@ def test_a_small_function_with_plain_arguments_is_written_out_where_it_is_called
 
 
 def test_a_function_is_called_when_an_argument_is_not_plain_inside_one_expression(rulebook):
-    # in a step, value_of(k * 1) binds k * 1 to a local first and is written out as before;
+    # in a step, value_of(k + 0) binds k * 1 to a local first and is written out as before;
     # so it is inside a comprehension over two lists, written as loops in a step (exprs._listcomp_loops);
     # inside the key of max() the code stays one expression (a Python lambda): value_of is called
-    rb = Rulebook.load(rulebook(HEAD + INLINE_BOOK.replace("value_of(k)", "value_of(k * 1)")))
+    rb = Rulebook.load(rulebook(HEAD + INLINE_BOOK.replace("value_of(k)", "value_of(k + 0)")))
     st = rb.new_game(2, 1)
     assert st.scores() == [64, 64]
     assert st.memo[rb.game.functions["value_of"].slot] is None
-    book = INLINE_BOOK.replace("value_of(k)", "first([value_of(j * 1) for j in [k] for i in [1]])")
+    book = INLINE_BOOK.replace("value_of(k)", "first([value_of(j + 0) for j in [k] for i in [1]])")
     rb = Rulebook.load(rulebook(HEAD + book.replace("x += first", "x += worth[k] + 1 + 0 * first")))
     st = rb.new_game(2, 1)
     assert st.scores() == [64, 64]
     assert st.memo[rb.game.functions["value_of"].slot] is None
-    book = INLINE_BOOK.replace("value_of(k)", "max([k], j -> value_of(j * 1))")
+    book = INLINE_BOOK.replace("value_of(k)", "max([k], j -> value_of(j + 0))")
     rb = Rulebook.load(rulebook(HEAD + book.replace("x += max", "x += worth[k] + 1 + 0 * max")))
     st = rb.new_game(2, 1)
     assert st.scores() == [64, 64]
     assert st.memo[rb.game.functions["value_of"].slot] == {1: 11, 2: 21}
 
 
-@pytest.mark.parametrize("call", ["value_of(k)", "value_of(k * 1)"])
+@pytest.mark.parametrize("call", ["value_of(k)", "value_of(k + 0)"])
 def test_a_failure_in_a_written_out_function_is_located_in_its_body(rulebook, call):
     # 1..3 reaches k = 3, which the table has no row for: the same error, inlined or called
     book = INLINE_BOOK.replace("k in 1..2", "k in 1..3").replace("value_of(k)", call)
@@ -290,6 +290,28 @@ end: {score: "0"}
     assert list(rb.evaluate(st, "got")) == [39, 0, 39, 14, 0]
     from interpreter.engine.compile.operators import _MADE_BY_LO
     assert (_MADE_BY_LO[2][4], _MADE_BY_LO[5][4], _MADE_BY_LO[4][4]) == ((2, 3, 4), (), (4,))
+
+
+def test_a_parameter_or_loop_value_hides_a_constant_of_its_name_in_a_range_and_a_product(rulebook):
+    """A range made once from constant bounds (operators._range), a loop value's known bounds
+    (comprehensions.note_range) and a product by the number 1 written as its other side all look
+    at the rulebook's constants only for names nothing local hides: here ``lo`` and ``one`` are
+    parameters, so ``lo..hi`` is 3..3 for g(3), not the constants' 1..3, and ``x * one`` is a
+    product."""
+    rb = Rulebook.load(rulebook(HEAD + """
+constants: {one: 1, lo: 1, hi: 3}
+functions:
+  f: {params: {one: int, x: int}, value: "x * one + x * 1"}
+  g: {params: {lo: int}, value: "sum([k for k in lo..hi])"}
+variables: {x: 0, y: 0, z: 0}
+flow:
+  - set: "x = f(5, 7)"
+  - set: "y = g(3)"
+  - set: "z = sum([k * one for k in [4, 6]])"
+end: {score: "x * 1000 + y * 100 + z"}
+"""))
+    # x = 7 * 5 + 7 = 42;  y = sum(3..3) = 3;  z = 4 * 1 + 6 * 1 = 10
+    assert rb.new_game(2, 1).scores() == [42 * 1000 + 3 * 100 + 10] * 2
 
 
 def test_a_product_past_the_digits_limit_is_located_at_the_product(rulebook, monkeypatch):

@@ -221,12 +221,12 @@ _UNBOUNDED = {"count", "count_nonempty", "sum", "room", "capacity", "max"}
 
 def interval(node, ranges, g):
     """(lo, hi, lo_known) of a whole-number key, hi None for unbounded; None if unknown."""
+    if isinstance(node, ast.Name) and node.id in ranges:     # a loop value hides a constant of its name
+        lo, hi = ranges[node.id]
+        return lo, hi, True
     v = static_int(node, g)
     if v is not None:
         return v, v, True
-    if isinstance(node, ast.Name) and node.id in ranges:
-        lo, hi = ranges[node.id]
-        return lo, hi, True
     if builtin_called(node, g) in _UNBOUNDED:
         if node.func.id == "count" and node.args:
             target = node.args[0].obj if isinstance(node.args[0], ast.Index) else node.args[0]

@@ -201,7 +201,7 @@ def _declare_targets(clause: ast.CompFor, elem: T.Type, cx: Cx) -> list:
 def note_range(clause, slots, cx: Cx) -> None:
     """Remember that a loop variable runs over ``a..b`` with known bounds."""
     if len(slots) == 1 and isinstance(clause.iter, ast.Range) and cx.scope is not None:
-        lo, hi = static_int(clause.iter.lo, cx.game), static_int(clause.iter.hi, cx.game)
+        lo, hi = static_int(clause.iter.lo, cx.game, cx.scope), static_int(clause.iter.hi, cx.game, cx.scope)
         if lo is not None and hi is not None:
             cx.scope.ranges[slots[0]] = (lo, hi)
 

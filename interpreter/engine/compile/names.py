@@ -295,21 +295,25 @@ def option_type(g, opt) -> T.Type:
     if len(enums) == 1:
         return T.Sym(enums.pop())
     return T.ANY
-def static_int(node, game):
-    """The value of a whole-number expression made of literals and constants, or None."""
+def static_int(node, game, scope=None):
+    """The value of a whole-number expression made of literals and constants, or None.
+    ``scope``: the names bound where ``node`` stands (parameters, loop values), which hide the
+    rulebook's constants of the same name."""
     if isinstance(node, ast.Number):
         return node.value
     if isinstance(node, ast.Name):
+        if scope is not None and scope.lookup(node.id) is not None:
+            return None
         const = game.constants.get(node.id)
         if const is not None and const.compute is None and isinstance(const.value, int) \
                 and not isinstance(const.value, bool):
             return const.value
         return None
     if isinstance(node, ast.Neg):
-        v = static_int(node.operand, game)
+        v = static_int(node.operand, game, scope)
         return -v if v is not None else None
     if isinstance(node, ast.BinOp) and node.op in ("+", "-", "*"):
-        a, b = static_int(node.left, game), static_int(node.right, game)
+        a, b = static_int(node.left, game, scope), static_int(node.right, game, scope)
         if a is None or b is None:
             return None
         return a + b if node.op == "+" else a - b if node.op == "-" else a * b

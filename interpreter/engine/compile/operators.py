@@ -48,6 +48,12 @@ def _binop(node: ast.BinOp, cx: Cx):
     if op in ("+", "-"):
         return f"({ls} {op} {rs})", T.INT
     if op == "*":
+        # a whole number times the number 1 (a literal or a constant nothing local hides) is
+        # that number: no product, no look at the limit 'digits' (the number is within it)
+        if lt == T.INT and static_int(node.right, cx.game, cx.scope) == 1:
+            return ls, T.INT
+        if rt == T.INT and static_int(node.left, cx.game, cx.scope) == 1:
+            return rs, T.INT
         if cx.stmts is not None:        # the limit 'digits' looked at where it is needed, no call
             q = gen.temp()
             what = f"'{op}'"
@@ -202,7 +208,7 @@ def _range(node: ast.Range, cx: Cx):
     for side, t in ((node.lo, lt), (node.hi, ht)):
         if not T.is_numeric(t):
             cx.error(side.pos, f"a range needs numbers, but this is {T.describe(t)}")
-    lo, hi = static_int(node.lo, cx.game), static_int(node.hi, cx.game)
+    lo, hi = static_int(node.lo, cx.game, cx.scope), static_int(node.hi, cx.game, cx.scope)
     if lo is not None and hi is not None and hi - lo < 64:      # a short constant range: made once
         return cx.gen.bind(tuple(range(lo, hi + 1)), "r"), T.ListT(T.INT)
     ranges = getattr(cx.game, "layout_ranges", None)       # a list only while the rulebook compiles
