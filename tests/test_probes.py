@@ -178,3 +178,60 @@ def test_the_first_argument_looked_up_once_gives_what_every_lookup_gave():
             assert got[0] == old[0] == [100 + x for x in xs]
             assert got[1] == old[1]                # called for the same missing results
     assert run(new, {1: {2: 102, 3: 103}}, 1, [2, 3])[1] == []
+
+
+#: a read of a table's row in statement context (names: the row looked up in TableDecl.found,
+#: the table's lookup called only when it is not there), with the guard marks codegen gives it
+def _row(q, key, gid):
+    return [f"{q} = (\x01{gid}\x02_tf1.get({key}, _miss0)\x03)",
+            f"\x04{gid}\x02if {q} is _miss0:",
+            f"    {q} = (\x01{gid + 1}\x02_t2({key})\x03)"]
+
+
+def test_a_table_row_read_again_with_the_same_key_reads_the_first_read():
+    from interpreter.engine.compile.probes import share_probes
+    lines = [*_row("_q2", "_l1", 3), "for _v3 in xs:", "    _l4 = _v3",
+             *["    " + line for line in _row("_q5", "_l1", 7)], "    out.append(_q5 + _l4)"]
+    assert share_probes(lines) == [*_row("_q2", "_l1", 3), "for _v3 in xs:", "    _l4 = _v3",
+                                   "    out.append(_q2 + _l4)"]
+    # another key, a key changed in between, the first read only in a branch, another table: kept
+    for changed in ([*_row("_q2", "_l1", 3), *_row("_q5", "_l4", 7), "out.append(_q5)"],
+                    [*_row("_q2", "_l1", 3), "_l1 = _l1 + 1", *_row("_q5", "_l1", 7), "out.append(_q5)"],
+                    ["if c:", *["    " + line for line in _row("_q2", "_l1", 3)], *_row("_q5", "_l1", 7),
+                     "out.append(_q5)"],
+                    [*_row("_q2", "_l1", 3), *[line.replace("_tf1", "_tf9") for line in _row("_q5", "_l1", 7)],
+                     "out.append(_q5)"]):
+        assert share_probes(changed) == changed
+
+
+def test_a_function_with_a_table_written_out_several_times_keeps_its_values_and_its_error(rulebook):
+    """Yak's price(n, crystals) in the three domains of its build action: the row read once per
+    value of n; the values those of the rulebook; a key the table has no row for still fails at
+    the table's read in the function."""
+    from interpreter.game import Rulebook
+    from dsl.diagnostics import RuleRuntimeError
+    import pytest
+    head = """\
+regelwerk: 1
+game: {name: T, players: {min: 2, max: 2}}
+tables:
+  cost: {1: 10, 2: 30, 3: 50}
+functions:
+  price: {params: {n: int, c: int}, value: "cost[n] + c"}
+variables: {got: []}
+flow:
+  - set: "got = [(a, b) for n in NS for a in 0..price(n, 1) for b in [price(n, 1) - a] if a < 12 and b <= price(n, 2)]"
+end: {score: "count(got)"}
+"""
+    rb = Rulebook.load(rulebook(head.replace("NS", "[1, 2]")))
+    st = rb.new_game(2, 1)
+    # n = 1: price(1, 1) = 11, a in 0..11 (all < 12), b = 11 - a <= price(1, 2) = 12: 12 pairs;
+    # n = 2: price(2, 1) = 31, a in 0..31 of which 0..11 are < 12, b = 31 - a <= 32: 12 pairs
+    assert st.scores() == [24, 24]
+    assert list(rb.evaluate(st, "got"))[:2] == [(0, 11), (1, 10)]
+    book = rulebook(head.replace("NS", "[1, 4]"))
+    with pytest.raises(RuleRuntimeError) as info:
+        Rulebook.load(book).new_game(2, 1)
+    assert "table 'cost' has no row for 4" in info.value.message
+    line = next(i + 1 for i, text in enumerate((book / "game.yaml").read_text().splitlines()) if "cost[n]" in text)
+    assert info.value.pos.line == line

@@ -195,6 +195,28 @@ def _probe_at(lines: list, i: int):
     return start, i + 3, _indent(lines[start]), q, first.group(4), second.group(3), miss
 
 
+#: the first line of a table's row read in statement context (names._index_call: the row looked up
+#: in ``TableDecl.found``, the table's lookup called only when it is not there)
+_TABLE1 = re.compile(r"( *)(" + _MARKS + r")(_q\d+) = \(\x01\d+\x02(_tf\d+)\.get\((" + _ARG
+                     + r"), (_miss\d+)\)\x03\)\Z")
+
+
+def _table_read_at(lines: list, i: int):
+    """The read of a table's row whose first line is ``lines[i]`` (three lines: the row looked
+    up, ``if q is miss:``, the lookup called), as :func:`_probe_at` gives a probe — its "slot"
+    the table's rows' name, its key the row's key — or None."""
+    first = _TABLE1.match(lines[i])
+    if first is None or i + 2 >= len(lines):
+        return None
+    ws, q, miss = first.group(1), first.group(3), first.group(6)
+    if (not re.fullmatch(re.escape(ws) + _MARKS + re.escape(f"if {q} is {miss}:"), lines[i + 1])
+            or _indent(lines[i + 2]) <= len(ws)):
+        return None
+    if i + 3 < len(lines) and _indent(lines[i + 3]) > len(ws):
+        return None
+    return i, i + 3, len(ws), q, first.group(4), first.group(5), miss
+
+
 _COPY = re.compile(r"( *)" + _MARKS + r"(" + _NAME + r") = \(?(" + _NAME + r")\)?\Z")
 
 
@@ -223,7 +245,11 @@ def _dominates(lines: list, a: int, b: int, indent: int) -> bool:
 def share_probes(lines: list) -> list:
     """``lines`` without a probe whose result an earlier probe of the same function with the
     same arguments (the same names, or plain copies of them) has certainly computed in the
-    same run of the text: what read its result reads the earlier one's."""
+    same run of the text: what read its result reads the earlier one's.  So too a read of a
+    table's row that an earlier read of the same row has made (a small function written out
+    where it is called several times, Yak's price(n, crystals) in its build listing): a table
+    does not change while the text runs, and the earlier read has failed first if the row is
+    not there."""
     lines = list(lines)
     changed = True
     while changed:
@@ -231,7 +257,7 @@ def share_probes(lines: list) -> list:
         seen = []
         i = 0
         while i < len(lines):
-            p2 = _probe_at(lines, i)
+            p2 = _probe_at(lines, i) or _table_read_at(lines, i)
             if p2 is None:
                 i += 1
                 continue
