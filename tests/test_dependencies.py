@@ -190,3 +190,56 @@ def test_a_move_between_two_zones_forgets_what_either_makes_stale_each_once(game
                 assert got is None
             else:
                 assert sorted(got) == sorted(set(stale[a.id]) | set(stale[b.id])), (game, a.name, b.name)
+
+
+NOT_REMEMBERED = HEAD + """\
+functions:
+  # asked only by open_count(p), which passes p on: asked again only while one open_count runs
+  # (a lambda: not written out where it is called, calls.inlinable)
+  open_at: {params: {p: player, k: int}, value: "count(hand[p], c -> c.color != none) < k and k > 0"}
+  open_count: {params: {p: player}, value: "count([k for k in 1..4 if open_at(p, k)])"}
+  # asked by two functions: both may ask the same question
+  reds: {params: {p: player}, value: "count(hand[p], c -> c.color == red) + count(hand[p])"}
+  by_reds: {params: {p: player}, value: "reds(p) * 10 + count(hand[p])"}
+  by_reds_too: {params: {p: player}, value: "reds(p) * 100 + count(hand[p])"}
+  # asked by a function that does not pass its parameter on
+  first_seat: {params: {p: player}, value: "count(hand[p], c -> c.color == red) + count(out) * 2"}
+  seat_zero: {params: {p: player}, value: "first_seat(0) + count(hand[p]) + count(out)"}
+  # asked by a function that reads more (the side zone): forgotten by changes it is not
+  blues: {params: {p: player}, value: "count(hand[p], c -> c.color == blue) * 3 + count(hand[p])"}
+  blues_and_side: {params: {p: player}, value: "blues(p) + count(side) + count(hand[p])"}
+  # asked in a step
+  in_step: {params: {p: player}, value: "count(hand[p]) * 7 + count(hand[p], c -> c.color == red)"}
+  wrap_step: {params: {p: player}, value: "in_step(p) + count(hand[p])"}
+variables: {x: [], y: 0}
+flow:
+  - {draw: 2, from: bag, to: "hand[0]"}
+  - set: "x = [open_count(0), open_count(1), by_reds(0), by_reds_too(0), seat_zero(1), blues_and_side(0),
+                wrap_step(0)]"
+  - set: "y = in_step(0)"
+end: {score: "0"}
+"""
+
+
+def test_a_result_asked_for_only_by_one_function_for_its_own_arguments_is_not_remembered(rulebook):
+    """dependencies.not_remembered: open_at's results are asked for only while open_count(p)
+    computes (for p passed on, k of 1..4 once each): they are computed, not remembered — the
+    values the same; every other function here keeps its results, each for its reason."""
+    rb = Rulebook.load(rulebook(NOT_REMEMBERED))
+    funcs = rb.game.functions
+    assert [name for name, f in funcs.items() if not f.remembered] == ["open_at"]
+    st = rb.new_game(2, 1)
+    hand = next(z for z in st.lay.zones if z.name == "hand[0]")
+    n = len(st.z[hand.id])
+    reds = sum(t.label == "red" for t in st.z[hand.id])
+    # open_count(0): k in 1..4 with 2 < k: 3, 4 -> 2;  open_count(1): 0 < k for all four -> 4
+    # by_reds(0) = (reds + 2) * 10 + 2;  by_reds_too(0) = (reds + 2) * 100 + 2
+    # seat_zero(1) = first_seat(0) + 0 + 0 = reds;  blues_and_side(0) = (2 - reds) * 3 + 2 + 0 + 2
+    # wrap_step(0) = 2 * 7 + reds + 2
+    assert n == 2
+    assert list(rb.evaluate(st, "x")) == [2, 4, (reds + 2) * 10 + 2, (reds + 2) * 100 + 2, reds,
+                                          (2 - reds) * 3 + 4, 14 + reds + 2]
+    assert st.memo[funcs["open_at"].slot] is None               # computed, never kept
+    assert st.memo[funcs["open_count"].slot] == {0: 2, 1: 4}    # the function asking keeps its own
+    for name in ("reds", "first_seat", "blues", "in_step"):
+        assert st.memo[funcs[name].slot], name

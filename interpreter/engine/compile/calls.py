@@ -341,17 +341,17 @@ def _call_family(node: ast.Call, b, cx: Cx):
                      f"{b.name}()"), result
 
 
-def compile_function(node: ast.Node, cx: Cx, slot: int, nparams: int, declared: list = ()):
+def compile_function(node: ast.Node, cx: Cx, slot: int, nparams: int, declared: list = (), owner=None):
     """A rulebook function's body as ``f(state, *arguments)``, its parameters (the
     scope's first slots) Python locals; results are remembered in ``State.memo[slot]``
     (functions are pure: a result stays valid until what it reads changes).  ``declared``:
     the parameters' ``(name, type)``; a count by a field of the last one, or a selection by
-    it, fills a whole row of results (rowfill.py)."""
+    it, fills a whole row of results (rowfill.py); ``owner``: its model.FuncDecl."""
     params = [f"_p{i}" for i in range(nparams)]
     for i, p in enumerate(params):
         cx.scope.py[i] = p
     saved = cx.gen, cx.stmts, cx.depth
-    cx.gen, cx.stmts, cx.depth = Gen(), [], 0
+    cx.gen, cx.stmts, cx.depth = Gen(owner), [], 0
     try:
         errors = len(cx.report.errors)
         src, typ = gen_expr(node, cx)
@@ -389,9 +389,43 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
             src = _inline(fdecl, parts, cx)
             if src is not None:
                 return src, fdecl.type
+    _note_asked(fdecl, parts, cx)
     if cx.stmts is not None and not cx.static:
         return _memo_probe(fdecl, parts, cx), fdecl.type
     return f"{cx.gen.bind(fdecl.compiled, 'u')}({', '.join(['st'] + parts)})", fdecl.type
+
+
+def _note_asked(fdecl, parts: list, cx: Cx) -> None:
+    """Remember where ``fdecl``'s remembered result is asked for (``FuncDecl.asked``): in the
+    body of which rulebook function (None: anywhere else), in which generated function
+    (codegen.Gen), and whether the arguments pass every parameter of that function on as it
+    is (dependencies.not_remembered)."""
+    owner = None if cx.static or cx.gen is None else cx.gen.owner
+    passes_all = owner is not None and set(f"_p{i}" for i in range(len(owner.params))) <= set(parts)
+    fdecl.asked.append((owner, cx.gen if owner is not None else None, passes_all))
+
+
+def leave_unremembered(fdecl) -> None:
+    """Let every function whose body asks for ``fdecl``'s result call its variant that
+    remembers nothing (dependencies.not_remembered: nobody would ask for a remembered result
+    again): the name each of their generated functions calls on a miss, and the one a
+    variant compiled later from the same text will call, bound to it."""
+    fill = getattr(fdecl.compiled, "_rw_fill", None)
+    if fill is None:
+        return
+    plain = getattr(fill, "_rw_plain_fn", None)
+    if plain is None:
+        plain = fill._rw_plain_fn = fill._rw_plain()
+    for owner, gen, _ in fdecl.asked:
+        names = [gen.names[id(obj)] for obj in (fdecl.compiled, fill) if id(obj) in gen.names]
+        made = [owner.compiled, getattr(owner.compiled, "_rw_fill", None)]
+        for name in names:
+            if gen.ns.get(name) in (fdecl.compiled, fill):
+                gen.ns[name] = plain
+            for fn in made:
+                if fn is not None and fn.__globals__.get(name) in (fdecl.compiled, fill):
+                    fn.__globals__[name] = plain
+    fdecl.remembered = False
 
 
 def _memo_probe(fdecl, parts: list, cx: Cx) -> str:

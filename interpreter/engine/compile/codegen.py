@@ -74,13 +74,15 @@ def memo_path(args: list) -> tuple:
 class Gen:
     """The source of one generated function being built."""
 
-    __slots__ = ("ns", "names", "guards", "temps")
+    __slots__ = ("ns", "names", "guards", "temps", "owner")
 
-    def __init__(self):
+    def __init__(self, owner=None):
         self.ns: dict = {}
         self.names: dict = {}     # id(obj) -> bound name
         self.guards: list = []    # guard id -> (pos, what, custom)
         self.temps = 0
+        #: the rulebook function (model.FuncDecl) whose body this is, or None
+        self.owner = owner
 
     def temp(self) -> str:
         """A new local name for a part of an expression written as statements."""
@@ -154,6 +156,8 @@ class Gen:
         # (probes.plain_calls: a result that only the enumerator's own loops ever ask for)
         fn._rw_fill._rw_plain = partial(self._compile, f"def _rw_expr(st{args}):\n    try:\n", _PREFIX, src,
                                         pos, None, pre=pre)
+        fn._rw_rows = bool(row)     # a miss fills results of other arguments too (rowfill.py)
+        fn._rw_gen = self
         return fn
 
     def _compile(self, head, prefix, src, pos, outer, after="", pre=()):

@@ -25,6 +25,7 @@ from . import dependencies
 from . import types as T
 from .context import E_NAME, E_STATIC, E_TYPE, Cx, Scope, gen_cond, guard, suggest
 from .exprs import compile_cond, compile_expr, gen_text
+from .calls import leave_unremembered
 from .codegen import Gen
 from ..display.display import check_images
 from .model import GameDef, Procedure
@@ -230,6 +231,9 @@ class Compiler(Declarations, Actions, Procedures):
         self.check_secret_sets()
         if not self.report.has_errors:
             self.mark_distinct_options()
+        if g.memo_drop is not None and not self.report.has_errors:
+            for f in dependencies.not_remembered(g):    # nobody would ask for its results again
+                leave_unremembered(f)
         g.all_procs = dict(self.all_procs())
         g.layout_ranges = tuple(g.layout_ranges)    # expressions compiled later make their ranges
         for proc in g.all_procs.values():

@@ -497,7 +497,7 @@ class Declarations:
             domains, self.in_option_domains = self.in_option_domains, False    # its calls are a function's
             try:
                 fn, typ = compile_function(node, Cx(self.game, self.report, scope, False, {}, self), f.slot,
-                                           len(f.params), f.params)
+                                           len(f.params), f.params, owner=f)
             finally:
                 self.in_option_domains = domains
             f.compiled, f.type = fn, typ

@@ -133,3 +133,44 @@ def plan_conditions(game) -> None:
     game.condition_reads = None if names is None else frozenset(names)
     for variable, flag in game.condition_flags.items():
         flag[0] = names is None or variable in names
+
+
+def not_remembered(game) -> list:
+    """The functions whose results nobody would ask for again once remembered, so that
+    remembering them only costs (a key built twice, a dictionary made, filled, then
+    forgotten): those whose result is asked for (FuncDecl.asked) only in the body of one
+    other function, which
+
+    - is forgotten by exactly the changes that forget it (the same zone families, variables
+      and "any zone" as :func:`_reads` gives; neither of the two forgotten zone by zone, nor
+      filling results of other arguments at once: rowfill.py), and
+    - passes every one of its parameters on to it as it is.
+
+    Then its result could be asked for again only while that function computes its own
+    result for one set of arguments: a loop asking the same question twice (where the lookup
+    moved out of a loop that does not change its arguments, probes.hoist_probes, asks once).
+    Two functions asking could each ask the same question (a ranking asked by a score and by
+    a tie-break); one asked only by options is no different (its results are remembered per
+    listing alone, probes.listing_calls: the next listing asks again).  Say a test of one
+    place, asked only by a function listing the open places of a board, for each place; or
+    the colour a piece counts as, asked only by a function grouping one board's pieces by
+    colour.  Remembering is not a matter of meaning (functions are pure): a result asked for
+    again is computed again, the same."""
+    funcs = game.functions
+    reads = _reads(game)
+    keyed = {slot for slot, _, _ in game.memo_keyed}
+    out = []
+    for name, f in funcs.items():
+        fill = getattr(f.compiled, "_rw_fill", None)
+        if not f.asked or fill is None or f.slot in keyed or getattr(f.compiled, "_rw_rows", True):
+            continue
+        ok = len({id(owner) for owner, _, _ in f.asked}) == 1
+        for owner, _, passes_all in f.asked:
+            if (owner is None or not passes_all or owner is f or owner.slot in keyed
+                    or getattr(owner.compiled, "_rw_rows", True)
+                    or reads(owner.name) != reads(name)):
+                ok = False
+                break
+        if ok:
+            out.append(f)
+    return out

@@ -247,7 +247,7 @@ def share_probes(lines: list) -> list:
     same arguments (the same names, or plain copies of them) has certainly computed in the
     same run of the text: what read its result reads the earlier one's.  So too a read of a
     table's row that an earlier read of the same row has made (a small function written out
-    where it is called several times, Yak's price(n, crystals) in its build listing): a table
+    where it is called several times, say a price read from a table in three domains): a table
     does not change while the text runs, and the earlier read has failed first if the row is
     not there."""
     lines = list(lines)
