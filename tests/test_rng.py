@@ -27,3 +27,17 @@ def test_below_draws_what_next_u64_gives():
             va, a = rng.below(a, n)
             vb, b = reference_below(b, n)
             assert (va, a) == (vb, b) and 0 <= va < n
+
+
+def test_a_bots_generator_draws_what_below_gives():
+    """Rng.below writes the generator out (a random bot's pick at every decision): the same
+    numbers and the same next state as below() from the same state, for every kind of n."""
+    import pytest
+    for seed in range(30):
+        bot = rng.Rng(seed, 1000)
+        state = bot.state
+        for n in (1, 2, 3, 7, 10, 255, 256, 1000, (1 << 63) + 5, 6, 1):
+            value, state = rng.below(state, n)
+            assert bot.below(n) == value and bot.state == state
+    with pytest.raises(ValueError):
+        rng.Rng(1).below(0)

@@ -537,6 +537,53 @@ end: {score: "count(hand[p], c -> c.color == red)"}
 
 
 
+@pytest.mark.parametrize("game", ["yak", "moonlight_market", "azul_summer_pavilion", "iquazu"])
+def test_a_playout_by_counts_inside_the_state_is_the_playout_by_index(game):
+    """play_out with bots that choose by the number of legal actions alone (RandomBot,
+    FirstBot: pick_index) runs inside the state (State.play_by_counts): the same draws of each
+    bot's generator, so the same game as choosing by index one decision at a time."""
+    from conftest import RULES
+    from interpreter.ai.bots import FirstBot, RandomBot, play_out
+
+    class ByIndexOnly:              # the same bot without pick_index: play_out's loop
+        def __init__(self, bot):
+            self.choose_index = bot.choose_index
+
+    rb = Rulebook.load(RULES / game)
+    for seed in (1, 2):
+        inside, outside = rb.new_game(3 if game != "azul_summer_pavilion" else 4, seed), None
+        outside = rb.new_game(len(inside.lay.seats), seed)
+        n = len(inside.lay.seats)
+        kinds = [RandomBot if (s + seed) % 3 else FirstBot for s in range(n)] if seed == 2 else [RandomBot] * n
+        made = play_out(inside, [kind(seed, s) for s, kind in enumerate(kinds)])
+        assert made == play_out(outside, [ByIndexOnly(kind(seed, s)) for s, kind in enumerate(kinds)])
+        assert inside.is_terminal() and inside.history == outside.history
+        assert inside.scores() == outside.scores() and made == len(inside.history)
+
+
+def test_a_playout_by_counts_refuses_a_pick_out_of_range_and_stops_after_its_limit(rulebook):
+    rb = load(rulebook, CHIPS + """
+actions:
+  take:
+    params: {c: "bag"}
+    do:
+      - move: c
+        to: "hand[player]"
+flow:
+  - repeat: 4
+    do: [{decide: [take], who: 0}, {decide: [take], who: 1}]
+end: {score: "0"}
+""")
+    st = rb.new_game(2, 5)
+    with pytest.raises(IllegalAction, match="not the index of a legal action"):
+        st.play_by_counts([lambda n: n, lambda n: 0])
+    assert len(st.history) == 0
+    with pytest.raises(RuntimeError, match="no end after 3 decisions"):
+        st.play_by_counts([lambda n: 0, lambda n: n - 1], max_decisions=3)
+    assert len(st.history) == 3
+    assert st.play_by_counts([lambda n: 0, lambda n: 0]) == 5 and st.is_terminal()
+
+
 def test_moving_one_component_checks_and_reports_like_moving_many(rulebook):
     # one component at a time (State.move_component): bottom puts it first; a component
     # already in the zone stays where it is, and the `moved` event names no component

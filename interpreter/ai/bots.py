@@ -2,7 +2,10 @@
 
 A bot has one method, ``choose(state) -> action id``; a bot that can choose
 without ids also has ``choose_index(state) -> i`` (``state.legal_actions()[i]``),
-which playouts prefer (``play_out``).  Each bot owns its random generator,
+which playouts prefer (``play_out``); one whose choice needs nothing but the
+number of legal actions also has ``pick_index(n) -> i``, the same choice (the
+same draws of its generator), with which a playout of such bots alone runs
+inside the state (``State.play_by_counts``).  Each bot owns its random generator,
 separate from the game's, so adding a bot never changes the game's own
 random draws.
 """
@@ -18,6 +21,9 @@ class RandomBot:
 
     def __init__(self, seed: int = 0, seat: int = 0):
         self.rng = Rng(seed, 1000 + seat)
+        #: pick_index(n): one of n legal actions, what choose_index picks (the generator itself,
+        #: no call in between)
+        self.pick_index = self.rng.below
 
     def choose(self, state) -> str:
         legal = state.legal_actions()
@@ -39,6 +45,10 @@ class FirstBot:
         return state.legal_actions()[0]
 
     def choose_index(self, state) -> int:
+        return 0
+
+    @staticmethod
+    def pick_index(n: int) -> int:
         return 0
 
 
@@ -127,6 +137,10 @@ def _ismcts_arg(arg: str) -> bool:
 
 def play_out(state, bots, max_decisions: int = 100_000):
     """Let the bots play ``state`` to its end; return the number of decisions."""
+    by_count = [getattr(bot, "pick_index", None) for bot in bots]
+    inside = getattr(state, "play_by_counts", None)
+    if None not in by_count and inside is not None:     # choices by the number of legal actions alone
+        return inside(by_count, max_decisions)
     by_index = [getattr(bot, "choose_index", None) for bot in bots]
     # the state's methods looked up once (a playout asks them at every decision)
     is_terminal, current_player, apply_index = state.is_terminal, state.current_player, state.apply_index

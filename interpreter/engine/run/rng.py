@@ -64,8 +64,21 @@ class Rng:
         self.state = seed_state(seed, stream)
 
     def below(self, n: int) -> int:
-        value, self.state = below(self.state, n)
-        return value
+        """``below(state, n)`` written out (a random bot's pick at every decision of a playout:
+        one call fewer; tests/test_rng.py checks both draw the same)."""
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        mask = 0xFFFFFFFFFFFFFFFF
+        top = _TOPS[n] if n < _SMALL else mask - (mask % n + 1) % n
+        state = self.state
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & mask
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            z ^= z >> 31
+            if z <= top:
+                self.state = state
+                return z % n
 
     def choice(self, seq):
         return seq[self.below(len(seq))]
