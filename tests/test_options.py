@@ -121,6 +121,40 @@ end: {score: "n"}
     assert rb.new_game(2, 1).legal_actions() == ["go(x=1)", "go(x=2)", "go(x=3)"]
 
 
+def test_an_action_without_parameters_or_where_is_offered_without_a_call_and_once(rulebook):
+    """flowcode.plain_offers: a decide step appends the one option of an action without
+    parameters and ``where`` itself (no option function called); the same options in the same
+    order as before, an action of that name offered twice by the step still once, and one
+    with a ``where`` still asked."""
+    from interpreter.engine.compile.flowcode import plain_offers
+    text = HEAD + """
+variables: {n: 0}
+actions:
+  wait: {do: []}
+  rest: {where: "n > 0", do: []}
+  step: {params: {x: "1..2"}, do: [{set: "n = n + x"}]}
+flow:
+  - {decide: [wait, step, rest], who: 0}
+  - {decide: [step, wait, rest], who: 1}
+  - who: 0
+    decide:
+      - wait
+      - {name: halt, params: {}, do: []}
+      - {name: halt, params: {}, do: []}
+end: {score: "n"}
+"""
+    rb = Rulebook.load(rulebook(text))
+    st = rb.new_game(2, 1)
+    assert st.legal_actions() == ["wait", "step(x=1)", "step(x=2)"]      # rest: n is 0
+    first = next(p for p in rb.game.all_procs.values() if p.name == "flow")
+    decides = [ins.call.actions for ins in first.ops if type(ins.call).__name__ == "DecideSpec"]
+    assert [sorted(plain_offers(actions)) for actions in decides] == [[0], [1], [0]]
+    st.apply("step(x=2)")
+    assert st.legal_actions() == ["step(x=1)", "step(x=2)", "wait", "rest"]
+    st.apply("rest")
+    assert st.legal_actions() == ["wait", "halt"]
+
+
 def _checked_options(st):
     """The pending decision's options listed again with the check for repeats on, for
     every action (as if no action were known to be without repeats)."""

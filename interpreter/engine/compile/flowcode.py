@@ -132,11 +132,15 @@ def decide_lines(unit: "Unit", ins: Ins, d: int) -> None:
     put(d + 1, f"{spec.cannot}(st, _w_who, False)", pc)
     put(d, "_w_o = []", pc)
     seen = "None"
-    if any(not a.params or not a.distinct_options for a in spec.actions):
+    plain = plain_offers(spec.actions)
+    if any((not a.params and i not in plain) or not a.distinct_options for i, a in enumerate(spec.actions)):
         put(d, "_w_seen = _rw_set()", pc)
         seen = "_w_seen"
     for i, _ in enumerate(spec.actions):
-        put(d, f"_rw_o{pc}_{i}(st, _w_who, L, {seen}, _w_o)", pc)
+        if i in plain:          # its one option, always there: no call
+            put(d, f"_w_o.append((_rw_a{pc}_{i}, ()))", pc)
+        else:
+            put(d, f"_rw_o{pc}_{i}(st, _w_who, L, {seen}, _w_o)", pc)
     put(d, "if _w_o:", pc)
     if spec.together is not None:       # the seats still to choose: this one and the ones after it
         held, seats = spec.together
@@ -151,6 +155,15 @@ def decide_lines(unit: "Unit", ins: Ins, d: int) -> None:
         put(d, f"{held} = {held} + ((_w_who, None, ()),)", pc)
     elif not spec.otherwise:
         put(d, f"{spec.cannot}(st, _w_who, True)", pc)
+
+
+def plain_offers(actions) -> frozenset:
+    """The positions in a decide step's ``actions`` of those whose one option is always
+    there: no parameters, no ``where``, offered once by the step (its option function would
+    only check that its name is not offered twice, codegen.option_function)."""
+    names = [a.name for a in actions]
+    return frozenset(i for i, a in enumerate(actions)
+                     if not a.params and a.where is None and names.count(a.name) == 1)
 
 
 # --- the structure of the steps --------------------------------------------------------
@@ -536,7 +549,11 @@ def _compile(unit: Unit, head: str, name: str, kind: str, locals_as=in_frame):
               _rw_pcs=[-1] * head.count("\n") + unit.pcs, _rw_info=Info(filename, spans))
     for ins in proc.ops:
         if ins.kind == DECIDE:
+            plain = plain_offers(ins.call.actions)
             for i, action in enumerate(ins.call.actions):
+                if i in plain:
+                    ns[f"_rw_a{ins.pc}_{i}"] = action
+                    continue
                 if action.enumerate is None:
                     action.enumerate = option_function(action, id_part)
                 ns[f"_rw_o{ins.pc}_{i}"] = action.enumerate
