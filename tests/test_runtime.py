@@ -501,10 +501,8 @@ end: {score: "picked"}
     assert rb.new_game(2, 1).scores() == [30, 30]     # 10 + 20
 
 
-def test_choosing_by_index_is_choosing_by_id_without_writing_ids(rulebook):
-    """apply_index(i) is apply_action(legal_actions()[i]); interchangeable components
-    (one label) give one option, as their ids are one id."""
-    rb = load(rulebook, CHIPS + """
+#: each seat takes a chip from the bag four times
+TAKE_FOUR = """
 actions:
   take:
     params: {c: "bag"}
@@ -514,7 +512,13 @@ actions:
 flow:
   - repeat: 4
     do: [{decide: [take], who: 0}, {decide: [take], who: 1}]
-end: {score: "count(hand[p], c -> c.color == red)"}
+"""
+
+
+def test_choosing_by_index_is_choosing_by_id_without_writing_ids(rulebook):
+    """apply_index(i) is apply_action(legal_actions()[i]); interchangeable components
+    (one label) give one option, as their ids are one id."""
+    rb = load(rulebook, CHIPS + TAKE_FOUR + """end: {score: "count(hand[p], c -> c.color == red)"}
 """)
     by_id, by_index = rb.new_game(2, 5), rb.new_game(2, 5)
     assert sorted(by_id.legal_actions()) == ["take(c=blue)", "take(c=fog)", "take(c=red)"]   # 9 chips, 3 labels
@@ -562,17 +566,7 @@ def test_a_playout_by_counts_inside_the_state_is_the_playout_by_index(game):
 
 
 def test_a_playout_by_counts_refuses_a_pick_out_of_range_and_stops_after_its_limit(rulebook):
-    rb = load(rulebook, CHIPS + """
-actions:
-  take:
-    params: {c: "bag"}
-    do:
-      - move: c
-        to: "hand[player]"
-flow:
-  - repeat: 4
-    do: [{decide: [take], who: 0}, {decide: [take], who: 1}]
-end: {score: "0"}
+    rb = load(rulebook, CHIPS + TAKE_FOUR + """end: {score: "0"}
 """)
     st = rb.new_game(2, 5)
     with pytest.raises(IllegalAction, match="not the index of a legal action"):
