@@ -149,10 +149,10 @@ class Rulebook:
         if game is None:
             raise RulebookError(report.sorted() or report.items)
         # the tens of thousands of objects compiling made (code, names, declarations) are in the
-        # cycle collector's younger generations: its first collection of the middle one walks them
-        # all (Yak: ~40,000, some 14 ms, as much as two games) and moves them to the oldest. That
-        # walk is done here, once, as part of loading, not in whichever game it would fall on
-        # (a process that turned the collector off keeps it off).
+        # cycle collector's younger generations: its first collection of the middle one walks
+        # them all (~40,000 for a large rulebook, some 14 ms, as much as two of its games) and
+        # moves them to the oldest. That walk is done here, once, as part of loading, not in
+        # whichever game it would fall on (a process that turned the collector off keeps it off).
         if gc.isenabled():
             gc.collect(1)
         return cls(game, path, report)

@@ -396,13 +396,17 @@ def _call_user(node: ast.Call, fdecl, cx: Cx):
 
 
 def _note_asked(fdecl, parts: list, cx: Cx) -> None:
-    """Remember where ``fdecl``'s remembered result is asked for (``FuncDecl.asked``): in the
-    body of which rulebook function (None: anywhere else), in which generated function
-    (codegen.Gen), and whether the arguments pass every parameter of that function on as it
-    is (dependencies.not_remembered)."""
+    """Remember where ``fdecl``'s remembered result is asked for: in the body of a rulebook
+    function (``FuncDecl.asked``: which one, its generated function's codegen.Gen, whether the
+    arguments pass every parameter of that function on as it is), or anywhere else
+    (``FuncDecl.asked_elsewhere``) — for dependencies.not_remembered.  (A body is compiled
+    once, so the list stays as long as the rulebook's calls in bodies.)"""
     owner = None if cx.static or cx.gen is None else cx.gen.owner
-    passes_all = owner is not None and set(f"_p{i}" for i in range(len(owner.params))) <= set(parts)
-    fdecl.asked.append((owner, cx.gen if owner is not None else None, passes_all))
+    if owner is None:
+        fdecl.asked_elsewhere = True
+        return
+    passes_all = set(f"_p{i}" for i in range(len(owner.params))) <= set(parts)
+    fdecl.asked.append((owner, cx.gen, passes_all))
 
 
 def leave_unremembered(fdecl) -> None:

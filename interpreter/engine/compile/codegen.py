@@ -157,7 +157,6 @@ class Gen:
         fn._rw_fill._rw_plain = partial(self._compile, f"def _rw_expr(st{args}):\n    try:\n", _PREFIX, src,
                                         pos, None, pre=pre)
         fn._rw_rows = bool(row)     # a miss fills results of other arguments too (rowfill.py)
-        fn._rw_gen = self
         return fn
 
     def _compile(self, head, prefix, src, pos, outer, after="", pre=()):

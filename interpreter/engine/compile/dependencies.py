@@ -162,11 +162,12 @@ def not_remembered(game) -> list:
     out = []
     for name, f in funcs.items():
         fill = getattr(f.compiled, "_rw_fill", None)
-        if not f.asked or fill is None or f.slot in keyed or getattr(f.compiled, "_rw_rows", True):
+        if (not f.asked or f.asked_elsewhere or fill is None or f.slot in keyed
+                or getattr(f.compiled, "_rw_rows", True)):
             continue
         ok = len({id(owner) for owner, _, _ in f.asked}) == 1
         for owner, _, passes_all in f.asked:
-            if (owner is None or not passes_all or owner is f or owner.slot in keyed
+            if (not passes_all or owner is f or owner.slot in keyed
                     or getattr(owner.compiled, "_rw_rows", True)
                     or reads(owner.name) != reads(name)):
                 ok = False

@@ -255,9 +255,11 @@ class FuncDecl:
     #: as calls are compiled; one compiled later, say by a view, sets it then): while it is
     #: False, an option enumerator may call it without remembering (probes.plain_calls)
     called_outside_options: bool = False
-    #: where its result is asked for: (the function whose body asks, or None for anywhere
-    #: else; that body's codegen.Gen; are that function's parameters all passed on?)
+    #: where its result is asked for in the bodies of functions: (the function whose body
+    #: asks, that body's codegen.Gen, are that function's parameters all passed on?)
     asked: list = field(default_factory=list)
+    #: its result is asked for somewhere else too (a step, an option, a condition, a view)
+    asked_elsewhere: bool = False
     #: False: the bodies that ask for its result call a variant that remembers nothing
     #: (dependencies.not_remembered)
     remembered: bool = True
