@@ -108,6 +108,7 @@ def test_every_episode_ends_within_the_bound_through_every_adapter(book, policy)
         assert pz_truncated            # the Yak: lowest-first plays for ever; the bound ends it
 
 
+@pytest.mark.slow
 def test_check_warns_with_the_seed_where_a_simple_policy_runs_past_the_bound(tmp_path, capsys):
     from interpreter.cli import main
     from interpreter.tools.simulate import policy_findings

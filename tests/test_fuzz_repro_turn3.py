@@ -127,6 +127,7 @@ def test_players_max_past_the_limit_is_a_located_error():
     assert errors(proc)[0][1:3] == (3, 42)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case, line", [("T14_zone_family_5M_no_limit", 8), ("T15_variable_family_5M_no_limit", 9)])
 def test_zone_and_variable_families_count_against_the_components_limit(case, line):
     for code, command in (("RW203", ["validate", case]), ("RW910", ["play", case, "--players", "2", "--seed", "1"])):
@@ -319,6 +320,7 @@ def test_check_workers_end_when_their_parent_is_killed():
     assert not left, f"orphaned workers after 10 s: {left}"
 
 
+@pytest.mark.slow
 def test_report_draws_names_with_dollar_signs_as_text(tmp_path):
     pytest.importorskip("matplotlib")
     case = "T17_report_mathtext_in_names"

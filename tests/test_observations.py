@@ -26,6 +26,7 @@ def _ordered(d):
     return d
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("book", BOOKS, ids=lambda p: p.name)
 def test_observations_together_equal_each_seats_observation(book):
     rb = Rulebook.load(book)

@@ -175,6 +175,7 @@ def _checked_options(st):
     return [Option(a, values).id for a, values in out]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", game_folders(), ids=lambda p: p.name)
 def test_the_shipped_games_offer_the_same_options_with_the_check_on(folder):
     """In random games of every shipped rulebook, wherever an action skips the check, the

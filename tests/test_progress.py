@@ -54,6 +54,7 @@ def test_check_json_is_quiet_on_a_terminal(tmp_path):
     assert "left" not in out and "/6" not in out
 
 
+@pytest.mark.slow
 def test_bench_draws_a_bar_on_a_terminal_and_not_in_a_pipe():
     bench = [sys.executable, "-m", "interpreter.cli", "bench", str(ROOT / "rules" / "yak"), "--games", "4",
              "--players", "2"]
@@ -75,6 +76,7 @@ def test_report_draws_a_bar_on_a_terminal_and_not_in_a_pipe(tmp_path):
     assert "report.html" in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_long_test_run_draws_a_bar_on_a_terminal_and_not_in_a_pipe():
     test = [sys.executable, "-m", "interpreter.cli", "test", str(ROOT / "rules" / "yak")]
     n = len(list((ROOT / "rules" / "yak" / "scenarios").glob("*.yaml")))

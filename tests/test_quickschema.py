@@ -36,6 +36,7 @@ def _valid(name, data) -> bool:
     return not any(True for _ in schema.validator(name).iter_errors(data))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["rulebook", "scenario"])
 def test_quick_check_agrees_with_jsonschema_on_every_file_here(name):
     quick = schema.quick(name)

@@ -92,6 +92,7 @@ def test_iquazu_report_numbers_are_a_direct_count_of_the_games(tmp_path, capsys)
     assert "Player 1" in printed and "report.html" in printed
 
 
+@pytest.mark.slow
 def test_the_numbers_do_not_depend_on_the_workers(tmp_path):
     args = (RULES / "yak", "--games", 8, "--players", 2)
     _, rows1, s1 = _report(tmp_path, "one", *args, "--jobs", 1)
@@ -112,6 +113,7 @@ def test_the_ray_backend_gives_the_same_numbers(tmp_path):
     assert rows1 == rows2 and s1 == s2
 
 
+@pytest.mark.slow
 def test_compare_a_variant_side_by_side(tmp_path):
     out, rows, summary = _report(tmp_path, "c", RULES / "yak", "--games", 6, "--players", 2,
                                  "--compare", "variant=bonus_cards", "--jobs", 1)
@@ -130,6 +132,7 @@ def test_compare_a_variant_side_by_side(tmp_path):
     assert (out / "compare_win_rates.png").exists()
 
 
+@pytest.mark.slow
 def test_compare_option_values_with_an_automaton(tmp_path):
     out, rows, summary = _report(tmp_path, "m", RULES / "moonlight_market", "--games", 4, "--players", 3,
                                  "--compare", "option=automata=0,1", "--jobs", 1)

@@ -1,5 +1,6 @@
 """Scenario `start` options that change nothing are warned about (RW301);
 the scenario still passes."""
+import pytest
 from conftest import RULES
 
 from interpreter.game import Rulebook
@@ -35,6 +36,7 @@ def test_a_player_that_no_turns_loop_uses(tmp_path):
     assert len(found) == 1 and "'player'" in found[0].message
 
 
+@pytest.mark.slow
 def test_the_shipped_scenarios_have_no_warnings():
     from interpreter.tools.scenarios import find_scenarios
     books = {}

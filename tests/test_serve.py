@@ -328,6 +328,7 @@ def merged(update, latest):
     return update
 
 
+@pytest.mark.slow
 def test_live_updates_send_what_changed_and_it_adds_up_to_the_whole_view(serve):
     s = serve()
     _, tokens, watch = two_people(s)

@@ -224,6 +224,7 @@ def test_search_bots_do_not_starve_other_tables(serve, limits):
 
 # --- N8: slow clients are cut off ---------------------------------------------------------------
 
+@pytest.mark.slow
 def test_slow_clients_cannot_hold_the_connections(serve, limits):
     s = serve()
     limits(serve_connections=6, serve_request_seconds=1)
@@ -257,6 +258,7 @@ def test_slow_clients_cannot_hold_the_connections(serve, limits):
 
 # --- N7: the hot-seat page's /api/new and /api/act take turns ---------------------------------
 
+@pytest.mark.slow
 def test_hot_seat_new_and_act_are_serialised(serve, tmp_path, capfd):
     db = tmp_path / "h.sqlite"
     s = serve(db=db)

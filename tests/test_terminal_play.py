@@ -76,6 +76,7 @@ def _numbered(st, seat):
     return [o for g in build_view(st, seat)["actions"] for o in g["options"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAME_PARAMS)
 def test_a_full_game_against_a_bot_in_the_terminal(game, tmp_path):
     rb = Rulebook.load(RULES / game)

@@ -32,6 +32,7 @@ def _env(home: Path) -> dict:
     return env
 
 
+@pytest.mark.slow
 def test_check_leaves_the_current_folder_empty(tmp_path):
     here, home = tmp_path / "here", tmp_path / "home"
     here.mkdir()

@@ -75,6 +75,7 @@ def _play(rb, players, seed, back=True) -> int:
         step += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_cached_views_equal_views_from_scratch_over_whole_games(game):
     rb = Rulebook.load(RULES / game)

@@ -35,6 +35,7 @@ def test_its_scenarios_pass(game):
     assert len(results) >= GAMES[game][0] and all(r.ok for r in results), [r for r in results if not r.ok]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_random_games_find_no_problem(game):
     _, counts, games = GAMES[game]
