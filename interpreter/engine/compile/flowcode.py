@@ -133,7 +133,7 @@ def decide_lines(unit: "Unit", ins: Ins, d: int) -> None:
     put(d, "_w_o = []", pc)
     seen = "None"
     plain = plain_offers(spec.actions)
-    if any((not a.params and i not in plain) or not a.distinct_options for i, a in enumerate(spec.actions)):
+    if any(i not in plain and (not a.params or not a.distinct_options) for i, a in enumerate(spec.actions)):
         put(d, "_w_seen = _rw_set()", pc)
         seen = "_w_seen"
     for i, _ in enumerate(spec.actions):
