@@ -484,3 +484,31 @@ flow:
 end: {score: "y"}
 """, "extra[num_players]")
     assert "table 'extra' has no row for 2" in err.message and (err.pos.line, err.pos.col) == (line, col)
+
+
+@pytest.mark.parametrize("how", ["apply", "play_by_counts"])
+def test_a_failure_in_an_action_taken_is_located_in_the_action(rulebook, how):
+    # an action that cannot stop runs as one Python call where the option is taken (runtime.run,
+    # codegen.option_taker): its failure is still located at the part that failed, the game in error
+    book = rulebook(HEAD + """
+variables: {n: 0, x: 0}
+actions:
+  split: {params: {k: "0..1"}, do: [{set: "x = 12 // k"}]}
+flow:
+  - repeat: 2
+    do:
+      - {decide: [split], who: "players[0]"}
+end: {score: "x"}
+""")
+    rb = Rulebook.load(book)
+    st = rb.new_game(2, 1)
+    with pytest.raises(RuleRuntimeError) as info:
+        if how == "apply":
+            st.apply("split(k=0)")
+        else:
+            st.play_by_counts([lambda n: 0, lambda n: 0])
+    lines = (book / "game.yaml").read_text().splitlines()
+    [(line, col)] = [(i + 1, s.index("// k") + 1) for i, s in enumerate(lines) if "// k" in s]
+    assert info.value.message == "'//': division by zero"
+    assert (info.value.pos.line, info.value.pos.col) == (line, col)
+    assert st.status == "error" and st.error is info.value

@@ -62,3 +62,20 @@ def test_an_action_that_inherits_sees_the_deciding_frames_locals_and_games_still
         st = rb.new_game(3, seed, logging=False)
         assert play_out(st, [RandomBot(seed, s) for s in range(3)]) > 0
         assert st.status == "over"
+
+
+@pytest.mark.parametrize("path", _books(), ids=lambda p: p.name)
+def test_taking_an_option_makes_the_same_locals_or_passes_them_to_the_direct_call(path):
+    """codegen.option_taker: without a direct function, the new frame's locals (as the maker's);
+    with one, that function called with the state and those locals, and None."""
+    from interpreter.engine.compile.codegen import option_taker
+    game = Rulebook.load(path).game
+    for action in game.action_by_proc.values():
+        values = tuple(f"value {k}" for k in range(len(action.params)))
+        PL = [f"parent {i}" for i in range(max(action.inherit, 1) + 3)]
+        parent = PL if action.inherit else None
+        assert option_taker(action, None)("the state", 1, values, parent) == reference(action, 1, values, PL)
+        calls = []
+        take = option_taker(action, lambda *args: calls.append(args))
+        assert take("the state", 1, values, parent) is None
+        assert calls == [("the state", *reference(action, 1, values, PL))], action.name

@@ -206,12 +206,8 @@ class LazyExpr:
         return self.fn(st, L)
 
 
-def locals_maker(action):
-    """``make(who, values, PL)``: the locals of a new frame of ``action`` — the first
-    ``action.inherit`` from ``PL`` (the locals of the frame that decided; None when it
-    inherits nothing), the deciding seat at ``action.player_slot``, the chosen values at their
-    parameters' slots, None elsewhere — as one list display, instead of a list of Nones
-    written slot by slot at every decision (State._apply).  Made once per action."""
+def _locals_cells(action) -> list:
+    """The text of each local of a new frame of ``action``, by slot (locals_maker)."""
     by_slot = {int(spec.slot): k for k, spec in enumerate(action.params)}
     cells = []
     for i in range(int(action.proc.nslots)):
@@ -223,11 +219,36 @@ def locals_maker(action):
             cells.append(f"PL[{i}]")
         else:
             cells.append("None")
-    code = compile(f"def make(who, v, PL):\n    return [{', '.join(cells)}]\n",
+    return cells
+
+
+def locals_maker(action):
+    """``make(who, values, PL)``: the locals of a new frame of ``action`` — the first
+    ``action.inherit`` from ``PL`` (the locals of the frame that decided; None when it
+    inherits nothing), the deciding seat at ``action.player_slot``, the chosen values at their
+    parameters' slots, None elsewhere — as one list display, instead of a list of Nones
+    written slot by slot at every decision.  Made once per action."""
+    code = compile(f"def make(who, v, PL):\n    return [{', '.join(_locals_cells(action))}]\n",
                    f"<locals of action {action.name}>", "exec")
     ns = {"__builtins__": {}}
     exec(code, ns)
     return ns["make"]
+
+
+def option_taker(action, direct):
+    """``take(st, who, values, PL)``, what taking an option of ``action`` starts (runtime.run):
+    with ``direct`` (the action's procedure as a function that runs it to its end:
+    flowcode.direct_function), that call, given the new locals as its arguments, and None;
+    else the new frame's locals (as ``locals_maker``'s).  Made once per action."""
+    cells = ", ".join(_locals_cells(action))
+    if direct:
+        text = f"def take(st, who, v, PL):\n    _direct(st, {cells})\n"
+    else:
+        text = f"def take(st, who, v, PL):\n    return [{cells}]\n"
+    code = compile(text, f"<taking action {action.name}>", "exec")
+    ns = {"__builtins__": {}, "_direct": direct}
+    exec(code, ns)
+    return ns["take"]
 
 
 def option_function(action, id_part):

@@ -321,6 +321,8 @@ class ActionDecl:
     enumerate: Callable | None = None
     #: ``make(who, values, PL)``: a new frame's locals (codegen.locals_maker; made when first needed)
     make_locals: Callable | None = None
+    #: ``take(st, who, values, PL)``: what taking an option starts (codegen.option_taker; made when first needed)
+    take: Callable | None = None
     #: no two combinations of parameter values can write the same action id (every value is
     #: its own id part, every domain is without repeats, no other action has this name):
     #: the options need no check for repeats (Compiler.mark_distinct_options)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dsl.diagnostics import Pos, RuleRuntimeError
 
-from ..compile.codegen import locals_maker
+from ..compile.codegen import locals_maker, option_taker
 from ..compile.flowcode import direct_function, rule_error
 from .limits import LIMITS, NEXT, WORK
 from .frames import Decision, Frame, Option, ScopeRec, id_part, option_id  # noqa: F401 - part of this module's API
@@ -313,66 +313,17 @@ class State(Moves, Told, PlayerAPI):
         """Play to the end, each decision's action chosen by ``pickers[seat](n)``, the index of
         one of the ``n`` legal actions (``legal_actions()[i]``), for choosers that need nothing
         but their number (a random one, the first one); return the number of decisions.  What
-        ``apply_index`` does at each decision, without the calls of a loop outside the state
-        (ai.bots.play_out: about a tenth of a decision's own cost).  RuntimeError after
+        ``apply_index`` does at each decision, inside :func:`run`'s own loop (no return to a
+        loop outside it between decisions: ai.bots.play_out).  RuntimeError after
         ``max_decisions``; IllegalAction for an index out of range or a game in error."""
-        n = 0
-        apply = self._apply
-        while self.status != "over":
-            dec = self.pending
-            if dec is None:
-                raise IllegalAction("no decision is pending")
-            if n >= max_decisions:
-                raise RuntimeError(f"no end after {max_decisions} decisions")
-            raw = dec.raw
-            i = pickers[dec.who](len(raw))
-            if type(i) is not int or not 0 <= i < len(raw):
-                raise IllegalAction(f"{i!r} is not the index of a legal action now (0..{len(raw) - 1})")
-            opts = dec._options
-            if opts is not None:
-                apply(dec, opts[i])
-            else:
-                action, values = raw[i]
-                apply(dec, Option(action, values))
-            n += 1
-        return n
+        if self.status == "over":
+            return 0
+        if self.pending is None or self.status == "error":
+            raise IllegalAction("the game is in error" if self.status == "error" else "no decision is pending")
+        return run(self, None, None, None, pickers, max_decisions)
 
     def _apply(self, dec, opt) -> None:
-        moved = self.moved
-        if moved is not None and len(moved) > 2 * MoveJournal.KEEP:     # tracked (track_moves): kept bounded
-            moved.trim(MoveJournal.KEEP)
-        history = self._history
-        if len(history) >= LIMITS.decisions:
-            self.error = RuleRuntimeError(f"the game has gone on for {len(history):,} decisions without "
-                                          f"ending (limit 'decisions')", dec.pos, "RW910")
-            self.status = "error"
-            raise self.error
-        self.pending = None
-        who = dec.who
-        if dec.held is not None:        # taken together: held until every seat has chosen
-            fr = self.frames[-1]
-            fr.L[dec.held] = fr.L[dec.held] + ((who, opt.action.proc.name, opt.values),)
-            history.append((who, opt))
-            run(self)
-            return
-        action = opt.action
-        if dec.as_slot is not None:
-            self.frames[-1].L[dec.as_slot] = action.name
-        proc = action.proc
-        make = action.make_locals
-        if make is None:
-            make = action.make_locals = locals_maker(action)
-        L = make(who, opt.values, self.frames[-1].L if action.inherit else None)
-        history.append((who, opt))
-        if proc.entries is not None:
-            direct = proc.direct
-            if direct is None:
-                direct = direct_function(proc, proc.live) or False
-            if direct:          # an action that cannot stop: a Python call, then the frame that decided
-                run(self, None, direct, L, proc)
-                return
-        self.frames.append(Frame(proc, L))
-        run(self)
+        run(self, None, dec, opt)
 
     def run_together(self, held, first=None) -> None:
         """Run the options of a decision taken together (``held``: ``(seat, action, values)``
@@ -523,59 +474,126 @@ _SCOPE_END = {}
 _SCOPE_POS = Pos("<scope>")
 
 
-def run(st: State, limit: int | None = None, first=None, L=None, proc=None) -> None:
-    """Run until a decision is pending or the game is over (at most ``limit`` steps: LIMITS.steps);
-    ``first(st, *L)`` first: a procedure that cannot stop (flowcode.direct_function), ``proc``,
-    given its locals."""
+class Unfinished(RuntimeError):
+    """A playout of ``State.play_by_counts`` that reached its ``max_decisions``."""
+
+
+def run(st: State, limit: int | None = None, dec=None, opt=None, pickers=None, max_decisions: int = 0) -> int:
+    """Run until a decision is pending or the game is over (at most ``limit`` steps between
+    two decisions: LIMITS.steps).  ``dec``, ``opt``: first take the option ``opt`` of the
+    pending decision ``dec`` (``State.apply``).  ``pickers``: a decision pending is not the
+    end — ``pickers[seat](n)`` picks one of its ``n`` options, taken here, until the game is
+    over (``State.play_by_counts``; at most ``max_decisions``); return the number taken.
+
+    Taking an option: the history records it; a decision taken together holds it in the
+    deciding frame until every seat has chosen; else the action's procedure runs, as a
+    Python call when it cannot stop (flowcode.direct_function), else as a frame on top."""
     if limit is None:
         limit = LIMITS.steps
     st.step_limit = limit           # for the loops of generated step code (interpreter/flowcode.py)
-    NEXT[0] -= WORK[0]              # what was built counts towards the next look at the memory
-    WORK[0] = 0                     # the elements built between two decisions (limit 'work')
     frames = st.frames
-    steps = 0
+    history = st._history
+    most = LIMITS.decisions
+    taken = 0
     fr = None
+    proc = None
     pc = 0
     try:
-        if first is not None:
-            first(st, *L)
-        while True:
-            while frames:
-                fr = frames[-1]
-                code = fr.code
-                n = len(code)
-                pc = fr.pc
-                while pc < n:               # the frame on top runs until it ends or another is on top
-                    fr.pc = pc + 1
-                    steps += 1
-                    if code[pc](st, fr):
-                        st.steps += steps
-                        return
-                    if steps > limit:
-                        raise RuleRuntimeError(
-                            f"the rules ran {limit:,} steps without reaching a decision (an endless loop? "
-                            f"limit 'steps')", fr.proc.pos_at(pc), "RW910")
-                    if not frames or frames[-1] is not fr:
-                        break
-                    pc = fr.pc
+        while True:                 # a round: pick and take an option (if any), then run to a decision or the end
+            if pickers is not None:
+                dec = st.pending
+                if taken >= max_decisions:
+                    raise Unfinished(f"no end after {max_decisions} decisions")
+                raw = dec.raw
+                i = pickers[dec.who](len(raw))
+                if type(i) is not int or not 0 <= i < len(raw):
+                    raise IllegalAction(f"{i!r} is not the index of a legal action now (0..{len(raw) - 1})")
+                opts = dec._options
+                if opts is not None:
+                    opt = opts[i]
                 else:
-                    frames.pop()
-                    if fr.trigger is not None:
-                        if fr.trigger in st.running:
-                            st.running = st.running - {fr.trigger}
-                        st.changed(())      # only which triggers run changed: no function reads it
-                    elif fr.proc.kind == "setup":
+                    action, values = raw[i]
+                    opt = Option(action, values)
+                taken += 1
+            NEXT[0] -= WORK[0]      # what was built counts towards the next look at the memory
+            WORK[0] = 0             # the elements built between two decisions (limit 'work')
+            steps = 0
+            if dec is not None:
+                moved = st.moved
+                if moved is not None and len(moved) > 2 * MoveJournal.KEEP:     # tracked (track_moves): bounded
+                    moved.trim(MoveJournal.KEEP)
+                if len(history) >= most:
+                    raise RuleRuntimeError(f"the game has gone on for {len(history):,} decisions without "
+                                           f"ending (limit 'decisions')", dec.pos, "RW910")
+                st.pending = None
+                who = dec.who
+                fr = None               # (an error from here on is located at the action)
+                pc = 0
+                if dec.held is not None:        # taken together: held until every seat has chosen
+                    top = frames[-1].L
+                    top[dec.held] = top[dec.held] + ((who, opt.action.proc.name, opt.values),)
+                    history.append((who, opt))
+                else:
+                    action = opt.action
+                    if dec.as_slot is not None:
+                        frames[-1].L[dec.as_slot] = action.name
+                    proc = action.proc
+                    history.append((who, opt))
+                    take = action.take
+                    if take is None:
+                        take = action.take = option_taker(
+                            action, proc.entries is not None and direct_function(proc, proc.live))
+                    # an action that cannot stop runs as a Python call, then the frame that decided goes on
+                    L = take(st, who, opt.values, frames[-1].L if action.inherit else None)
+                    if L is not None:
+                        frames.append(Frame(proc, L))
+            while True:             # the frames run until one stops at a decision, or none is left
+                while frames:
+                    fr = frames[-1]
+                    code = fr.code
+                    n = len(code)
+                    pc = fr.pc
+                    while pc < n:               # the frame on top runs until it ends or another is on top
+                        fr.pc = pc + 1
+                        steps += 1
+                        if code[pc](st, fr):    # a stop: a decision is pending (or try_setup's halt)
+                            if pickers is None:
+                                st.steps += steps
+                                return taken
+                            break
+                        if steps > limit:
+                            raise RuleRuntimeError(
+                                f"the rules ran {limit:,} steps without reaching a decision (an endless loop? "
+                                f"limit 'steps')", fr.proc.pos_at(pc), "RW910")
+                        if not frames or frames[-1] is not fr:
+                            break
+                        pc = fr.pc
+                    else:
+                        frames.pop()
+                        if fr.trigger is not None:
+                            if fr.trigger in st.running:
+                                st.running = st.running - {fr.trigger}
+                            st.changed(())      # only which triggers run changed: no function reads it
+                        elif fr.proc.kind == "setup":
+                            st.status = "play"
+                            st.changed(())
+                        continue
+                    if st.pending is not None:  # a decision for the pickers (else another frame is on top)
+                        break
+                else:
+                    if st.status == "play":
+                        st.start_scoring()
+                        continue
+                    if st.status == "setup":
                         st.status = "play"
-                        st.changed(())
-            if st.status == "play":
-                st.start_scoring()
-                continue
-            if st.status == "setup":
-                st.status = "play"
-                continue
-            st.status = "over"
-            st.steps += steps
-            return
+                        continue
+                    st.status = "over"
+                    st.steps += steps
+                    return taken
+                break
+            st.steps += steps           # (only the pickers' playout comes here: on to their pick)
+    except (IllegalAction, Unfinished):
+        raise                       # the decision is still pending: the game goes on
     except RuleRuntimeError as exc:
         st.error = exc
         st.status = "error"
