@@ -288,3 +288,25 @@ end: {score: "n"}
                     want.append(f"go(a={a},b={b},c={c})")
     assert st.legal_actions() == want
     assert len(want) == 10
+
+
+def test_a_decide_step_makes_the_set_against_repeats_only_for_options_that_need_it(rulebook):
+    """flowcode.decide_lines: options appended without a call (plain_offers) and an action whose
+    ids cannot repeat need no set of the ids offered; an action with a ``where`` is asked through
+    its option function, which keeps the set."""
+    def step_code(decide: str) -> str:
+        rb = Rulebook.load(rulebook(HEAD + """
+variables: {n: 0}
+actions:
+  wait: {do: []}
+  rest: {where: "n >= 0", do: []}
+  step: {params: {x: "1..2"}, do: [{set: "n = n + x"}]}
+flow:
+  - {decide: %s, who: 0}
+end: {score: "n"}
+""" % decide))
+        st = rb.new_game(2, 1)
+        assert st.legal_actions()[:3] == ["wait", "step(x=1)", "step(x=2)"]
+        return "\n".join(fn.__doc__ or "" for fn in st.frames[-1].code)
+    assert "_rw_set()" not in step_code("[wait, step]")
+    assert "_rw_set()" in step_code("[wait, step, rest]")
