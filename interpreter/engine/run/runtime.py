@@ -529,16 +529,15 @@ def run(st: State, limit: int | None = None, dec=None, opt=None, pickers=None, m
                 who = dec.who
                 fr = None               # (an error from here on is located at the action)
                 pc = 0
+                history.append((who, opt))
                 if dec.held is not None:        # taken together: held until every seat has chosen
                     top = frames[-1].L
                     top[dec.held] = top[dec.held] + ((who, opt.action.proc.name, opt.values),)
-                    history.append((who, opt))
                 else:
                     action = opt.action
                     if dec.as_slot is not None:
                         frames[-1].L[dec.as_slot] = action.name
                     proc = action.proc
-                    history.append((who, opt))
                     take = action.take
                     if take is None:
                         take = action.take = option_taker(
