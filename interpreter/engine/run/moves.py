@@ -23,7 +23,7 @@ class Moves:
         (set while interpreter/chance.py replays a segment with chosen outcomes)."""
         if self.chance is not None:
             return self.chance(n)
-        value, self.rng = rngmod.below(self.rng, n)
+        value, self.rng = rngmod.draw(self.ahead, self.rng, n)
         return value
 
     def shuffle(self, zone) -> None:
@@ -42,9 +42,9 @@ class Moves:
                 j = self.below(i + 1)
                 items[i], items[j] = items[j], items[i]
             return
-        rng, below = self.rng, rngmod.below
+        rng, draw, ahead = self.rng, rngmod.draw, self.ahead
         for i in range(len(items) - 1, 0, -1):     # the numbers self.below would draw
-            j, rng = below(rng, i + 1)
+            j, rng = draw(ahead, rng, i + 1)
             items[i], items[j] = items[j], items[i]
         self.rng = rng
 

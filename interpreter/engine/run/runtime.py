@@ -22,6 +22,7 @@ from .limits import LIMITS, NEXT, WORK
 from .frames import Decision, Frame, Option, ScopeRec, id_part, option_id  # noqa: F401 - part of this module's API
 from .values import Record, encode, decode
 from .moves import Moves
+from .rng import Ahead
 from .told import Told
 from .playerapi import PlayerAPI
 
@@ -68,7 +69,7 @@ class State(Moves, Told, PlayerAPI):
     __slots__ = ("game", "lay", "z", "where", "v", "rng", "frames", "scopes", "pending", "_history",
                  "status", "running", "forced", "log", "log_marks", "logging", "steps", "error", "seed", "memo",
                  "short_draws", "known", "drawn", "facts", "step_limit", "chance", "zf", "zi", "zn", "vk", "broken",
-                 "origin", "moved", "rec", "script")
+                 "origin", "moved", "rec", "script", "ahead")
 
     # --- construction ------------------------------------------------------
     def clone(self) -> "State":
@@ -79,6 +80,7 @@ class State(Moves, Told, PlayerAPI):
         s.where = list(self.where)
         s.v = list(self.v)
         s.rng = self.rng
+        s.ahead = self.ahead.copy()
         s.frames = [f.copy() for f in self.frames]
         s.scopes = [sc.copy() for sc in self.scopes]
         s.pending = self.pending  # decisions are never mutated
@@ -428,6 +430,7 @@ class State(Moves, Told, PlayerAPI):
                 s.where[c.id] = zid
         s.v = [decode(x, layout) for x in data["v"]]
         s.rng = data["rng"]
+        s.ahead = Ahead()
         procs = game.all_procs
         s.frames = [Frame(procs[f["proc"]], [decode(x, layout) for x in f["L"]], f["pc"], f["trigger"])
                     for f in data["frames"]]

@@ -32,6 +32,7 @@ def fresh_state(game, lay, seed: int, logging: bool) -> State:
     st.where = list(lay.start_where)
     st.v = list(lay.init_vars)
     st.rng = rngmod.seed_state(seed)
+    st.ahead = rngmod.Ahead()
     st.seed = seed
     st.frames = []
     st.scopes = []
