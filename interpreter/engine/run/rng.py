@@ -148,7 +148,11 @@ class Rng:
     def below(self, n: int) -> int:
         """``below(self.state, n)``, from numbers worked out ``BLOCK`` at a time (``draw``
         written out: a random bot's pick at every decision of a playout); tests/test_rng.py
-        checks both draw the same, also after ``state`` was set from outside."""
+        checks both draw the same, also after ``state`` was set from outside.  Compiled by the
+        native build: ``below``, as ``draw``."""
+        if _COMPILED:
+            value, self.state = below(self.state, n)
+            return value
         if n <= 0:
             raise ValueError("below() needs n > 0")
         top = _TOPS[n] if n < _SMALL else MASK - (MASK % n + 1) % n
