@@ -72,6 +72,33 @@ def test_every_step_of_shipped_games_shows_each_learner_its_observation_and_its_
     assert ended >= 1 and g.decisions > 6 * STEPS       # (games ended and started again in between)
 
 
+def test_without_copies_a_step_returns_the_batch_itself_with_the_same_values():
+    """copy=False (Gymnasium's SyncVectorEnv knob): reset and step return the batch's own
+    observations and masks — the same arrays every step, written over — equal to what the
+    copying env returns for the same seeds and actions; with copies, what a step returned is
+    left as it was by the next one."""
+    game = ROOT / "rules" / "moonlight_market"
+    own, copied = vector_env(game, players=2, num_envs=3, copy=False), vector_env(game, players=2, num_envs=3)
+    a, _ = own.reset(seed=4)
+    b, _ = copied.reset(seed=4)
+    assert np.array_equal(a, b)
+    rng = random.Random(2)
+    kept_a, kept_b = [], []
+    for _ in range(12):
+        masks = own.action_masks()
+        assert np.array_equal(masks, copied.action_masks())
+        acts = np.array([int(rng.choice(np.flatnonzero(row))) for row in masks])
+        a, *_ = own.step(acts)
+        b, *_ = copied.step(acts)
+        assert np.array_equal(a, b)
+        kept_a.append(a)
+        kept_b.append((b, b.copy()))
+    assert all(x is own.games.obs for x in kept_a) and own.action_masks() is own.games.masks
+    assert all(np.array_equal(b, then) for b, then in kept_b) and len({id(b) for b, _ in kept_b}) == 12
+    with pytest.raises(ValueError, match="copy must be True or False"):
+        vector_env(TINY, players=2, num_envs=2, copy="no")
+
+
 def test_a_seeded_reset_repeats_and_the_learner_can_be_fixed():
     a = vector_env(TINY, players=2, num_envs=3)
     b = vector_env(TINY, players=2, num_envs=3)

@@ -58,10 +58,11 @@ def _load(path):
     return path if isinstance(path, Rulebook) else Rulebook.load(path)
 
 
-def vector_env(path, players: int, num_envs: int = 8, **kwargs) -> "RulebookVectorEnv":
-    """A Gymnasium ``VectorEnv`` of ``num_envs`` games of the rulebook at ``path``
-    (keyword arguments: those of :class:`VectorGames`)."""
-    return RulebookVectorEnv(VectorGames(_load(path), players, num_envs, **kwargs))
+def vector_env(path, players: int, num_envs: int = 8, copy: bool = True, **kwargs) -> "RulebookVectorEnv":
+    """A Gymnasium ``VectorEnv`` of ``num_envs`` games of the rulebook at ``path`` (``copy``: as
+    Gymnasium's own vector envs, see :class:`RulebookVectorEnv`; the other keyword arguments:
+    those of :class:`VectorGames`)."""
+    return RulebookVectorEnv(VectorGames(_load(path), players, num_envs, **kwargs), copy=copy)
 
 
 def sb3_vec_env(path, players: int, num_envs: int = 8, **kwargs):
@@ -241,11 +242,18 @@ class VectorGames:
 
 
 class RulebookVectorEnv(VectorEnv):
-    """Gymnasium's ``VectorEnv`` over :class:`VectorGames` (autoreset: ``SAME_STEP``)."""
+    """Gymnasium's ``VectorEnv`` over :class:`VectorGames` (autoreset: ``SAME_STEP``).
+    ``copy`` as in Gymnasium's ``SyncVectorEnv``: True (the default), ``reset`` and ``step``
+    return a copy of the observations (and ``action_masks`` of the masks); False, the batch's
+    own arrays, which the next ``step`` writes over — no copy of ``(num_envs, size)`` floats
+    a step, for a learner that copies what it keeps (SB3's rollout buffer does)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, games: VectorGames):
+    def __init__(self, games: VectorGames, copy: bool = True):
+        if not isinstance(copy, bool):
+            raise ValueError(f"copy must be True or False, not {copy!r}")
+        self.copy = copy
         self.games = games
         self.num_envs = games.num_envs
         self.single_observation_space = spaces.Box(games.low, games.high, (games.size,), np.float32)
@@ -259,7 +267,8 @@ class RulebookVectorEnv(VectorEnv):
         if seed is not None and not isinstance(seed, int):
             raise ValueError("seed must be one int (each copy's generator is seeded with it and its index)")
         self.games.reset(seed)
-        return self.games.obs.copy(), {"seat": np.array(self.games.seats)}
+        obs = self.games.obs
+        return obs.copy() if self.copy else obs, {"seat": np.array(self.games.seats)}
 
     def step(self, actions):
         g = self.games
@@ -274,11 +283,13 @@ class RulebookVectorEnv(VectorEnv):
             info.update(final_obs=final, _final_obs=has,
                         final_info=np.array([{"seat": g.final_seats.get(i)} if i in g.final_obs else {}
                                              for i in range(self.num_envs)], object), _final_info=has)
-        return g.obs.copy(), g.rewards.copy(), g.terminated.copy(), g.truncated.copy(), info
+        return (g.obs.copy() if self.copy else g.obs, g.rewards.copy(), g.terminated.copy(), g.truncated.copy(),
+                info)
 
     def action_masks(self):
-        """``(num_envs, actions)``: the learners' legal actions now (the new games' after a reset)."""
-        return self.games.masks.copy()
+        """``(num_envs, actions)``: the learners' legal actions now (the new games' after a reset);
+        with ``copy=False`` the batch's own array, which the next ``step`` writes over."""
+        return self.games.masks.copy() if self.copy else self.games.masks
 
     def close_extras(self, **kwargs):
         pass
