@@ -120,6 +120,18 @@ def test_a_bots_generator_set_from_outside_copied_and_pickled():
             assert other.below(n) == value and other.state == state
 
 
+def test_a_bots_generator_pickled_before_the_blocks_goes_on_with_the_same_numbers():
+    """A pickle of Rng made by main c428a95 (its slots' state: (None, {"state": …})), after
+    ``Rng(3, 1000).below(7)``: it loads and draws what that generator would draw next."""
+    old = (b"\x80\x02cinterpreter.engine.run.rng\nRng\nq\x00)\x81q\x01N}q\x02X\x05\x00\x00\x00stateq\x03"
+           b"\x8a\tXN\xaf\xfd5C\x88\xdf\x00s\x86q\x04b.")
+    bot = pickle.loads(old)
+    again = rng.Rng(3, 1000)
+    again.below(7)
+    assert bot.state == again.state
+    assert [bot.below(n) for n in (9, 1 << 63, 4)] == [again.below(n) for n in (9, 1 << 63, 4)]
+
+
 def test_a_game_state_draws_the_same_after_clone_and_pickle():
     """A game's generator through State: a clone and a pickled state draw the numbers the
     original draws (the block goes along with the clone, not with the pickle), and the

@@ -69,7 +69,7 @@ _LOW = MASK * _ONES                             # the low 64 bits of every lane
 _BYTES = BLOCK * _LANE // 8
 
 
-def ahead(state: int) -> tuple[list, list]:
+def ahead(state: int) -> tuple[tuple, tuple]:
     """The next ``BLOCK`` numbers of the generator at ``state`` (``next_u64``'s values) and
     the state after each: lane k holds the counter ``state + (k + 1) * GOLDEN``; a product of
     two 64-bit numbers fits its 128-bit lane, and every shift's bits from the lane above are
@@ -93,9 +93,9 @@ _COMPILED = type(below).__name__ != "function"
 class Ahead:
     """A generator's next numbers, worked out ``BLOCK`` at a time (``ahead``): ``zs[i]`` is the
     number drawn from the state ``at`` and ``ss[i]`` the state after it.  Whoever holds one
-    draws with ``draw``; it is right for any state that *is* ``at`` (the same object: a
-    state handed out by ``ss``), so a clone sharing it draws the same numbers or works out a
-    new block, never a wrong one."""
+    draws with ``draw``, which uses it only for the state that *is* ``at`` (the same object:
+    the state it handed out last) and else works out a new block: whoever else holds it (a
+    copy, a state that shares it, a generator set from outside) never draws a wrong number."""
 
     __slots__ = ("at", "i", "zs", "ss")
 
@@ -185,5 +185,7 @@ class Rng:
         return self.state
 
     def __setstate__(self, state):
+        if isinstance(state, tuple):    # pickled before the blocks: (None, {"state": …}) of its slots
+            state = state[1]["state"]
         self.state = state
         self._at = None
