@@ -7,7 +7,8 @@ cannot tell apart.  The record is made of these percepts:
 
 ``("o", view)``
     at the start and at every stop (a decision to take, the end): what the seat sees then —
-    each zone's labels in order (or only how many it holds, when hidden), the variables it
+    each zone's labels in order (or only how many it holds, when hidden; the zones every seat
+    always sees first, then the others, each part in the layout's order), the variables it
     sees, who decides and, when it is the seat, its legal actions, the cells of grids;
 ``("l", lines)``
     the lines of the game's log written since the last stop (the log is told to all);
@@ -54,7 +55,7 @@ class Viewer:
     and variable slots it always sees, those it sees only when a `reveal` showed them, and those
     whose `visible:` rule is asked at every stop."""
 
-    __slots__ = ("seat", "zones", "shown", "asked", "grids")
+    __slots__ = ("seat", "open", "zones", "shown", "asked", "grids")
 
     def __init__(self, st, seat):
         self.seat = seat
@@ -73,7 +74,8 @@ class Viewer:
                     L[spec.slot] = value
                 L[fam.viewer_slot] = seat
                 zones.append((zone.id, fam.visible, None, L))
-        self.zones = zones
+        self.open = tuple(zid for zid, rule, _, _ in zones if rule is True)
+        self.zones = [zone for zone in zones if zone[1] is not True]
         shown, asked = [], []           # slots always seen; (slot, variable, key, rule, L) for the rest
         game = st.game
         slots = [(var.offset, var, None) for var in game.scalar_vars]
@@ -101,12 +103,10 @@ class Viewer:
         seat = self.seat
         z = st.z
         known = st.known
-        out = []
+        out = [tuple(map(_LABEL, z[zid])) for zid in self.open]      # the zones it always sees, first
         for zid, rule, zone, L in self.zones:
             contents = z[zid]
-            if rule is True:
-                seen = True
-            elif rule is False:
+            if rule is False:
                 seen = bool(known) and seat in known.get(zid, ())
             elif rule is None:
                 seen = sees_zone(st, zone, seat)
