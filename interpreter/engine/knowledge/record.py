@@ -103,7 +103,7 @@ class Viewer:
         seat = self.seat
         z = st.z
         known = st.known
-        out = [tuple(map(_LABEL, z[zid])) for zid in self.open]      # the zones it always sees, first
+        out = [tuple(map(_LABEL, c)) if c else () for c in map(z.__getitem__, self.open)]   # always seen: first
         for zid, rule, zone, L in self.zones:
             contents = z[zid]
             if rule is False:
