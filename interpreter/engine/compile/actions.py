@@ -313,6 +313,14 @@ class Actions:
                     break
             action.distinct_options = ok
 
+    def plan_option_ids(self):
+        """ActionDecl.ids: a place to keep the ids written, for the actions whose parameter values
+        are their own id parts (a replay writes the id of every decision it takes)."""
+        g = self.game
+        for action in list(g.actions.values()) + list(g.inline_actions.values()):
+            if action.params and all(id_is_value(p.type) for p in action.params):
+                action.ids = {}
+
     def _compile_bounds(self, action: ActionDecl, spec: LDict, scope: Scope):
         """`bounds: {param: "lo..hi"}`: every value a parameter can ever take (for the action space)."""
         bounds = spec.get("bounds") or {}

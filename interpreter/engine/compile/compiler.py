@@ -231,6 +231,7 @@ class Compiler(Declarations, Actions, Procedures):
         self.check_secret_sets()
         if not self.report.has_errors:
             self.mark_distinct_options()
+            self.plan_option_ids()
         if g.memo_drop is not None and not self.report.has_errors:
             for f in dependencies.not_remembered(g):    # nobody would ask for its results again
                 leave_unremembered(f)

@@ -105,14 +105,26 @@ class Decision:
 
 
 def option_id(action, values) -> str:
+    """The id of the option ``(action, values)``: ``name(param=value,…)``; kept by the values
+    for an action whose values are their own id parts (``ActionDecl.ids``, up to ``_IDS_KEPT``)."""
     if not action.params:
         return action.name
+    ids = action.ids if type(values) is tuple else None
+    if ids is not None and (oid := ids.get(values)) is not None:
+        return oid
     if action.has_sets:             # a set parameter's part is written in braces
         inner = ",".join(f"{p.name}={format_set(v) if p.choose else format_value(v)}"
                          for p, v in zip(action.params, values))
     else:
         inner = ",".join(f"{p.name}={format_value(v)}" for p, v in zip(action.params, values))
-    return f"{action.name}({inner})"
+    oid = f"{action.name}({inner})"
+    if ids is not None and len(ids) < _IDS_KEPT:
+        ids[values] = oid
+    return oid
+
+
+#: ids kept per action (ActionDecl.ids): an action space is finite, a number without bounds is not
+_IDS_KEPT = 4096
 
 
 def id_part(v):
