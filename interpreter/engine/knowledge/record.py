@@ -136,6 +136,14 @@ _LABEL = attrgetter("label")
 _PLAIN = frozenset((int, str, bool, float, type(None)))
 
 
+def _open_zones(st) -> list:
+    """``Layout.open_zones``: per zone, whether every seat always sees it (then a move from or
+    into it is seen without asking the rules)."""
+    zones = st.game.zones
+    st.lay.open_zones = [z.family == "box" or zones[z.family].visible_const is True for z in st.lay.zones]
+    return st.lay.open_zones
+
+
 def _knows(st, key, seat) -> bool:
     seats = st.known.get(key)
     if not seats:
@@ -193,8 +201,11 @@ class Recorder:
     # --- the engine's hooks (runtime.State calls them while ``State.rec`` is set) -----
     def moving(self, st, c, src: int, dst: int) -> None:
         seat = self.seat
-        zones = st.lay.zones
-        seen = sees_zone(st, zones[src], seat) or zone_visible(st, zones[dst], seat)
+        lay = st.lay
+        open_zones = lay.open_zones or _open_zones(st)
+        zones = lay.zones
+        seen = (open_zones[src] or open_zones[dst] or sees_zone(st, zones[src], seat)
+                or zone_visible(st, zones[dst], seat))
         self.add(("m", src, dst, c.label if seen else None))
         if seen and self.expect is None:
             self._saw(c.id)

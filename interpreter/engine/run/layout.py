@@ -96,6 +96,9 @@ class Layout:
         self.action_space = None
         #: the observation tensors' names and shapes, made on first use by interpreter/tensors.py
         self.observation_spec = None
+        #: per zone id: whether every seat always sees what it holds (its family's `visible` is
+        #: constantly true, or the box), made on first use by engine/knowledge/record.py
+        self.open_zones = None
         #: per zone id: the functions whose remembered results a change of the zone makes stale
         #: (GameDef.memo_drop of its family; None: all of them), for State.forget_results
         self.stale_results: list = []
