@@ -1,12 +1,14 @@
 """Option ids kept by their values (ActionDecl.ids, frames.option_id): the same id as written
-afresh, kept only for actions whose values are their own id parts, and never more than the cap."""
+afresh, kept only for actions whose values key their ids (numbers, seats, booleans, symbols,
+components), and never more than the cap."""
 from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
 
 from interpreter.ai.bots import RandomBot
-from interpreter.engine.compile.codegen import id_is_value
+from interpreter.engine.compile.codegen import id_kept_by_value
+from interpreter.engine.compile.types import Comp
 from interpreter.engine.run import frames
 from interpreter.game import Rulebook
 
@@ -16,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_every_option_of_random_games_has_the_id_written_afresh():
     """For every option of every decision of random games of the shipped rulebooks, the id from
     the kept ids equals the id written with nothing kept; and what is kept is the actions whose
-    parameters are all numbers, seats, booleans or symbols."""
-    kept_any = False
+    parameters are all numbers, seats, booleans, symbols or components."""
+    kept_any = kept_component = False
     for game in ("moonlight_market", "yak", "iquazu", "azul_summer_pavilion"):
         book = Rulebook.load(ROOT / "rules" / game)
         for seed in range(2):
@@ -31,13 +33,14 @@ def test_every_option_of_random_games_has_the_id_written_afresh():
                     assert frames.option_id(action, values) == fresh      # (now from what is kept)
                     if action.ids is not None and values in action.ids:
                         kept_any = True
+                        kept_component |= any(isinstance(p.type, Comp) for p in action.params)
                         assert action.ids[values] == fresh
                 st.apply_index(bots[st.pending.who].pick_index(len(st.pending.raw)))
                 steps += 1
         for action in list(book.game.actions.values()) + list(book.game.inline_actions.values()):
-            plain = bool(action.params) and all(id_is_value(p.type) for p in action.params)
+            plain = bool(action.params) and all(id_kept_by_value(p.type) for p in action.params)
             assert (action.ids is not None) == plain, (game, action.name)
-    assert kept_any
+    assert kept_any and kept_component
 
 
 def test_no_more_ids_are_kept_than_the_cap_and_they_stay_right(monkeypatch):

@@ -16,7 +16,7 @@ from dsl.yamlload import LDict
 from . import types as T
 from .context import E_NAME, E_TYPE, Scope, suggest
 from .calls import yields_distinct
-from .codegen import Gen, LazyExpr, id_is_value, local
+from .codegen import Gen, LazyExpr, id_is_value, id_kept_by_value, local
 from .model import ActionDecl, ParamSpec, Procedure
 from . import flowcode
 from ..run.choices import choose_sets, parse_size
@@ -315,10 +315,10 @@ class Actions:
 
     def plan_option_ids(self):
         """ActionDecl.ids: a place to keep the ids written, for the actions whose parameter values
-        are their own id parts (a replay writes the id of every decision it takes)."""
+        key their ids (codegen.id_kept_by_value: a replay writes the id of every decision it takes)."""
         g = self.game
         for action in list(g.actions.values()) + list(g.inline_actions.values()):
-            if action.params and all(id_is_value(p.type) for p in action.params):
+            if action.params and all(id_kept_by_value(p.type) for p in action.params):
                 action.ids = {}
 
     def _compile_bounds(self, action: ActionDecl, spec: LDict, scope: Scope):

@@ -417,6 +417,15 @@ def id_is_value(typ) -> bool:
     return typ in (T.INT, T.PLAYER, T.BOOL) or isinstance(typ, T.Sym)
 
 
+def id_kept_by_value(typ) -> bool:
+    """May an option's id be kept with its parameter values as the key (``ActionDecl.ids``)?
+    The id must follow from the key: so for the values of ``id_is_value`` and for components
+    (hashed and compared by identity; a component never changes, so its label, its id part,
+    is the same each time), not for strings and numbers whose equal values write differently
+    (``1`` and ``1.0``) nor for lists and sets."""
+    return id_is_value(typ) or isinstance(typ, T.Comp)
+
+
 def with_outer(fn, pos: Pos, what: str):
     """``fn`` (generated) with a guard around the whole expression: the same code,
     another ``_rw_fail``.  No compiling; a new function object shares the code."""

@@ -327,8 +327,9 @@ class ActionDecl:
     #: its own id part, every domain is without repeats, no other action has this name):
     #: the options need no check for repeats (Compiler.mark_distinct_options)
     distinct_options: bool = False
-    #: the ids written so far, by the parameter values, for an action whose every value is its own
-    #: id part (codegen.id_is_value: equal values, equal ids); None for the others (frames.option_id)
+    #: the ids written so far, by the parameter values, for an action whose values key their ids
+    #: (codegen.id_kept_by_value: numbers, seats, booleans, symbols, components); None for the
+    #: others (frames.option_id)
     ids: dict | None = None
 
 

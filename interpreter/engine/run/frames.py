@@ -106,7 +106,7 @@ class Decision:
 
 def option_id(action, values) -> str:
     """The id of the option ``(action, values)``: ``name(param=value,…)``; kept by the values
-    for an action whose values are their own id parts (``ActionDecl.ids``, up to ``_IDS_KEPT``)."""
+    for an action whose values key their ids (``ActionDecl.ids``, up to ``_IDS_KEPT``)."""
     if not action.params:
         return action.name
     ids = action.ids if type(values) is tuple else None
