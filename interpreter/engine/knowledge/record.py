@@ -55,7 +55,7 @@ class Viewer:
     and variable slots it always sees, those it sees only when a `reveal` showed them, and those
     whose `visible:` rule is asked at every stop."""
 
-    __slots__ = ("seat", "open", "zones", "shown", "asked", "grids")
+    __slots__ = ("seat", "open", "zones", "shown", "asked", "grids", "place", "st", "out", "labels")
 
     def __init__(self, st, seat):
         self.seat = seat
@@ -76,6 +76,10 @@ class Viewer:
                 zones.append((zone.id, fam.visible, None, L))
         self.open = tuple(zid for zid, rule, _, _ in zones if rule is True)
         self.zones = [zone for zone in zones if zone[1] is not True]
+        self.place = {zid: k for k, zid in enumerate(self.open)}     # an always-seen zone's place in the view
+        self.st = None                  # the state of the last view written for changes (``__call__``'s ``changed``)
+        self.out = None                 # that view's always-seen part, a list
+        self.labels = {}                # the labels of the other zones as that view read them
         shown, asked = [], []           # slots always seen; (slot, variable, key, rule, L) for the rest
         game = st.game
         slots = [(var.offset, var, None) for var in game.scalar_vars]
@@ -99,11 +103,31 @@ class Viewer:
         L[var.viewer_slot] = self.seat
         return (var.visible, L)
 
-    def __call__(self, st) -> tuple:
+    def __call__(self, st, changed=None) -> tuple:
+        """The view of ``st``.  ``changed``: the ids of the zones whose contents or order changed
+        since this viewer's last view of the same state object (the Recorder sees every move, shuffle
+        and reordering), or None: the view is read whole.  With it, the labels of the zones not in
+        ``changed`` are the last view's (the same tuples, not read again)."""
         seat = self.seat
         z = st.z
         known = st.known
-        out = [tuple(map(_LABEL, c)) if c else () for c in map(z.__getitem__, self.open)]   # always seen: first
+        labels = self.labels
+        if changed is None or st is not self.st:
+            out = [tuple(map(_LABEL, c)) if c else () for c in map(z.__getitem__, self.open)]   # always seen: first
+            labels.clear()
+            self.st, self.out = (st, out) if changed is not None else (None, None)
+            out = list(out)
+        else:
+            out = self.out
+            place = self.place
+            for zid in changed:
+                k = place.get(zid)
+                if k is not None:
+                    c = z[zid]
+                    out[k] = tuple(map(_LABEL, c)) if c else ()
+                else:
+                    labels.pop(zid, None)
+            out = list(out)
         for zid, rule, zone, L in self.zones:
             contents = z[zid]
             if rule is False:
@@ -112,7 +136,13 @@ class Viewer:
                 seen = sees_zone(st, zone, seat)
             else:
                 seen = bool(rule(st, L)) or (bool(known) and seat in known.get(zid, ()))
-            out.append(tuple(map(_LABEL, contents)) if seen else len(contents))
+            if seen:
+                got = labels.get(zid)
+                if got is None:
+                    got = labels[zid] = tuple(map(_LABEL, contents))
+                out.append(got)
+            else:
+                out.append(len(contents))
         v = st.v
         values = [_frozen(v[at]) for at in self.shown]
         for at, var, key, rule, L in self.asked:
@@ -172,7 +202,7 @@ class Recorder:
     bag draw that last placed them at random, and the drawn values it saw."""
 
     __slots__ = ("seat", "events", "expect", "at", "logged", "chance", "last_random", "pins", "drawn_seen",
-                 "drawn_all", "owner", "viewer")
+                 "drawn_all", "owner", "viewer", "changed")
 
     def __init__(self, seat: int, expect=None, chance=None):
         self.seat = seat
@@ -187,6 +217,7 @@ class Recorder:
         self.drawn_all = set()            # draw keys of values ever held in a variable that may be hidden
         self.owner = None
         self.viewer = None
+        self.changed = set()              # the zones whose contents or order changed since the last stop
 
     def add(self, event) -> None:
         expect = self.expect
@@ -207,11 +238,20 @@ class Recorder:
         seen = (open_zones[src] or open_zones[dst] or sees_zone(st, zones[src], seat)
                 or zone_visible(st, zones[dst], seat))
         self.add(("m", src, dst, c.label if seen else None))
+        changed = self.changed
+        changed.add(src)
+        changed.add(dst)
         if seen and self.expect is None:
             self._saw(c.id)
 
     def shuffled(self, st, zone) -> None:
+        self.changed.add(zone.id)
         self.add(("s", zone.id))
+
+    def reordered(self, st, zid: int) -> None:
+        """The components of zone ``zid`` lie in another order (no component came or went: a
+        move under the others of what was there already, a move to a place)."""
+        self.changed.add(zid)
 
     def revealed(self, st, zones, seats) -> None:
         if self.seat in seats:
@@ -242,7 +282,9 @@ class Recorder:
         viewer = self.viewer
         if viewer is None:
             viewer = self.viewer = Viewer(st, self.seat)
-        self.add(("o", viewer(st)))
+        changed = self.changed
+        self.add(("o", viewer(st, changed)))
+        changed.clear()
         if self.expect is None:
             self._saw_at_stop(st)
 

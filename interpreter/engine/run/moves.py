@@ -87,6 +87,8 @@ class Moves:
             self.moved.extend([c.id for c in incoming])
         if bottom and len(incoming) != len(comps):     # some were there already: they go under too
             self._put_at(lst, comps[::-1], 0)
+            if self.rec is not None:
+                self.rec.reordered(self, did)
         if self.known and (incoming or bottom):
             self.forget((did, *moved_from))
         if moved_from and moved_from.count(moved_from[0]) == len(moved_from):
@@ -195,6 +197,8 @@ class Moves:
         else:                           # already there: it stays, or goes under the others
             if bottom and self.z[did][0] is not c:
                 self._put_at(self.z[did], (c,), 0)
+                if self.rec is not None:
+                    self.rec.reordered(self, did)
                 if self.known:
                     self.forget((did,))
             self.forget_results((did,))
@@ -220,6 +224,8 @@ class Moves:
                                    f"there, so 0 (the bottom) to {others} (the top)", pos)
         self.move(comps, dst, False, pos)
         self._put_at(self.z[did], comps, place)
+        if self.rec is not None:
+            self.rec.reordered(self, did)
         if self.known:
             self.forget((did,))
         self.forget_results((did,))
