@@ -36,6 +36,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from .observe import sees_zone, var_visible, zone_visible
+from ..run.frames import option_id
 from ..run.values import format_value, plain
 
 
@@ -155,7 +156,8 @@ class Viewer:
         dec = st.pending
         decision = None
         if dec is not None:
-            decision = (dec.who, dec.group, tuple(o.id for o in dec.options) if seat == dec.who else None)
+            decision = (dec.who, dec.group,
+                        tuple([option_id(a, values) for a, values in dec.raw]) if seat == dec.who else None)
         cells = ()
         if self.grids:
             cells = tuple(None if v[at] is None else (v[at][0].label, v[at][1]) for at in self.grids)
@@ -237,12 +239,20 @@ class Recorder:
         zones = lay.zones
         seen = (open_zones[src] or open_zones[dst] or sees_zone(st, zones[src], seat)
                 or zone_visible(st, zones[dst], seat))
-        self.add(("m", src, dst, c.label if seen else None))
+        event = ("m", src, dst, c.label if seen else None)
         changed = self.changed
         changed.add(src)
         changed.add(dst)
-        if seen and self.expect is None:
-            self._saw(c.id)
+        expect = self.expect                # (self.add written out: the most frequent event)
+        if expect is None:
+            self.events.append(event)
+            if seen:
+                self._saw(c.id)
+            return
+        at = self.at
+        if at >= len(expect) or expect[at] != event:
+            raise Mismatch()
+        self.at = at + 1
 
     def shuffled(self, st, zone) -> None:
         self.changed.add(zone.id)
