@@ -52,7 +52,8 @@ class Trace:
     (from the generator, or from ``answers`` — a sampled world's or an explicit-chance game's
     outcomes — and then the generator at ``then``) and notes each *chance event*:
     ``("s", zone id, ids in, ids out, first answer)`` a shuffle, ``("b", zone id, picked id, first
-    answer)`` a draw from a bag, ``("v", n, value, first answer)`` any other number."""
+    answer, its place in the bag)`` a draw from a bag, ``("v", n, value, first answer)`` any other
+    number."""
 
     __slots__ = ("st", "answers", "given", "then", "events", "rec")
 
@@ -109,7 +110,7 @@ class Trace:
     def pick(self, st, src, lst) -> int:
         first = len(self.answers)
         i = self._next(len(lst))
-        self.events.append(("b", src.id, lst[i].id, first))
+        self.events.append(("b", src.id, lst[i].id, first, i))
         if self.rec is not None:
             self.rec.placed(len(self.events) - 1, (lst[i].id,))
         return i
@@ -254,12 +255,17 @@ class World:
             return forced
         i = None
         if event is not None and event[1] == src.id and event[2] in self.pins.get(self.i - 1, ()):
-            for k, c in enumerate(lst):
-                if c.id == event[2]:
-                    i = k
-                    break
-            if i is None:
-                self.apart = True
+            cid = event[2]
+            k = event[4]                # most often where the real draw found it
+            if k < len(lst) and lst[k].id == cid:
+                i = k
+            else:
+                for k, c in enumerate(lst):
+                    if c.id == cid:
+                        i = k
+                        break
+                if i is None:
+                    self.apart = True
         elif event is not None and event[1] != src.id:
             self.apart = True
         if i is None:
