@@ -69,3 +69,73 @@ def test_zone_order_reorders_are_seen():
         assert written == Viewer(st, 0)(st), action
         seen.append(written[1][place])
     assert len(set(seen)) > 1, seen         # the deck's order did change along the way
+
+
+@pytest.mark.parametrize("book", BOOKS, ids=[b.name for b in BOOKS])
+def test_pins_noted_from_the_changes_are_those_of_every_seen_zone(book, monkeypatch):
+    """What the seat came to see of chance (the pins a world keeps), noted at each stop from the
+    zones that changed since the last one, equals what reading every zone it sees gives."""
+    from interpreter.engine.knowledge.worlds import trajectory
+    rb = Rulebook.load(book)
+    players = rb.game.min_players if book.parent.name == "rulebooks" else max(rb.game.min_players, 3)
+    seats = rb.layout(players).num_seats
+    for seed in (0, 1):
+        st = rb.new_game(players, seed, logging=False)
+        pick = random.Random(seed)
+        while st.status != "over" and len(st._history) < 60:
+            st.apply_index(pick.randrange(len(st.pending.raw)))
+        for seat in range(seats):
+            noted = trajectory(st, seat).pins
+            with monkeypatch.context() as m:
+                whole = Recorder._saw_at_stop
+
+                def every_zone(rec, s, changed, whole=whole):
+                    rec.seen_zones = set()          # nothing counts as noted before: every seen zone read
+                    whole(rec, s, set())
+                m.setattr(Recorder, "_saw_at_stop", every_zone)
+                assert trajectory(st, seat).pins == noted, (book.name, seed, seat)
+
+
+OPEN_SHUFFLE = """\
+regelwerk: 1
+game: {name: Open shuffle, players: {min: 1, max: 1}}
+components:
+  card:
+    attributes: {n: int}
+    items: [{for_each: {n: "1..4"}, count: 1}]
+    label: "c{n}"
+    home: row
+zones:
+  row: {holds: [card]}
+variables:
+  done: false
+actions:
+  mix:
+    do: [{shuffle: row}]
+  stop:
+    do: [{set: "done = true"}]
+flow:
+  - while: "not done"
+    do:
+      - decide: [mix, stop]
+        who: 0
+end: {score: "0"}
+"""
+
+
+def test_a_seen_zone_shuffled_in_place_has_its_components_seen_again(tmp_path):
+    """A zone every seat sees, shuffled while nothing comes or goes: after each shuffle the seat
+    sees where each component went, so every one of them is pinned to the last shuffle (the
+    zone changed; it is read again although the seat saw it at the last stop too)."""
+    from interpreter.engine.knowledge.worlds import trajectory
+    (tmp_path / "game.yaml").write_text(OPEN_SHUFFLE)
+    rb = Rulebook.load(tmp_path)
+    st = rb.new_game(1, 3, logging=False)
+    st.apply("mix")
+    st.apply("mix")
+    real = trajectory(st, 0)
+    shuffles = [k for k, e in enumerate(real.events) if e[0] == "s"]
+    assert len(shuffles) == 2
+    last = shuffles[-1]
+    cards = {c.id for c in st.lay.components if c.kind == "card"}
+    assert real.pins.get(last) == cards

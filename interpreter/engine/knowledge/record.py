@@ -204,7 +204,7 @@ class Recorder:
     bag draw that last placed them at random, and the drawn values it saw."""
 
     __slots__ = ("seat", "events", "expect", "at", "logged", "chance", "last_random", "pins", "drawn_seen",
-                 "drawn_all", "owner", "viewer", "changed")
+                 "drawn_all", "owner", "viewer", "changed", "seen_zones")
 
     def __init__(self, seat: int, expect=None, chance=None):
         self.seat = seat
@@ -220,6 +220,7 @@ class Recorder:
         self.owner = None
         self.viewer = None
         self.changed = set()              # the zones whose contents or order changed since the last stop
+        self.seen_zones = set()           # the zones the seat saw at the last stop (building: for pins)
 
     def add(self, event) -> None:
         expect = self.expect
@@ -294,9 +295,9 @@ class Recorder:
             viewer = self.viewer = Viewer(st, self.seat)
         changed = self.changed
         self.add(("o", viewer(st, changed)))
-        changed.clear()
         if self.expect is None:
-            self._saw_at_stop(st)
+            self._saw_at_stop(st, changed)
+        changed.clear()
 
     def decided(self, st, who: int, action_id: str) -> None:
         self.add(("d", who, action_id if who == self.seat else st.told_id(action_id)))
@@ -313,12 +314,26 @@ class Recorder:
         if event is not None:
             self.pins.add((event, cid))
 
-    def _saw_at_stop(self, st) -> None:
+    def _saw_at_stop(self, st, changed) -> None:
+        """The components of the zones the seat sees now: seen (``_saw``).  Those of a zone it saw
+        at the last stop too, whose contents have not changed since (``changed``), were noted then
+        and have not been placed at random since (that changes the zone): not noted again."""
         seat = self.seat
-        for zone in st.lay.zones:
-            if st.z[zone.id] and sees_zone(st, zone, seat):
-                for c in st.z[zone.id]:
+        z = st.z
+        lay = st.lay
+        open_zones = lay.open_zones or _open_zones(st)
+        before = self.seen_zones
+        now = set()
+        for zone in lay.zones:
+            zid = zone.id
+            comps = z[zid]
+            if comps and (open_zones[zid] or sees_zone(st, zone, seat)):
+                now.add(zid)
+                if zid in before and zid not in changed:
+                    continue
+                for c in comps:
                     self._saw(c.id)
+        self.seen_zones = now
         if st.drawn:
             owner = self.owner
             if owner is None:
