@@ -1,7 +1,8 @@
 """A seat's view at a stop, written from what changed (knowledge/record.py): the Recorder notes
 the zones every move, shuffle and reordering touched, and its Viewer reads again only those
 zones' labels.  The oracle is the view read whole (``record.view``) at every stop of random
-games of every shipped game and every test rulebook, for every seat; zone_order moves
+games of every shipped game and every test rulebook, for every seat, and its zones are those
+of the definition (labels where ``sees_zone``, else a count); zone_order moves
 components under the others and to places within their own zone (no component comes or goes)."""
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.engine.knowledge.observe import sees_zone
 from interpreter.engine.knowledge.record import Recorder, Viewer, view
 from interpreter.game import Rulebook
 
@@ -20,6 +22,17 @@ BOOKS = sorted(p for p in (ROOT / "tests" / "rulebooks").iterdir() if (p / "game
     [ROOT / "rules" / name for name in SHIPPED]
 
 
+def _zones_by_definition(st, seat) -> tuple:
+    """The zones part of a seat's view from the definition: every zone, those every seat always
+    sees first, each as its labels where the seat sees it (``sees_zone``: its rule, or a reveal),
+    else as how many it holds."""
+    fams = st.game.zones
+    always = [z for z in st.lay.zones if z.family == "box" or fams[z.family].visible_const is True]
+    others = [z for z in st.lay.zones if not (z.family == "box" or fams[z.family].visible_const is True)]
+    return tuple(tuple(c.label for c in st.z[z.id]) if z in always or sees_zone(st, z, seat) else len(st.z[z.id])
+                 for z in always + others)
+
+
 def _play_recorded(rb, players, seed, seat, decisions=250):
     """A random game with seat ``seat``'s Recorder attached from its first stop on: at every stop,
     (the view the recorder wrote, the view read whole)."""
@@ -27,6 +40,7 @@ def _play_recorded(rb, players, seed, seat, decisions=250):
     rec = Recorder(seat)
     st.rec = rec
     rec.stop(st)
+    assert rec.events[-1][1][1] == _zones_by_definition(st, seat)
     pairs = [(rec.events[-1], ("o", view(st, seat)))]
     pick = random.Random(seed)
     while st.status != "over" and len(pairs) <= decisions:
@@ -35,6 +49,7 @@ def _play_recorded(rb, players, seed, seat, decisions=250):
         rec.decided(st, st.pending.who, opt.id)
         st.apply(opt.id)
         rec.stop(st)
+        assert rec.events[-1][1][1] == _zones_by_definition(st, seat)
         pairs.append((rec.events[-1], ("o", view(st, seat))))
     return pairs
 
@@ -139,3 +154,16 @@ def test_a_seen_zone_shuffled_in_place_has_its_components_seen_again(tmp_path):
     last = shuffles[-1]
     cards = {c.id for c in st.lay.components if c.kind == "card"}
     assert real.pins.get(last) == cards
+
+
+def test_one_viewer_for_two_states_reads_the_second_whole():
+    """A Viewer asked about another state object than its last one reads it whole (nothing of
+    the first state's view is kept): two new games of Iquazú, their visibility the same (the water
+    frame where it starts), the seat's hand not."""
+    rb = Rulebook.load(ROOT / "rules" / "iquazu")
+    a, b = rb.new_game(3, 1, logging=True), rb.new_game(3, 2, logging=True)
+    viewer = Viewer(a, 1)
+    assert viewer(a, set()) == view(a, 1)
+    assert viewer(a, set()) == view(a, 1)
+    assert viewer(b, set()) == view(b, 1) != view(a, 1)
+    assert viewer(a, set()) == view(a, 1)

@@ -9,6 +9,7 @@ seat's secret parameters as ``…``); the random generator and the stack never a
 """
 from __future__ import annotations
 
+from ..compile import types as T
 from ..run.values import format_value, plain
 
 
@@ -225,3 +226,30 @@ def told_facts(st, viewer) -> list:
         out.append([zone.name, st.z[zone.id].index(st.lay.components[cid]) + 1,
                     f"{attr} {'==' if equal else '!='} {format_value(value)}", holds])
     return out
+
+
+_LAYOUT_NAMES = frozenset({"players", "num_players", "num_seats"})
+
+
+def visibility_reads(game, lay, fam):
+    """The slots of ``State.v`` the ``visible`` rule of the zone family ``fam`` reads when it reads
+    nothing but variables (with hashable values) and constants, so that its value is fixed by the
+    viewer, the zone and those slots' values; else None (it is asked every time).  Used by the
+    observation tensors and by a seat's view in a replay (record.Viewer)."""
+    reads = getattr(fam, "visible_reads", None)
+    if reads is None or getattr(fam, "visible_reads_any", True):
+        return None
+    slots = set()
+    for name in reads:
+        if name in game.variables:
+            var = game.variables[name]
+            if not (var.type in (T.INT, T.BOOL, T.PLAYER) or isinstance(var.type, T.Sym)):
+                return None
+            if var.index:
+                slots |= set(lay.vkeys[var.family_id].values())
+            else:
+                slots.add(var.offset)
+        elif not (name in game.constants or name in game.symbol_enum or name in game.enums
+                  or name in game.kinds or name in game.tables or name in _LAYOUT_NAMES):
+            return None
+    return slots

@@ -33,9 +33,10 @@ difference, so that a world that cannot be the real one is dropped early).
 """
 from __future__ import annotations
 
+import operator
 from operator import attrgetter
 
-from .observe import sees_zone, var_visible, zone_visible
+from .observe import sees_zone, var_visible, visibility_reads, zone_visible
 from ..run.frames import option_id
 from ..run.values import format_value, plain
 
@@ -52,57 +53,29 @@ def view(st, seat) -> tuple:
 
 
 class Viewer:
-    """:func:`view` for one seat and layout, its visibility rules' arguments made once: the zones
-    and variable slots it always sees, those it sees only when a `reveal` showed them, and those
-    whose `visible:` rule is asked at every stop."""
+    """:func:`view` for one seat and layout.  What does not change from state to state is made
+    once per layout and seat (:class:`_ViewPlan`, kept in ``Layout.viewers``); a Viewer adds the
+    last view it wrote of one state, for a Recorder that tells it which zones changed since."""
 
-    __slots__ = ("seat", "open", "zones", "shown", "asked", "grids", "place", "st", "out", "labels")
+    __slots__ = ("seat", "open", "zones", "shown", "asked", "grids", "place", "kept", "vis_get", "vis_cache",
+                 "other_place", "steady", "st", "out", "labels", "others", "others_flags")
 
     def __init__(self, st, seat):
+        lay = st.lay
+        viewers = lay.viewers
+        plan = viewers.get(seat)
+        if plan is None:
+            plan = viewers[seat] = _ViewPlan(st, seat)
         self.seat = seat
-        zones = []
-        for zone in st.lay.zones:
-            fam = st.game.zones[zone.family] if zone.family != "box" else None
-            if seat is not None and (fam is None or fam.visible_const is True):
-                zones.append((zone.id, True, None, None))       # seen by every seat, always
-            elif seat is not None and fam.visible_const is False:
-                zones.append((zone.id, False, None, None))      # seen only when a `reveal` showed it
-            elif seat is None:
-                zones.append((zone.id, None, zone, None))
-            else:
-                L = [None] * max(fam.nslots, 1)
-                for spec, value in zip(fam.index, zone.index_values):
-                    L[spec.slot] = value
-                L[fam.viewer_slot] = seat
-                zones.append((zone.id, fam.visible, None, L))
-        self.open = tuple(zid for zid, rule, _, _ in zones if rule is True)
-        self.zones = [zone for zone in zones if zone[1] is not True]
-        self.place = {zid: k for k, zid in enumerate(self.open)}     # an always-seen zone's place in the view
+        self.open, self.zones, self.place = plan.open, plan.zones, plan.place
+        self.shown, self.asked, self.grids = plan.shown, plan.asked, plan.grids
+        self.kept, self.vis_get, self.vis_cache = plan.kept, plan.vis_get, plan.vis_cache
+        self.other_place, self.steady = plan.other_place, plan.steady
         self.st = None                  # the state of the last view written for changes (``__call__``'s ``changed``)
         self.out = None                 # that view's always-seen part, a list
         self.labels = {}                # the labels of the other zones as that view read them
-        shown, asked = [], []           # slots always seen; (slot, variable, key, rule, L) for the rest
-        game = st.game
-        slots = [(var.offset, var, None) for var in game.scalar_vars]
-        slots += [(at, var, key) for var in game.family_vars for key, at in st.lay.vkeys[var.family_id].items()]
-        for at, var, key in slots:
-            if seat is not None and var.visible_const is True:
-                shown.append(at)
-            else:
-                asked.append((at, var, key) + self._rule(var, key))
-        self.shown = shown
-        self.asked = asked
-        self.grids = tuple(at for grid in st.lay.grids.values() for at in grid.values())
-
-    def _rule(self, var, key):
-        if self.seat is None or var.visible_const is not None:
-            return (None, None)
-        L = [None] * max(var.nslots, 1)
-        keys = key if isinstance(key, tuple) and len(var.index) > 1 else (key,)
-        for spec, value in zip(var.index, keys):
-            L[spec.slot] = value
-        L[var.viewer_slot] = self.seat
-        return (var.visible, L)
+        self.others = None              # that view's other zones (labels or counts), when no rule is asked each time
+        self.others_flags = None        # and the visibility (of the rules kept by values) it was written with
 
     def __call__(self, st, changed=None) -> tuple:
         """The view of ``st``.  ``changed``: the ids of the zones whose contents or order changed
@@ -116,6 +89,7 @@ class Viewer:
         if changed is None or st is not self.st:
             out = [tuple(map(_LABEL, c)) if c else () for c in map(z.__getitem__, self.open)]   # always seen: first
             labels.clear()
+            self.others = None
             self.st, self.out = (st, out) if changed is not None else (None, None)
             out = list(out)
         else:
@@ -129,21 +103,54 @@ class Viewer:
                 else:
                     labels.pop(zid, None)
             out = list(out)
-        for zid, rule, zone, L in self.zones:
-            contents = z[zid]
-            if rule is False:
-                seen = bool(known) and seat in known.get(zid, ())
-            elif rule is None:
-                seen = sees_zone(st, zone, seat)
+        flags = None
+        kept = self.kept
+        if kept:                        # the rules that read only variables: kept by those values
+            key = self.vis_get(st.v) if self.vis_get is not None else None
+            cache = self.vis_cache
+            flags = cache.get(key)
+            if flags is None:
+                flags = [bool(rule(st, L)) for rule, L in kept]
+                if len(cache) < _VIS_KEPT:
+                    cache[key] = flags
+        others = self.others
+        if (others is not None and flags is self.others_flags and not known and st is self.st
+                and changed is not None):
+            # the same visibility as the last view and nothing revealed: only the zones that changed
+            other_place = self.other_place
+            for zid in changed:
+                k = other_place.get(zid)
+                if k is not None:
+                    _zid, rule, zone, L, j = self.zones[k]
+                    contents = z[zid]
+                    if j is not None and flags[j]:
+                        others[k] = labels[zid] = tuple(map(_LABEL, contents))
+                    else:
+                        others[k] = len(contents)
+            out.extend(others)
+        else:
+            start = len(out)
+            for zid, rule, zone, L, j in self.zones:
+                contents = z[zid]
+                if j is not None:
+                    seen = flags[j] or (bool(known) and seat in known.get(zid, ()))
+                elif rule is False:
+                    seen = bool(known) and seat in known.get(zid, ())
+                elif rule is None:
+                    seen = sees_zone(st, zone, seat)
+                else:
+                    seen = bool(rule(st, L)) or (bool(known) and seat in known.get(zid, ()))
+                if seen:
+                    got = labels.get(zid)
+                    if got is None:
+                        got = labels[zid] = tuple(map(_LABEL, contents))
+                    out.append(got)
+                else:
+                    out.append(len(contents))
+            if self.steady and changed is not None and st is self.st and not known:
+                self.others, self.others_flags = out[start:], flags
             else:
-                seen = bool(rule(st, L)) or (bool(known) and seat in known.get(zid, ()))
-            if seen:
-                got = labels.get(zid)
-                if got is None:
-                    got = labels[zid] = tuple(map(_LABEL, contents))
-                out.append(got)
-            else:
-                out.append(len(contents))
+                self.others = None
         v = st.v
         values = [_frozen(v[at]) for at in self.shown]
         for at, var, key, rule, L in self.asked:
@@ -157,11 +164,86 @@ class Viewer:
         decision = None
         if dec is not None:
             decision = (dec.who, dec.group,
-                        tuple([option_id(a, values) for a, values in dec.raw]) if seat == dec.who else None)
+                        tuple([option_id(a, vals) for a, vals in dec.raw]) if seat == dec.who else None)
         cells = ()
         if self.grids:
             cells = tuple(None if v[at] is None else (v[at][0].label, v[at][1]) for at in self.grids)
         return (st.status, tuple(out), tuple(values), decision, cells)
+
+
+#: the visibilities kept per plan (one per combination of the values its rules read)
+_VIS_KEPT = 4096
+
+
+class _ViewPlan:
+    """What a seat's view reads, for one layout (``Layout.viewers``): the zones it always sees
+    (``open``, their places in the view), the others as ``(zone id, rule, zone, L, j)`` — rule
+    False: seen only when a `reveal` showed it; None: an onlooker's (``sees_zone``); else the
+    family's `visible:` rule and its arguments, whose value is ``kept[j]``'s when the rule reads
+    nothing but variables and constants (``observe.visibility_reads``: then it is kept per the
+    values of those variables, ``vis_get``, in ``vis_cache``) — the variable slots it always sees
+    (``shown``) and the others with their rules (``asked``), and the cells of grids."""
+
+    __slots__ = ("open", "zones", "place", "shown", "asked", "grids", "kept", "vis_get", "vis_cache",
+                 "other_place", "steady")
+
+    def __init__(self, st, seat):
+        game, lay = st.game, st.lay
+        zones, kept, reads = [], [], set()
+        for zone in lay.zones:
+            fam = game.zones[zone.family] if zone.family != "box" else None
+            if seat is not None and (fam is None or fam.visible_const is True):
+                zones.append((zone.id, True, None, None, None))       # seen by every seat, always
+            elif seat is not None and fam.visible_const is False:
+                zones.append((zone.id, False, None, None, None))      # seen only when a `reveal` showed it
+            elif seat is None:
+                zones.append((zone.id, None, zone, None, None))
+            else:
+                L = [None] * max(fam.nslots, 1)
+                for spec, value in zip(fam.index, zone.index_values):
+                    L[spec.slot] = value
+                L[fam.viewer_slot] = seat
+                slots = visibility_reads(game, lay, fam)
+                if slots is None:
+                    zones.append((zone.id, fam.visible, None, L, None))
+                else:
+                    zones.append((zone.id, fam.visible, None, L, len(kept)))
+                    kept.append((fam.visible, L))
+                    reads |= slots
+        self.open = tuple(zid for zid, rule, _, _, _ in zones if rule is True)
+        self.zones = [zone for zone in zones if zone[1] is not True]
+        self.other_place = {zone[0]: k for k, zone in enumerate(self.zones)}
+        #: whether the other zones' visibility is known without asking a rule at each stop (nothing
+        #: revealed): only a `reveal` or rules kept by the values of the variables they read
+        self.steady = all(j is not None or rule is False for _, rule, _, _, j in self.zones)
+        self.place = {zid: k for k, zid in enumerate(self.open)}     # an always-seen zone's place in the view
+        self.kept = kept
+        self.vis_get = operator.itemgetter(*sorted(reads)) if reads else None
+        self.vis_cache = {}
+        shown, asked = [], []           # slots always seen; (slot, variable, key, rule, L) for the rest
+        slots = [(var.offset, var, None) for var in game.scalar_vars]
+        slots += [(at, var, key) for var in game.family_vars for key, at in lay.vkeys[var.family_id].items()]
+        for at, var, key in slots:
+            if seat is not None and var.visible_const is True:
+                shown.append(at)
+            else:
+                asked.append((at, var, key) + _var_rule(seat, var, key))
+        self.shown = shown
+        self.asked = asked
+        self.grids = tuple(at for grid in lay.grids.values() for at in grid.values())
+
+
+def _var_rule(seat, var, key):
+    """(the `visible:` rule of variable ``var``'s element ``key``, its arguments for ``seat``), or
+    (None, None) where it is constant (or for an onlooker)."""
+    if seat is None or var.visible_const is not None:
+        return (None, None)
+    L = [None] * max(var.nslots, 1)
+    keys = key if isinstance(key, tuple) and len(var.index) > 1 else (key,)
+    for spec, value in zip(var.index, keys):
+        L[spec.slot] = value
+    L[var.viewer_slot] = seat
+    return (var.visible, L)
 
 
 _LABEL = attrgetter("label")

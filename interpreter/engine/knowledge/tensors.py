@@ -37,7 +37,7 @@ import operator
 from dataclasses import dataclass, field
 
 from ..compile import types as T
-from .observe import observation, var_visible
+from .observe import observation, var_visible, visibility_reads
 from ..run.values import format_value
 
 
@@ -351,7 +351,7 @@ class _Encoder:
         kept, self.every_time = [], []
         slots = set()
         for item in dynamic:
-            reads = _variable_reads(game, lay, game.zones[lay.zones[item[0]].family])
+            reads = visibility_reads(game, lay, game.zones[lay.zones[item[0]].family])
             if reads is None:
                 self.every_time.append(item)
             else:
@@ -444,32 +444,6 @@ class _Encoder:
 
 
 #: names a visibility rule may read and still be kept per viewer and variable values: constants of the layout
-_LAYOUT_NAMES = frozenset({"players", "num_players", "num_seats"})
-
-
-def _variable_reads(game, lay, fam):
-    """The slots of ``State.v`` the ``visible`` rule of ``fam`` reads when it reads nothing but
-    variables (with hashable values) and constants, so that its value is fixed by the viewer, the
-    zone and those slots' values; else None (it is evaluated for every observation)."""
-    reads = getattr(fam, "visible_reads", None)
-    if reads is None or getattr(fam, "visible_reads_any", True):
-        return None
-    slots = set()
-    for name in reads:
-        if name in game.variables:
-            var = game.variables[name]
-            if not (var.type in (T.INT, T.BOOL, T.PLAYER) or isinstance(var.type, T.Sym)):
-                return None
-            if var.index:
-                slots |= set(lay.vkeys[var.family_id].values())
-            else:
-                slots.add(var.offset)
-        elif not (name in game.constants or name in game.symbol_enum or name in game.enums
-                  or name in game.kinds or name in game.tables or name in _LAYOUT_NAMES):
-            return None
-    return slots
-
-
 def observation_string(st, viewer: int) -> str:
     """What seat ``viewer`` may see, as text: equal for two states exactly when
     their observations are equal (zones, variables, who decides)."""

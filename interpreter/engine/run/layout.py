@@ -99,6 +99,9 @@ class Layout:
         #: per zone id: whether every seat always sees what it holds (its family's `visible` is
         #: constantly true, or the box), made on first use by engine/knowledge/record.py
         self.open_zones = None
+        #: per seat (None: an onlooker): what its view in a replay reads, made on first use by
+        #: engine/knowledge/record.py (Viewer)
+        self.viewers = {}
         #: per zone id: the functions whose remembered results a change of the zone makes stale
         #: (GameDef.memo_drop of its family; None: all of them), for State.forget_results
         self.stale_results: list = []
