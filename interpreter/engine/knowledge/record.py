@@ -152,7 +152,7 @@ class Viewer:
             else:
                 self.others = None
         v = st.v
-        values = [_frozen(v[at]) for at in self.shown]
+        values = [x if x.__class__ in _PLAIN else _frozen(x) for x in map(v.__getitem__, self.shown)]
         for at, var, key, rule, L in self.asked:
             if rule is None:
                 seen = var_visible(st, var, key, seat)
