@@ -10,7 +10,10 @@ change of 1 % shows as 1 %.  Each checkout (with its own ``.venv``) plays the
 seeded random games of ``cpu_ab.py`` (seeds 0, 1, …) — in pure Python
 (``REGELWERK_PURE=1``; ``--native``: with the native build), after one unmeasured game — under valgrind's cachegrind,
 twice: with ``--short`` games and with ``--games``; the difference divided by the
-number of extra games is the cost of one game without the start-up.
+number of extra games is the cost of one game without the start-up.  ``--ismcts P``
+plays seat 0 with an ISMCTS bot of P playouts a decision, its time limit off (its
+own one-second limit would bind under valgrind and make the count move with the
+machine), the others random.
 
 The cycle collector is the exception: a full collection walks every object the process holds
 (the loaded rulebook's code among them), and whether one falls among the measured games moves with
@@ -45,7 +48,7 @@ IREFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
 def instructions(checkout: Path, game: str, players: int, games: int, native: bool = False,
-                 collector: bool = True) -> int:
+                 collector: bool = True, ismcts: int = 0) -> int:
     env = dict(os.environ, PYTHONHASHSEED="0")
     child = CHILD if collector else "import gc\ngc.disable()\n" + CHILD
     if native:
@@ -53,7 +56,8 @@ def instructions(checkout: Path, game: str, players: int, games: int, native: bo
     else:
         env["REGELWERK_PURE"] = "1"
     run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          str(checkout / ".venv/bin/python"), "-c", child, game, str(players), str(games)],
+                          str(checkout / ".venv/bin/python"), "-c", child, game, str(players), str(games),
+                          str(ismcts)],
                          cwd=checkout, capture_output=True, text=True, env=env)
     found = IREFS.search(run.stderr)
     if run.returncode != 0 or found is None:
@@ -62,9 +66,9 @@ def instructions(checkout: Path, game: str, players: int, games: int, native: bo
 
 
 def per_game(checkout: Path, game: str, players: int, short: int, games: int, native: bool = False,
-             collector: bool = True) -> float:
-    return ((instructions(checkout, game, players, games, native, collector)
-             - instructions(checkout, game, players, short, native, collector)) / (games - short))
+             collector: bool = True, ismcts: int = 0) -> float:
+    return ((instructions(checkout, game, players, games, native, collector, ismcts)
+             - instructions(checkout, game, players, short, native, collector, ismcts)) / (games - short))
 
 
 def main(argv=None) -> int:
@@ -79,6 +83,9 @@ def main(argv=None) -> int:
                     help="off: the cycle collector disabled in the measured runs (default on)")
     ap.add_argument("--native", action="store_true",
                     help="with each checkout's native build, if it has one (default: pure Python)")
+    ap.add_argument("--ismcts", type=int, default=0, metavar="PLAYOUTS",
+                    help="seat 0 an ISMCTS bot of that many playouts a decision, its time limit off (the "
+                         "others random); a game takes minutes under valgrind: try --short 0 --games 1")
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
         ap.error("valgrind is not on PATH")
@@ -86,8 +93,8 @@ def main(argv=None) -> int:
         ap.error("--games must be more than --short")
     for game in args.game:
         on = args.collector == "on"
-        old = per_game(args.old, game, args.players, args.short, args.games, args.native, on)
-        new = per_game(args.new, game, args.players, args.short, args.games, args.native, on)
+        old = per_game(args.old, game, args.players, args.short, args.games, args.native, on, args.ismcts)
+        new = per_game(args.new, game, args.players, args.short, args.games, args.native, on, args.ismcts)
         print(f"{game} {args.players}p: {old / 1e6:.2f} -> {new / 1e6:.2f} M instructions per game "
               f"({old / new:.3f}x)", flush=True)
     return 0
