@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from dsl import ast
 
-from ..compile.codegen import id_is_value
+from ..compile.codegen import id_is_value, id_kept_by_value
 from .frames import id_part, option_id
 from .domains import MAX_SET, Unbounded, _Bounder
 
@@ -67,8 +67,9 @@ class ActionSpace:
         ``legal_actions()``, without writing the options' ids: an id is written once per
         action and id parts of its values (``frames.id_part``: what the id shows of each
         value, so equal parts write equal ids; numbers, seats, booleans and symbols are their
-        own parts, as where the options are listed) and its index kept.  An id outside the space
-        is a KeyError, as in ``mask``."""
+        own parts, as where the options are listed) and its index kept; and for an action whose
+        values key their ids (``codegen.id_kept_by_value``: those and components), kept by the
+        values themselves too.  An id outside the space is a KeyError, as in ``mask``."""
         if decision is None:
             return []
         of_action = self.by_values.get
@@ -79,8 +80,8 @@ class ActionSpace:
                 out.append(i)
                 continue
             i = self._index_of(action, values)
-            if found is _UNSEEN:        # (first seen: whether its values are their own id parts)
-                plain = not action.params or all(id_is_value(p.type) for p in action.params)
+            if found is _UNSEEN:        # (first seen: whether its values key their ids, so their index)
+                plain = not action.params or all(id_kept_by_value(p.type) for p in action.params)
                 found = self.by_values[id(action)] = {} if plain else None
             if found is not None:
                 found[values] = i
