@@ -232,6 +232,11 @@ def bounded(value):
 
 def format_value(value) -> str:
     """A value as it appears in action ids, logs and messages."""
+    t = value.__class__
+    if t is int:                        # the most frequent, first (a bool's class is bool, not int)
+        return str(value)
+    if t is str:
+        return value
     if value is True:
         return "true"
     if value is False:
