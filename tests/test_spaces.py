@@ -291,3 +291,22 @@ def test_a_space_that_has_listed_indices_pickles_and_lists_them_again():
     assert first == [space.index[a] for a in st.legal_actions()] and space.by_values
     copy = pickle.loads(pickle.dumps(space))
     assert copy == space and copy.by_values == {} and copy.indices_of(st.pending) == first
+
+
+@pytest.mark.parametrize("book", ["tests/rulebooks/sealed_bids", "tests/rulebooks/sealed_offers",
+                                  "tests/rulebooks/written_orders", "rules/yak"])
+def test_told_count_is_the_number_of_ids_told_so(book):
+    """``ActionSpace.told_count``: how many ids of the space another seat is told as a given
+    id (secret parameters as ``…``), as counting them one by one gives; not pickled."""
+    import pickle
+    from pathlib import Path
+    from interpreter.engine.run.playerapi import public_action_id
+    rb = Rulebook.load(Path(__file__).parents[1] / book)
+    n = max(rb.game.min_players, 2)
+    space = rb.action_space(n)
+    told = [public_action_id(rb.game, i) for i in space.ids]
+    assert any(t != i for t, i in zip(told, space.ids)), "the rulebook has a secret parameter"
+    for t in set(told):
+        assert space.told_count(rb.game, t) == sum(1 for i in space.ids if public_action_id(rb.game, i) == t)
+    assert space.told_count(rb.game, "no_such_action(…)") == 0
+    assert pickle.loads(pickle.dumps(space)).told is None

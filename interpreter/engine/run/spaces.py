@@ -52,6 +52,8 @@ class ActionSpace:
     #: equal ids), None for the others: ``indices_of``'s first look, without a key to build (the
     #: actions are the rulebook's, which outlives its layouts and their spaces)
     by_values: dict = field(default_factory=dict, repr=False, compare=False)
+    #: told id -> how many ids of the space the other seats are told so (``told_count``), made on first use
+    told: dict | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -61,6 +63,19 @@ class ActionSpace:
 
     def action_id(self, i: int) -> str:
         return self.ids[i]
+
+    def told_count(self, game, told_id: str) -> int:
+        """How many ids of the space the seats other than the chooser are told as ``told_id``
+        (``playerapi.public_action_id``: secret parameters as ``…``); counted once per space."""
+        counts = self.told
+        if counts is None:
+            from .playerapi import public_action_id
+            counts = {}
+            for i in self.ids:
+                t = public_action_id(game, i)
+                counts[t] = counts.get(t, 0) + 1
+            self.told = counts
+        return counts.get(told_id, 0)
 
     def indices_of(self, decision) -> list:
         """The index of each legal option of ``decision`` (``State.pending``), in the order of
@@ -107,7 +122,7 @@ class ActionSpace:
     def __getstate__(self) -> dict:
         """Pickled without what ``indices_of`` keeps (made again on use; ``by_values`` is keyed by
         the ids of this process's action objects)."""
-        return {**self.__dict__, "by_parts": {}, "plain_values": {}, "by_values": {}}
+        return {**self.__dict__, "by_parts": {}, "plain_values": {}, "by_values": {}, "told": None}
 
     def mask(self, legal_ids) -> list:
         """0/1 per action of the space: 1 where the id is among ``legal_ids``.
