@@ -48,8 +48,8 @@ class ActionSpace:
     by_parts: dict = field(default_factory=dict, repr=False, compare=False)
     #: action name -> whether its values are their own id parts (codegen.id_is_value for every parameter)
     plain_values: dict = field(default_factory=dict, repr=False, compare=False)
-    #: id(action) -> {values: index} for an action whose values are their own id parts (equal values,
-    #: equal ids), None for the others: ``indices_of``'s first look, without a key to build (the
+    #: id(action) -> {values: index} for an action whose values key their ids (codegen.id_kept_by_value:
+    #: equal keys, equal ids), None for the others: ``indices_of``'s first look, without a key to build (the
     #: actions are the rulebook's, which outlives its layouts and their spaces)
     by_values: dict = field(default_factory=dict, repr=False, compare=False)
     #: told id -> how many ids of the space the other seats are told so (``told_count``), made on first use
