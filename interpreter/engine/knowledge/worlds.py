@@ -439,7 +439,7 @@ def _ruled_out(seat, record, answers, decisions, place, before, given, recorded,
         from ..run.spaces import space_of
         space = space_of(before.game, before.lay)
         if not space.unbounded:
-            most = max(same, space.told_count(before.game, told))
+            most = max(same, space.told_count(before.told_id, told))
     except Exception:           # no fixed action space (RW240): the options of the real game
         most = same
     for opt in before.pending.options:

@@ -64,15 +64,15 @@ class ActionSpace:
     def action_id(self, i: int) -> str:
         return self.ids[i]
 
-    def told_count(self, game, told_id: str) -> int:
-        """How many ids of the space the seats other than the chooser are told as ``told_id``
-        (``playerapi.public_action_id``: secret parameters as ``…``); counted once per space."""
+    def told_count(self, told, told_id: str) -> int:
+        """How many ids of the space the seats other than the chooser are told as ``told_id``;
+        ``told(action id)`` is what they are told of one (``State.told_id``: secret parameters as
+        ``…``, the same for every state of the game).  Counted once per space."""
         counts = self.told
         if counts is None:
-            from .playerapi import public_action_id
             counts = {}
             for i in self.ids:
-                t = public_action_id(game, i)
+                t = told(i)
                 counts[t] = counts.get(t, 0) + 1
             self.told = counts
         return counts.get(told_id, 0)
