@@ -370,15 +370,25 @@ def trajectory(st, seat: int, given=None) -> Trajectory:
     rec.stop(r)
     decisions = []
     secret = []             # (place, the state before, numbers given so far, record so far, log lines so far)
+    told = []               # (numbers given, events recorded) at each decision's stop
+    ids = tuple(opt.id for _who, opt in st._history)
+    start = _start_key(st, seat, given)
+    known = {}              # place: the ruled-out options of a complete window, kept from an earlier replay
     for who, opt in st._history:
         if r.pending is None or r.pending.who != who or opt.id not in r.pending.by_id:
             raise Mismatch()
         if secret_for(r, seat, who, opt.id):
-            secret.append((len(decisions), r.clone(), len(trace.answers), len(rec.events), rec.logged))
+            place = len(decisions)
+            got = _window_result(start, place, ids)
+            if got is not None:
+                known[place] = got
+            else:
+                secret.append((place, r.clone(), len(trace.answers), len(rec.events), rec.logged))
         decisions.append((who, opt.id, next(i for i, o in enumerate(r.pending.options) if o.id == opt.id)))
         rec.decided(r, who, opt.id)
         r.apply(opt.id)
         rec.stop(r)
+        told.append((len(trace.answers), len(rec.events)))
     pins: dict = {}
     for event, cid in rec.pins:
         pins.setdefault(event, set()).add(cid)
@@ -387,8 +397,46 @@ def trajectory(st, seat: int, given=None) -> Trajectory:
     r.chance = None
     r.rec = None
     record, answers = tuple(rec.events), tuple(trace.answers)
-    choices = {place: _ruled_out(seat, record, answers, decisions, place, *rest) for place, *rest in secret}
-    return Trajectory(record, tuple(trace.events), pins, kept, tuple(decisions), r, answers, choices)
+    choices = known
+    for place, *rest in secret:
+        last = min(len(decisions), place + 1 + LOOKAHEAD) - 1
+        end, seen = told[last]
+        choices[place] = got = _ruled_out(seat, record[:seen], answers[:end], decisions, place, *rest)
+        if last == place + LOOKAHEAD and start is not None:      # the window is complete: it stays so
+            _keep_window_result(start, place, ids, got)
+    return Trajectory(record, tuple(trace.events), pins, kept, tuple(decisions), r, answers, dict(sorted(choices.items())))
+
+
+#: the ruled-out options (``_ruled_out``) of another seat's secret choice whose window of
+#: LOOKAHEAD decisions is complete, per (start of the game, seat, place, decisions up to the
+#: window's end): they depend on nothing later, so a search bot that replays its game at each
+#: of its decisions works them out once
+_WINDOWS: dict = {}
+
+
+def _start_key(st, seat, given):
+    """What a replay of ``st`` starts from, for ``seat``: (key, (game, layout)); None for an
+    edited start (not kept)."""
+    if st.origin is not None:
+        return None
+    return (id(st.game), id(st.lay), st.seed, seat, given if given is not None else st.script), (st.game, st.lay)
+
+
+def _window_result(start, place, ids):
+    if start is None or len(ids) < place + 1 + LOOKAHEAD:
+        return None
+    key, rules = start
+    got = _WINDOWS.get((key, place, ids[:place + 1 + LOOKAHEAD]))
+    if got is None or got[0] is not rules[0] or got[1] is not rules[1]:    # (an id of rules since freed)
+        return None
+    return got[2]
+
+
+def _keep_window_result(start, place, ids, got):
+    if len(_WINDOWS) >= 4096:
+        _WINDOWS.clear()
+    key, rules = start
+    _WINDOWS[(key, place, ids[:place + 1 + LOOKAHEAD])] = (*rules, got)
 
 
 #: how many decisions after another seat's secret choice an alternative is followed to see whether
@@ -397,8 +445,8 @@ LOOKAHEAD = 40
 
 
 class _Follow:
-    """``State.chance`` that gives the real game's numbers from ``start`` on, then numbers of
-    ``fresh``."""
+    """``State.chance`` that gives the real game's numbers ``answers`` from ``start`` on (those
+    it drew up to the end of the window followed), then numbers of ``fresh``."""
 
     __slots__ = ("answers", "i", "fresh")
 
@@ -419,7 +467,9 @@ class _Follow:
 def _ruled_out(seat, record, answers, decisions, place, before, given, recorded, logged) -> frozenset:
     """The options another seat's secret choice at ``place`` cannot have been: those legal there,
     told to the seat the same as the one taken, that the seat's record rules out when the game goes
-    on as it did (its chance and its other decisions) — a sealed bid revealed later, say.  A world
+    on as it did (its chance and its other decisions) for the next LOOKAHEAD decisions — a sealed
+    bid revealed later, say.  ``record`` and ``answers`` end where that window ends, so the result
+    of a complete window is the same however far the game has gone since.  A world
     does not choose them; what it chooses is weighted back to uniform among all the options told
     the same (replay_world), by the largest share of options left that a world may offer.
     Returns (those options, that share)."""
