@@ -304,6 +304,18 @@ class Recorder:
         self.changed = set()              # the zones whose contents or order changed since the last stop
         self.seen_zones = set()           # the zones the seat saw at the last stop (building: for pins)
 
+    def copy(self) -> "Recorder":
+        """A copy that goes on on its own from this stop (its view read whole at the next one)."""
+        c = Recorder.__new__(Recorder)
+        c.seat, c.expect, c.at, c.logged, c.chance = self.seat, self.expect, self.at, self.logged, self.chance
+        c.events = list(self.events) if self.events is not None else None
+        c.last_random = dict(self.last_random)
+        c.pins, c.drawn_seen, c.drawn_all = set(self.pins), set(self.drawn_seen), set(self.drawn_all)
+        c.owner = self.owner                # (made once per layout, never changed)
+        c.viewer = None
+        c.changed, c.seen_zones = set(self.changed), set(self.seen_zones)
+        return c
+
     def add(self, event) -> None:
         expect = self.expect
         if expect is None:

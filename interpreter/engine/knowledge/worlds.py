@@ -65,6 +65,14 @@ class Trace:
         self.events = []
         self.rec = None
 
+    def copy(self, st) -> "Trace":
+        """A copy that answers ``st`` (a clone of this one's state) from here on."""
+        c = Trace(st, self.given, self.then)
+        c.answers = list(self.answers)
+        c.events = list(self.events)
+        c.rec = self.rec
+        return c
+
     def _next(self, n: int) -> int:
         given = self.given
         i = len(self.answers)
@@ -353,42 +361,41 @@ def _lay(st, places, ids) -> None:
 def trajectory(st, seat: int, given=None) -> Trajectory:
     """Replay the game of ``st`` for ``seat`` (``given``: its chance answers and where the
     generator goes on, for a sampled world or an explicit-chance game; else ``st.script`` or the
-    seed's generator) and return its :class:`Trajectory`."""
+    seed's generator) and return its :class:`Trajectory`.  The replay goes on from where the last
+    one of the same game and seat paused when its decisions begin this game's (:class:`_Replay`:
+    a search bot replays its game at each of its decisions)."""
     if given is None:
         given = st.script
-    answers, then = given if given is not None else (None, None)
-    rec = Recorder(seat)
-    trace = None
-
-    def chance_of(r):
-        nonlocal trace
-        trace = Trace(r, answers, then)
-        trace.rec = rec
-        return trace
-    r = _start(st, chance_of, rec)
-    rec.chance = trace
-    rec.stop(r)
-    decisions = []
-    secret = []             # (place, the state before, numbers given so far, record so far, log lines so far)
-    told = []               # (numbers given, events recorded) at each decision's stop
     ids = tuple(opt.id for _who, opt in st._history)
     start = _start_key(st, seat, given)
-    known = {}              # place: the ruled-out options of a complete window, kept from an earlier replay
-    for who, opt in st._history:
+    replay = _paused(start, ids)
+    if replay is None:
+        replay = _Replay.begin(st, seat, given)
+    r, rec, trace = replay.r, replay.rec, replay.trace
+    decisions, secret, told = replay.decisions, replay.secret, replay.told
+    for who, opt in st._history[len(decisions):]:
         if r.pending is None or r.pending.who != who or opt.id not in r.pending.by_id:
             raise Mismatch()
         if secret_for(r, seat, who, opt.id):
-            place = len(decisions)
-            got = _window_result(start, place, ids)
-            if got is not None:
-                known[place] = got
-            else:
-                secret.append((place, r.clone(), len(trace.answers), len(rec.events), rec.logged))
+            secret.append((len(decisions), r.clone(), len(trace.answers), len(rec.events), rec.logged))
         decisions.append((who, opt.id, next(i for i, o in enumerate(r.pending.options) if o.id == opt.id)))
         rec.decided(r, who, opt.id)
         r.apply(opt.id)
         rec.stop(r)
         told.append((len(trace.answers), len(rec.events)))
+    replay.ids = ids
+    record, answers = tuple(rec.events), tuple(trace.answers)
+    done = replay.done
+    choices = {}
+    for place, *rest in secret:
+        last = min(len(decisions), place + 1 + LOOKAHEAD) - 1
+        end, seen = told[last]
+        choices[place] = got = _ruled_out(seat, record[:seen], answers[:end], decisions, place, *rest)
+        if last == place + LOOKAHEAD:       # the window is complete: its result stays
+            done[place] = got
+    replay.secret = [s for s in secret if s[0] not in done]
+    if start is not None:
+        _pause(start, replay.copy())
     pins: dict = {}
     for event, cid in rec.pins:
         pins.setdefault(event, set()).add(cid)
@@ -396,22 +403,56 @@ def trajectory(st, seat: int, given=None) -> Trajectory:
                      (-1 - e[3] not in rec.drawn_all or -1 - e[3] in rec.drawn_seen))
     r.chance = None
     r.rec = None
-    record, answers = tuple(rec.events), tuple(trace.answers)
-    choices = known
-    for place, *rest in secret:
-        last = min(len(decisions), place + 1 + LOOKAHEAD) - 1
-        end, seen = told[last]
-        choices[place] = got = _ruled_out(seat, record[:seen], answers[:end], decisions, place, *rest)
-        if last == place + LOOKAHEAD and start is not None:      # the window is complete: it stays so
-            _keep_window_result(start, place, ids, got)
-    return Trajectory(record, tuple(trace.events), pins, kept, tuple(decisions), r, answers, dict(sorted(choices.items())))
+    choices.update(done)
+    return Trajectory(record, tuple(trace.events), pins, kept, tuple(decisions), r, answers,
+                      dict(sorted(choices.items())))
 
 
-#: the ruled-out options (``_ruled_out``) of another seat's secret choice whose window of
-#: LOOKAHEAD decisions is complete, per (start of the game, seat, place, decisions up to the
-#: window's end): they depend on nothing later, so a search bot that replays its game at each
-#: of its decisions works them out once
-_WINDOWS: dict = {}
+class _Replay:
+    """The real game's replay for one seat, paused at a stop: the state, its record and its
+    chance as they are there, the decisions replayed (``ids``), and another seat's secret choices
+    met: those whose window of LOOKAHEAD decisions is complete with what the seat's record rules
+    out of them (``done``: it depends on nothing later, see ``_ruled_out``), the others with the
+    state before them, to work out again."""
+
+    __slots__ = ("r", "rec", "trace", "ids", "decisions", "secret", "told", "done")
+
+    @classmethod
+    def begin(cls, st, seat, given) -> "_Replay":
+        """The replay of ``st``'s game at its first stop."""
+        answers, then = given if given is not None else (None, None)
+        rec = Recorder(seat)
+        trace = None
+
+        def chance_of(r):
+            nonlocal trace
+            trace = Trace(r, answers, then)
+            trace.rec = rec
+            return trace
+        r = _start(st, chance_of, rec)
+        rec.chance = trace
+        rec.stop(r)
+        self = cls.__new__(cls)
+        self.r, self.rec, self.trace, self.ids = r, rec, trace, ()
+        self.decisions, self.secret, self.told, self.done = [], [], [], {}
+        return self
+
+    def copy(self) -> "_Replay":
+        """A copy that goes on on its own (the states before the secret choices are shared: they
+        are only ever cloned)."""
+        c = _Replay.__new__(_Replay)
+        c.r = self.r.clone()
+        c.rec = self.rec.copy()
+        c.trace = self.trace.copy(c.r)
+        c.rec.chance = c.r.chance = c.trace
+        c.trace.rec = c.r.rec = c.rec
+        c.ids = self.ids
+        c.decisions, c.secret, c.told, c.done = list(self.decisions), list(self.secret), list(self.told), dict(self.done)
+        return c
+
+
+#: the last replay of a game for a seat, paused at its end, per (start of the game, seat)
+_PAUSED: dict = {}
 
 
 def _start_key(st, seat, given):
@@ -422,21 +463,25 @@ def _start_key(st, seat, given):
     return (id(st.game), id(st.lay), st.seed, seat, given if given is not None else st.script), (st.game, st.lay)
 
 
-def _window_result(start, place, ids):
-    if start is None or len(ids) < place + 1 + LOOKAHEAD:
+def _paused(start, ids):
+    """A copy of the paused replay of the same start whose decisions begin ``ids``, or None."""
+    if start is None:
         return None
     key, rules = start
-    got = _WINDOWS.get((key, place, ids[:place + 1 + LOOKAHEAD]))
+    got = _PAUSED.get(key)
     if got is None or got[0] is not rules[0] or got[1] is not rules[1]:    # (an id of rules since freed)
         return None
-    return got[2]
+    replay = got[2]
+    if len(replay.ids) > len(ids) or ids[:len(replay.ids)] != replay.ids:
+        return None
+    return replay.copy()
 
 
-def _keep_window_result(start, place, ids, got):
-    if len(_WINDOWS) >= 4096:
-        _WINDOWS.clear()
+def _pause(start, replay) -> None:
+    if len(_PAUSED) >= 64:
+        _PAUSED.clear()
     key, rules = start
-    _WINDOWS[(key, place, ids[:place + 1 + LOOKAHEAD])] = (*rules, got)
+    _PAUSED[key] = (*rules, replay)
 
 
 #: how many decisions after another seat's secret choice an alternative is followed to see whether

@@ -1,20 +1,31 @@
-"""Another seat's secret choice and the options the seat's record rules out (knowledge/worlds.py,
-``_ruled_out``): they are worked out from the LOOKAHEAD decisions after the choice, the record
-and the numbers drawn up to the window's end.  So once the window is complete the result stays
-the same however far the game goes — which is what lets a search bot, that replays its game at
-each of its decisions, keep it (``_WINDOWS``).  The oracle: the result in the long game, worked
-out afresh, equals the one worked out in the game as it stood when the window was complete; and
-with the results kept along the way the long game's trajectory is the same."""
+"""The real game's replay for a seat (knowledge/worlds.py, ``trajectory``), which resample
+starts from, goes on from where the last replay of the same game and seat paused (``_Replay``,
+``_PAUSED``): a search bot replays its game at each of its decisions.  The oracle: the replay
+gone on from a paused one is the replay from the start — its record, chance events, pins, kept
+numbers, decisions, answers, secret choices and state — at stops of random games of every
+shipped game and test rulebook, for every seat.
+
+Another seat's secret choice and the options the seat's record rules out (``_ruled_out``) are
+worked out from the LOOKAHEAD decisions after the choice, the record and the numbers drawn up to
+the window's end.  So once the window is complete the result stays the same however far the game
+goes — which is what lets the paused replay keep it (``_Replay.done``).  The oracle: the result
+in the long game, worked out afresh, equals the one worked out in the game as it stood when the
+window was complete."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
-from conftest import RULES
+from conftest import RULES, SHIPPED
 from interpreter.game import Rulebook
 from interpreter.engine.knowledge import worlds
 from interpreter.engine.knowledge.worlds import LOOKAHEAD, trajectory
+
+ROOT = Path(__file__).resolve().parents[1]
+BOOKS = sorted(p for p in (ROOT / "tests" / "rulebooks").iterdir() if (p / "game.yaml").exists()) + \
+    [ROOT / "rules" / name for name in SHIPPED]
 
 
 def _game(rb, players, seed, length):
@@ -41,6 +52,18 @@ def _other_game(rb, players, seed, length, pick_seed):
     return ids
 
 
+def _branch(rb, players, seed, prefix, length, pick_seed):
+    """``prefix``, then random decisions of another generator up to ``length``."""
+    st = _at(rb, players, seed, prefix)
+    pick = random.Random(pick_seed)
+    ids = list(prefix)
+    while st.status != "over" and len(ids) < length:
+        opt = st.pending.options[pick.randrange(len(st.pending.options))]
+        ids.append(opt.id)
+        st.apply(opt.id)
+    return ids
+
+
 def _at(rb, players, seed, ids):
     st = rb.new_game(players, seed, logging=False)
     for a in ids:
@@ -50,7 +73,51 @@ def _at(rb, players, seed, ids):
 
 @pytest.fixture
 def no_kept(monkeypatch):
-    monkeypatch.setattr(worlds, "_WINDOWS", {})
+    monkeypatch.setattr(worlds, "_PAUSED", {})
+
+
+def _fields(t):
+    st = t.state
+    return (t.record, t.events, t.pins, t.kept, t.decisions, t.answers, t.choices, list(t.choices),
+            st.v, st.status, st.facts, [[c.id for c in z] for z in st.z], st.log, st.rng)
+
+
+@pytest.mark.parametrize("book", BOOKS, ids=[b.name for b in BOOKS])
+def test_a_replay_gone_on_from_a_paused_one_is_the_replay_from_the_start(book, no_kept):
+    rb = Rulebook.load(book)
+    players = rb.game.min_players if book.parent.name == "rulebooks" else max(rb.game.min_players, 3)
+    for seat in range(rb.layout(players).num_seats):
+        ids = _game(rb, players, seat, 120)
+        worlds._PAUSED.clear()
+        for k in sorted({0, 1, len(ids) // 3, len(ids) // 3 + 1, len(ids) // 2, len(ids)}):
+            st = _at(rb, players, seat, ids[:k])
+            gone_on = trajectory(st, seat)          # from the last paused replay (none the first time)
+            saved, worlds._PAUSED = worlds._PAUSED, {}
+            fresh = trajectory(st, seat)
+            worlds._PAUSED = saved
+            assert _fields(gone_on) == _fields(fresh), f"{book.name}, seat {seat}, {k} decisions"
+
+
+@pytest.mark.parametrize("book", [b for b in BOOKS if b.name in ("yak", "sealed_bids", "moonlight_market",
+                                                                 "hand_draft", "iquazu")], ids=lambda b: b.name)
+def test_a_paused_replay_gone_on_from_twice_is_not_changed_by_the_first(book, no_kept):
+    """A branch (or a replay that failed on the way) leaves the paused replay as it was."""
+    rb = Rulebook.load(book)
+    players = max(rb.game.min_players, 2 if book.parent.name == "rulebooks" else 3)
+    players = min(players, rb.game.max_players)
+    ids = _game(rb, players, 3, 90)
+    k = len(ids) // 3
+    seat = 1
+    trajectory(_at(rb, players, 3, ids[:k]), seat)
+    paused = dict(worlds._PAUSED)
+    other = _branch(rb, players, 3, ids[:k], 2 * k, 77)
+    assert other[:k] == ids[:k] and other[k:] != ids[k:2 * k]
+    trajectory(_at(rb, players, 3, other), seat)                # goes on from it, another way
+    worlds._PAUSED = paused                                      # and again, from the same one
+    far = _at(rb, players, 3, ids)
+    gone_on = trajectory(far, seat)
+    worlds._PAUSED = {}
+    assert _fields(gone_on) == _fields(trajectory(far, seat))
 
 
 @pytest.mark.parametrize("game,players,seed", [("yak", 3, 5), ("yak", 2, 11)])
@@ -58,12 +125,12 @@ def test_a_complete_window_gives_the_same_result_however_far_the_game_goes(game,
     rb = Rulebook.load(RULES / game)
     ids = _game(rb, players, seed, 2 * LOOKAHEAD + 30)
     seat = 0
-    worlds._WINDOWS.clear()
+    worlds._PAUSED.clear()
     far = trajectory(_at(rb, players, seed, ids), seat)
     complete = [p for p in far.choices if p + 1 + LOOKAHEAD <= len(ids)]
     assert len(complete) >= 3, "the game should have secret choices with complete windows"
     for place in complete[:6]:
-        worlds._WINDOWS.clear()
+        worlds._PAUSED.clear()
         then = trajectory(_at(rb, players, seed, ids[:place + 1 + LOOKAHEAD]), seat)
         assert then.choices[place] == far.choices[place], f"place {place}"
 
@@ -74,7 +141,7 @@ def test_results_kept_along_the_way_give_the_same_trajectory(game, players, seed
     ids = _game(rb, players, seed, 2 * LOOKAHEAD + 30)
     seat = 1
     fresh = trajectory(_at(rb, players, seed, ids), seat)
-    worlds._WINDOWS.clear()
+    worlds._PAUSED.clear()
     for k in range(LOOKAHEAD, len(ids), 7):          # a bot's decisions along the way
         trajectory(_at(rb, players, seed, ids[:k]), seat)
     worked = []
@@ -134,9 +201,9 @@ def test_a_game_with_other_decisions_from_the_same_start_keeps_its_own_results(n
     b = _other_game(rb, 3, 5, 2 * LOOKAHEAD + 30, 99)
     assert a[:3] != b[:3]
     fresh = trajectory(_at(rb, 3, 5, b), 0).choices
-    worlds._WINDOWS.clear()
+    worlds._PAUSED.clear()
     trajectory(_at(rb, 3, 5, a), 0)
-    assert worlds._WINDOWS
+    assert worlds._PAUSED
     assert trajectory(_at(rb, 3, 5, b), 0).choices == fresh
 
 
@@ -151,7 +218,7 @@ def test_numbers_drawn_after_the_window_do_not_change_its_result(tmp_path, no_ke
             st.apply("choose(v=0)")
             while len(st._history) < length:
                 st.apply("wait")
-            worlds._WINDOWS.clear()
+            worlds._PAUSED.clear()
             got.append(trajectory(st, 1).choices[0])
         assert got[0] == got[1], f"seed {seed}"
         ruled += "choose(v=1)" in got[0][0]
