@@ -447,7 +447,8 @@ class _Replay:
         c.rec.chance = c.r.chance = c.trace
         c.trace.rec = c.r.rec = c.rec
         c.ids = self.ids
-        c.decisions, c.secret, c.told, c.done = list(self.decisions), list(self.secret), list(self.told), dict(self.done)
+        c.decisions, c.secret, c.told = list(self.decisions), list(self.secret), list(self.told)
+        c.done = dict(self.done)
         return c
 
 
