@@ -5,7 +5,7 @@ gone on from a paused one is the replay from the start — its record, chance ev
 numbers, decisions, answers, secret choices and state — at stops of random games of every
 shipped game and test rulebook, for every seat.
 
-Another seat's secret choice and the options the seat's record rules out (``_ruled_out``) are
+Another seat's secret choice and the options the seat's record rules out (``_Window``) are
 worked out from the LOOKAHEAD decisions after the choice, the record and the numbers drawn up to
 the window's end.  So once the window is complete the result stays the same however far the game
 goes — which is what lets the paused replay keep it (``_Replay.done``).  The oracle: the result
@@ -153,8 +153,8 @@ def test_results_kept_along_the_way_give_the_same_trajectory(game, players, seed
     for k in range(LOOKAHEAD, len(ids), 7):          # a bot's decisions along the way
         trajectory(_at(rb, players, seed, ids[:k]), seat)
     worked = []
-    real = worlds._ruled_out
-    monkeypatch.setattr(worlds, "_ruled_out", lambda *a: worked.append(a[4]) or real(*a))
+    real = worlds._Window.go_on
+    monkeypatch.setattr(worlds._Window, "go_on", lambda w, *a: worked.append(w.place) or real(w, *a))
     kept = trajectory(_at(rb, players, seed, ids), seat)
     assert kept.choices == fresh.choices
     assert list(kept.choices) == list(fresh.choices)
@@ -231,6 +231,80 @@ def test_numbers_drawn_after_the_window_do_not_change_its_result(tmp_path, no_ke
         assert got[0] == got[1], f"seed {seed}"
         ruled += "choose(v=1)" in got[0][0]
     assert 0 < ruled < 30           # the open die rules the alternative out in some seeds, not all
+
+
+def test_a_window_whose_alternative_took_a_number_of_its_own_is_followed_again(tmp_path, no_kept, monkeypatch):
+    """LATE_DIE's alternative draws a number the real game has not drawn yet: the window cannot
+    go on from where it stood (a later replay gives that number from the real game)."""
+    (tmp_path / "game.yaml").write_text(LATE_DIE)
+    rb = Rulebook.load(tmp_path)
+    started = []
+    real = worlds._Window.go_on
+    monkeypatch.setattr(worlds._Window, "go_on", lambda w, *a: started.append(not w.whole) or real(w, *a))
+    for seed in range(30):
+        st = rb.new_game(2, seed, logging=False)
+        st.apply("choose(v=0)")
+        worlds._PAUSED.clear()
+        for length in (5, 20, 1 + LOOKAHEAD, 11 + LOOKAHEAD):
+            while len(st._history) < length:
+                st.apply("wait")
+            gone_on = trajectory(st, 1)
+            saved, worlds._PAUSED = worlds._PAUSED, {}
+            assert _fields(gone_on) == _fields(trajectory(st, 1)), f"seed {seed}, {length} decisions"
+            worlds._PAUSED = saved
+    assert all(started)            # every time from the choice
+
+
+# Seat 0 chooses 0 or 1 face down (nothing drawn); seat 1 waits, and dice are thrown in the open
+# after its 5th and 30th waits: both options stay possible, and a window that goes on from its
+# 10th decision gives its alternative the second die from where it stood in the real numbers.
+QUIET_DICE = """\
+regelwerk: 1
+game: {name: Quiet dice, players: {min: 2, max: 2}}
+variables:
+  pick: {index: {p: players}, init: 0, min: 0, max: 1, visible: "viewer == p"}
+  shown: {init: 0, min: 0, max: 6}
+  n: {init: 0, min: 0, max: 60}
+actions:
+  choose:
+    secret: [v]
+    params: {v: "0..1"}
+    do: [{set: "pick[player] = v"}]
+  wait:
+    do: [{set: "n += 1"}]
+flow:
+  - decide: [choose]
+    who: 0
+  - while: "n < 50"
+    do:
+      - decide: [wait]
+        who: 1
+      - if: "n == 5 or n == 30"
+        then: [{random: "r in 1..6"}, {set: "shown = r"}]
+end: {score: "0"}
+"""
+
+
+def test_a_window_goes_on_with_the_real_numbers_from_where_it_stood(tmp_path, no_kept, monkeypatch):
+    (tmp_path / "game.yaml").write_text(QUIET_DICE)
+    rb = Rulebook.load(tmp_path)
+    went_on = []
+    real = worlds._Window.go_on
+    monkeypatch.setattr(worlds._Window, "go_on", lambda w, *a: went_on.append(w.whole) or real(w, *a))
+    for seed in range(12):
+        st = rb.new_game(2, seed, logging=False)
+        st.apply("choose(v=0)")
+        worlds._PAUSED.clear()
+        for length in (10, 35, 45):
+            while len(st._history) < length:
+                st.apply("wait")
+            gone_on = trajectory(st, 1)
+            saved, worlds._PAUSED = worlds._PAUSED, {}
+            fresh = trajectory(st, 1)
+            assert _fields(gone_on) == _fields(fresh), f"seed {seed}, {length} decisions"
+            assert fresh.choices[0] == (frozenset(), 1.0)       # the die tells nothing of the choice
+            worlds._PAUSED = saved
+    assert any(went_on)
 
 
 def test_an_edited_start_keeps_nothing(no_kept):

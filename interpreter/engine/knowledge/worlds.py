@@ -39,6 +39,8 @@ decisions per resample, then RW921.
 """
 from __future__ import annotations
 
+import copy
+
 from dsl.diagnostics import RuleRuntimeError
 
 from ..run import rng as rngmod
@@ -376,8 +378,9 @@ def trajectory(st, seat: int, given=None) -> Trajectory:
     for who, opt in st._history[len(decisions):]:
         if r.pending is None or r.pending.who != who or opt.id not in r.pending.by_id:
             raise Mismatch()
-        if secret_for(r, seat, who, opt.id):
-            secret.append((len(decisions), r.clone(), len(trace.answers), len(rec.events), rec.logged))
+        if secret_for(r, seat, who, opt.id):      # followed on below
+            secret.append(_Window.open(len(decisions), opt.id, r.clone(), len(trace.answers), len(rec.events),
+                                       rec.logged))
         decisions.append((who, opt.id, next(i for i, o in enumerate(r.pending.options) if o.id == opt.id)))
         rec.decided(r, who, opt.id)
         r.apply(opt.id)
@@ -387,13 +390,18 @@ def trajectory(st, seat: int, given=None) -> Trajectory:
     record, answers = tuple(rec.events), tuple(trace.answers)
     done = replay.done
     choices = {}
-    for place, *rest in secret:
+    windows = []
+    for w in secret:
+        place = w.place
         last = min(len(decisions), place + 1 + LOOKAHEAD) - 1
         end, seen = told[last]
-        choices[place] = got = _ruled_out(seat, record[:seen], answers[:end], decisions, place, *rest)
+        w = w.go_on(seat, record[:seen], answers[:end], decisions, last + 1)
+        choices[place] = got = w.result()
         if last == place + LOOKAHEAD:       # the window is complete: its result stays
             done[place] = got
-    replay.secret = [s for s in secret if s[0] not in done]
+        else:
+            windows.append(w)
+    replay.secret = windows
     if start is not None:
         _pause(start, replay.copy())
     pins: dict = {}
@@ -412,8 +420,8 @@ class _Replay:
     """The real game's replay for one seat, paused at a stop: the state, its record and its
     chance as they are there, the decisions replayed (``ids``), and another seat's secret choices
     met: those whose window of LOOKAHEAD decisions is complete with what the seat's record rules
-    out of them (``done``: it depends on nothing later, see ``_ruled_out``), the others with the
-    state before them, to work out again."""
+    out of them (``done``: it depends on nothing later, see :class:`_Window`), the others as
+    followed so far (``secret``: a :class:`_Window` each)."""
 
     __slots__ = ("r", "rec", "trace", "ids", "decisions", "secret", "told", "done")
 
@@ -492,12 +500,13 @@ LOOKAHEAD = 40
 
 class _Follow:
     """``State.chance`` that gives the real game's numbers ``answers`` from ``start`` on (those
-    it drew up to the end of the window followed), then numbers of ``fresh``."""
+    it drew up to the end of the window followed), then numbers of ``fresh`` (``fresh_taken``)."""
 
-    __slots__ = ("answers", "i", "fresh")
+    __slots__ = ("answers", "i", "fresh", "fresh_taken")
 
     def __init__(self, answers, start, fresh):
         self.answers, self.i, self.fresh = answers, start, fresh
+        self.fresh_taken = False
 
     def key(self) -> int:
         return -1 - self.i
@@ -507,67 +516,115 @@ class _Follow:
         self.i = i + 1
         if i < len(self.answers) and self.answers[i] < n:
             return self.answers[i]
+        self.fresh_taken = True
         return self.fresh.below(n)
 
 
-def _ruled_out(seat, record, answers, decisions, place, before, given, recorded, logged) -> frozenset:
-    """The options another seat's secret choice at ``place`` cannot have been: those legal there,
-    told to the seat the same as the one taken, that the seat's record rules out when the game goes
-    on as it did (its chance and its other decisions) for the next LOOKAHEAD decisions — a sealed
-    bid revealed later, say.  ``record`` and ``answers`` end where that window ends, so the result
-    of a complete window is the same however far the game has gone since.  A world
-    does not choose them; what it chooses is weighted back to uniform among all the options told
-    the same (replay_world), by the largest share of options left that a world may offer.
-    Returns (those options, that share)."""
-    who, real, _i = decisions[place]
-    told = before.told_id(real)
-    out = []
-    fresh = rngmod.Rng(place, 7000)
-    same = 0
-    for opt in before.pending.options:
-        if before.told_id(opt.id) == told:
-            same += 1
-    # the most options told the same that any world can offer: those of the layout's fixed action
-    # space (the share of the options not ruled out is at most 1 - ruled out / that many, in a world
-    # where the ruled-out ones are open; the weights of replay_world divide by the largest share)
-    most = same
-    try:
-        from ..run.spaces import space_of
-        space = space_of(before.game, before.lay)
-        if not space.unbounded:
-            most = max(same, space.told_count(before.told_id, told))
-    except Exception:           # no fixed action space (RW240): the options of the real game
-        most = same
-    for opt in before.pending.options:
-        if opt.id == real or before.told_id(opt.id) != told:
-            continue
-        r = before.clone()
-        r.logging = True
-        r.chance = _Follow(answers, given, fresh)
-        rec = Recorder(seat, expect=record)
-        rec.at, rec.logged = recorded, logged
-        r.rec = rec
+class _Window:
+    """Another seat's secret choice at ``place`` and its alternatives — the options legal there,
+    told to the seat the same as the one taken — followed as the game went on (its chance and its
+    other decisions), up to decision ``upto``, for at most LOOKAHEAD decisions: those the seat's
+    record rules out (``out``: a sealed bid revealed later, say), the others as they stand there
+    (``alive``: (option id, state, record, numbers taken)).  A world does not choose the options
+    ruled out; what it chooses is weighted back to uniform among all the options told the same
+    (replay_world), by the largest share of options left that a world may offer (``result``).
+
+    The record and the numbers an alternative is followed with end where the window followed
+    ends, so the result of a complete window is the same however far the game has gone since; and
+    a window goes on from where it stood (``go_on``) as long as no alternative took a number of
+    its own (``fresh``: one the real game had not drawn there) or ran past the record's end — else
+    it is followed again from the choice, which gives the same as going on in every other case.
+    Never changed: going on makes a new window."""
+
+    __slots__ = ("place", "before", "given", "recorded", "logged", "same", "most", "alts", "upto", "alive", "out",
+                 "whole")
+
+    @classmethod
+    def open(cls, place, real, before, given, recorded, logged) -> "_Window":
+        """The choice ``real`` at ``place`` (``before``: the state there, ``given``, ``recorded``,
+        ``logged``: the numbers, events and log lines so far), not followed yet."""
+        self = cls.__new__(cls)
+        self.place, self.before, self.given, self.recorded, self.logged = place, before, given, recorded, logged
+        told = before.told_id(real)
+        told_same = [opt.id for opt in before.pending.options if before.told_id(opt.id) == told]
+        self.same = len(told_same)
+        self.alts = tuple(a for a in told_same if a != real)
+        # the most options told the same that any world can offer: those of the layout's fixed action
+        # space (the share of the options not ruled out is at most 1 - ruled out / that many, in a world
+        # where the ruled-out ones are open; the weights of replay_world divide by the largest share)
+        most = self.same
         try:
-            rec.decided(r, who, opt.id)
-            r.apply(opt.id)
-            rec.stop(r)
-            for k in range(place + 1, min(len(decisions), place + 1 + LOOKAHEAD)):
-                w, a, _i = decisions[k]
-                if r.pending is None or r.pending.who != w:
-                    raise Mismatch()
-                if a not in r.pending.by_id:
-                    if not secret_for(r, seat, w, a):
+            from ..run.spaces import space_of
+            space = space_of(before.game, before.lay)
+            if not space.unbounded:
+                most = max(self.same, space.told_count(before.told_id, told))
+        except Exception:           # no fixed action space (RW240): the options of the real game
+            most = self.same
+        self.most = most
+        self.upto, self.alive, self.out, self.whole = None, None, (), False
+        return self
+
+    def result(self) -> tuple:
+        """(the options ruled out, the share of the options told the same they leave)."""
+        n = len(self.out)
+        return frozenset(self.out), max((self.same - n) / self.same, 1 - n / self.most)
+
+    def go_on(self, seat, record, answers, decisions, stop) -> "_Window":
+        """This window followed on to decision ``stop`` (not included), ``record`` and ``answers``
+        the seat's record and the real game's numbers up to there."""
+        who, _real, _i = decisions[self.place]
+        fresh = rngmod.Rng(self.place, 7000)
+        if self.whole:                  # as it stood at ``upto``: the same as following it again
+            todo, out, first = self.alive, list(self.out), self.upto
+        else:
+            todo, out, first = [(a, None, None, self.given) for a in self.alts], [], self.place + 1
+        alive = []
+        whole = True
+        for opt_id, state, was, taken in todo:
+            follow = _Follow(answers, taken, fresh)
+            if state is None:
+                r = self.before.clone()
+                rec = Recorder(seat, expect=record)
+                rec.at, rec.logged = self.recorded, self.logged
+            else:
+                r = state.clone()
+                rec = was.copy()
+                rec.expect = record
+            r.logging = True
+            r.chance = follow
+            r.rec = rec
+            try:
+                if state is None:
+                    rec.decided(r, who, opt_id)
+                    r.apply(opt_id)
+                    rec.stop(r)
+                for k in range(first, stop):
+                    w, a, _i = decisions[k]
+                    if r.pending is None or r.pending.who != w:
                         raise Mismatch()
-                    t = r.told_id(a)
-                    a = next((o.id for o in r.pending.options if r.told_id(o.id) == t), None)
-                    if a is None:
-                        raise Mismatch()
-                rec.decided(r, w, a)
-                r.apply(a)
-                rec.stop(r)
-        except (Mismatch, RuleRuntimeError):
-            out.append(opt.id)
-    return frozenset(out), max((same - len(out)) / same, 1 - len(out) / most)
+                    if a not in r.pending.by_id:
+                        if not secret_for(r, seat, w, a):
+                            raise Mismatch()
+                        t = r.told_id(a)
+                        a = next((o.id for o in r.pending.options if r.told_id(o.id) == t), None)
+                        if a is None:
+                            raise Mismatch()
+                    rec.decided(r, w, a)
+                    r.apply(a)
+                    rec.stop(r)
+            except Mismatch:
+                out.append(opt_id)
+                if rec.at >= len(record):           # ran past the record's end: a longer one may differ
+                    whole = False
+            except RuleRuntimeError:
+                out.append(opt_id)
+            else:
+                alive.append((opt_id, r, rec, follow.i))
+            if follow.fresh_taken:
+                whole = False
+        w = copy.copy(self)
+        w.upto, w.alive, w.out, w.whole = stop, alive, tuple(out), whole
+        return w
 
 
 def secret_for(st, seat: int, who: int, action_id: str) -> bool:
