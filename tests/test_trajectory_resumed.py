@@ -28,28 +28,10 @@ BOOKS = sorted(p for p in (ROOT / "tests" / "rulebooks").iterdir() if (p / "game
     [ROOT / "rules" / name for name in SHIPPED]
 
 
-def _game(rb, players, seed, length):
-    """A random game of ``length`` decisions (or to its end) and its decisions' ids."""
-    st = rb.new_game(players, seed, logging=False)
-    pick = random.Random(seed)
-    ids = []
-    while st.status != "over" and len(ids) < length:
-        opt = st.pending.options[pick.randrange(len(st.pending.options))]
-        ids.append(opt.id)
-        st.apply(opt.id)
-    return ids
-
-
-def _other_game(rb, players, seed, length, pick_seed):
-    """Another random game from the same seed (the same start): other decisions."""
-    st = rb.new_game(players, seed, logging=False)
-    pick = random.Random(pick_seed)
-    ids = []
-    while st.status != "over" and len(ids) < length:
-        opt = st.pending.options[pick.randrange(len(st.pending.options))]
-        ids.append(opt.id)
-        st.apply(opt.id)
-    return ids
+def _game(rb, players, seed, length, pick_seed=None):
+    """A random game of ``length`` decisions (or to its end) and its decisions' ids (the picks
+    from ``pick_seed``, else from the game's seed)."""
+    return _branch(rb, players, seed, [], length, seed if pick_seed is None else pick_seed)
 
 
 def _branch(rb, players, seed, prefix, length, pick_seed):
@@ -165,31 +147,23 @@ def test_results_kept_along_the_way_give_the_same_trajectory(game, players, seed
     assert len(worked) < len(fresh.choices)
 
 
-# Seat 0 chooses 0 or 1 face down; 1 draws a number into a variable seat 1 cannot see.  Seat 1
-# then waits 50 times; after its 40th wait a die is thrown in the open, after its 41st another.
-# An alternative (1 instead of the real 0) draws one number more, so its open die is the real
-# game's next number — which exists once the game has thrown the second die, after the window
-# of 40 decisions.  Followed with the numbers drawn up to the window's end only, the result
-# cannot depend on that: without the bound, 10 of these 30 seeds gave another result at 51
-# decisions than at 41 (the bound removed, this test fails).
-LATE_DIE = """\
+def _dice(name, choose_do, hidden, dice_after):
+    """A rulebook: seat 0 chooses 0 or 1 face down (``choose_do``), then seat 1 waits 50 times;
+    a die is thrown in the open after the waits ``dice_after``."""
+    return f"""\
 regelwerk: 1
-game: {name: Late die, players: {min: 2, max: 2}}
+game: {{name: {name}, players: {{min: 2, max: 2}}}}
 variables:
-  pick: {index: {p: players}, init: 0, min: 0, max: 1, visible: "viewer == p"}
-  extra: {init: 0, min: 0, max: 6, visible: "viewer == 0"}
-  shown: {init: 0, min: 0, max: 6}
-  n: {init: 0, min: 0, max: 60}
+  pick: {{index: {{p: players}}, init: 0, min: 0, max: 1, visible: "viewer == p"}}
+{hidden}  shown: {{init: 0, min: 0, max: 6}}
+  n: {{init: 0, min: 0, max: 60}}
 actions:
   choose:
     secret: [v]
-    params: {v: "0..1"}
-    do:
-      - set: "pick[player] = v"
-      - if: "v == 1"
-        then: [{random: "r in 1..6"}, {set: "extra = r"}]
+    params: {{v: "0..1"}}
+    do: {choose_do}
   wait:
-    do: [{set: "n += 1"}]
+    do: [{{set: "n += 1"}}]
 flow:
   - decide: [choose]
     who: 0
@@ -197,16 +171,27 @@ flow:
     do:
       - decide: [wait]
         who: 1
-      - if: "n == 40 or n == 41"
-        then: [{random: "r in 1..6"}, {set: "shown = r"}]
-end: {score: "0"}
+      - if: "{' or '.join(f'n == {k}' for k in dice_after)}"
+        then: [{{random: "r in 1..6"}}, {{set: "shown = r"}}]
+end: {{score: "0"}}
 """
+
+
+# Seat 0 chooses 0 or 1 face down; 1 draws a number into a variable seat 1 cannot see.  Seat 1
+# then waits 50 times; after its 40th wait a die is thrown in the open, after its 41st another.
+# An alternative (1 instead of the real 0) draws one number more, so its open die is the real
+# game's next number — which exists once the game has thrown the second die, after the window
+# of 40 decisions.  Followed with the numbers drawn up to the window's end only, the result
+# cannot depend on that: without the bound, 10 of these 30 seeds gave another result at 51
+# decisions than at 41 (the bound removed, this test fails).
+LATE_DIE = _dice("Late die", '[{set: "pick[player] = v"}, {if: "v == 1", then: [{random: "r in 1..6"}, '
+                 '{set: "extra = r"}]}]', '  extra: {init: 0, min: 0, max: 6, visible: "viewer == 0"}\n', (40, 41))
 
 
 def test_a_game_with_other_decisions_from_the_same_start_keeps_its_own_results(no_kept):
     rb = Rulebook.load(RULES / "yak")
     a = _game(rb, 3, 5, 2 * LOOKAHEAD + 30)
-    b = _other_game(rb, 3, 5, 2 * LOOKAHEAD + 30, 99)
+    b = _game(rb, 3, 5, 2 * LOOKAHEAD + 30, pick_seed=99)
     assert a[:3] != b[:3]
     fresh = trajectory(_at(rb, 3, 5, b), 0).choices
     worlds._PAUSED.clear()
@@ -258,31 +243,7 @@ def test_a_window_whose_alternative_took_a_number_of_its_own_is_followed_again(t
 # Seat 0 chooses 0 or 1 face down (nothing drawn); seat 1 waits, and dice are thrown in the open
 # after its 5th and 30th waits: both options stay possible, and a window that goes on from its
 # 10th decision gives its alternative the second die from where it stood in the real numbers.
-QUIET_DICE = """\
-regelwerk: 1
-game: {name: Quiet dice, players: {min: 2, max: 2}}
-variables:
-  pick: {index: {p: players}, init: 0, min: 0, max: 1, visible: "viewer == p"}
-  shown: {init: 0, min: 0, max: 6}
-  n: {init: 0, min: 0, max: 60}
-actions:
-  choose:
-    secret: [v]
-    params: {v: "0..1"}
-    do: [{set: "pick[player] = v"}]
-  wait:
-    do: [{set: "n += 1"}]
-flow:
-  - decide: [choose]
-    who: 0
-  - while: "n < 50"
-    do:
-      - decide: [wait]
-        who: 1
-      - if: "n == 5 or n == 30"
-        then: [{random: "r in 1..6"}, {set: "shown = r"}]
-end: {score: "0"}
-"""
+QUIET_DICE = _dice("Quiet dice", '[{set: "pick[player] = v"}]', "", (5, 30))
 
 
 def test_a_window_goes_on_with_the_real_numbers_from_where_it_stood(tmp_path, no_kept, monkeypatch):
