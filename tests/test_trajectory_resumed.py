@@ -148,8 +148,8 @@ def test_results_kept_along_the_way_give_the_same_trajectory(game, players, seed
 
 
 def _dice(name, choose_do, hidden, dice_after):
-    """A rulebook: seat 0 chooses 0 or 1 face down (``choose_do``), then seat 1 waits 50 times;
-    a die is thrown in the open after the waits ``dice_after``."""
+    """A rulebook: seat 0 chooses 0 or 1 face down (``choose_do``), then seat 1 waits 50 times
+    (saying 0 or 1: two lines of play); a die is thrown in the open after the waits ``dice_after``."""
     return f"""\
 regelwerk: 1
 game: {{name: {name}, players: {{min: 2, max: 2}}}}
@@ -163,6 +163,7 @@ actions:
     params: {{v: "0..1"}}
     do: {choose_do}
   wait:
+    params: {{x: "0..1"}}
     do: [{{set: "n += 1"}}]
 flow:
   - decide: [choose]
@@ -210,7 +211,7 @@ def test_numbers_drawn_after_the_window_do_not_change_its_result(tmp_path, no_ke
             st = rb.new_game(2, seed, logging=False)
             st.apply("choose(v=0)")
             while len(st._history) < length:
-                st.apply("wait")
+                st.apply("wait(x=0)")
             worlds._PAUSED.clear()
             got.append(trajectory(st, 1).choices[0])
         assert got[0] == got[1], f"seed {seed}"
@@ -232,7 +233,7 @@ def test_a_window_whose_alternative_took_a_number_of_its_own_is_followed_again(t
         worlds._PAUSED.clear()
         for length in (5, 20, 1 + LOOKAHEAD, 11 + LOOKAHEAD):
             while len(st._history) < length:
-                st.apply("wait")
+                st.apply("wait(x=0)")
             gone_on = trajectory(st, 1)
             saved, worlds._PAUSED = worlds._PAUSED, {}
             assert _fields(gone_on) == _fields(trajectory(st, 1)), f"seed {seed}, {length} decisions"
@@ -258,7 +259,7 @@ def test_a_window_goes_on_with_the_real_numbers_from_where_it_stood(tmp_path, no
         worlds._PAUSED.clear()
         for length in (10, 35, 45):
             while len(st._history) < length:
-                st.apply("wait")
+                st.apply("wait(x=0)")
             gone_on = trajectory(st, 1)
             saved, worlds._PAUSED = worlds._PAUSED, {}
             fresh = trajectory(st, 1)
@@ -266,6 +267,24 @@ def test_a_window_goes_on_with_the_real_numbers_from_where_it_stood(tmp_path, no
             assert fresh.choices[0] == (frozenset(), 1.0)       # the die tells nothing of the choice
             worlds._PAUSED = saved
     assert any(went_on)
+
+
+def test_a_paused_window_gone_on_from_twice_is_not_changed_by_the_first(tmp_path, no_kept):
+    """QUIET_DICE's alternative stays possible: the window goes on from where it stood, once on a
+    line of waits saying 1, then from the same paused replay on the line saying 0."""
+    (tmp_path / "game.yaml").write_text(QUIET_DICE)
+    rb = Rulebook.load(tmp_path)
+    for seed in range(6):
+        first = ["choose(v=0)"] + ["wait(x=0)"] * 9
+        trajectory(_at(rb, 2, seed, first), 1)
+        paused = dict(worlds._PAUSED)
+        trajectory(_at(rb, 2, seed, first + ["wait(x=1)"] * 25), 1)
+        worlds._PAUSED = paused
+        far = _at(rb, 2, seed, first + ["wait(x=0)"] * 25)
+        gone_on = trajectory(far, 1)
+        worlds._PAUSED = {}
+        assert _fields(gone_on) == _fields(trajectory(far, 1)), f"seed {seed}"
+        worlds._PAUSED = {}
 
 
 def test_an_edited_start_keeps_nothing(no_kept):
