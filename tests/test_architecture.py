@@ -55,24 +55,42 @@ def modules(root: Path) -> dict[str, Path]:
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _import_statements(text: str) -> tuple:
+    """(level, module, names, line) of each import statement of a module's text (``level`` None:
+    ``import``); kept by the text, so the tests' copies of the tree are not parsed again."""
+    out = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            out.append((None, None, tuple(a.name for a in node.names), node.lineno))
+        elif isinstance(node, ast.ImportFrom):
+            out.append((node.level, node.module, tuple(a.name for a in node.names), node.lineno))
+    return tuple(out)
+
+
 def imports(name: str, path: Path, known: set[str]) -> list[tuple[str, str | None, int]]:
     """(module imported, name taken from it or None, line) for each import in ``path``."""
-    tree = ast.parse(path.read_text(), str(path))
+    text = path.read_text()
+    try:
+        statements = _import_statements(text)
+    except SyntaxError:
+        ast.parse(text, str(path))          # raised again, with the file's name
+        raise
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out.extend((a.name, None, node.lineno) for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            for a in node.names:
-                sub = f"{target}.{a.name}"
-                out.append((sub, None, node.lineno) if sub in known else (target, a.name, node.lineno))
+    for level, module, names, line in statements:
+        if level is None:
+            out.extend((n, None, line) for n in names)
+            continue
+        if level:
+            base = package.split(".")
+            base = base[:len(base) - level + 1]
+            target = ".".join(base + ([module] if module else []))
+        else:
+            target = module or ""
+        for n in names:
+            sub = f"{target}.{n}"
+            out.append((sub, None, line) if sub in known else (target, n, line))
     return out
 
 

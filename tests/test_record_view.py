@@ -55,13 +55,13 @@ def _play_recorded(rb, players, seed, seat, decisions=250):
 
 
 def _seeded(books):
-    """Each book with its first seeds (seat k plays seed k) and its second (100 + k); a shipped
-    game's second seeds run in the slow suite (a shipped game's whole reading is the slow part:
-    Yak's took 4 s of the default run)."""
+    """Each book with its first seeds (seat k plays seed k) and its second (100 + k); the shipped
+    games run in the slow suite (their whole reading at every stop is the slow part: Yak's took
+    4 s of the default run), the test rulebooks in the default one."""
     for b in books:
-        yield pytest.param(b, 0, id=f"{b.name}-0")
-        second = [pytest.mark.slow] if b.parent.name == "rules" else []
-        yield pytest.param(b, 100, id=f"{b.name}-100", marks=second)
+        shipped = [pytest.mark.slow] if b.parent.name == "rules" else []
+        yield pytest.param(b, 0, id=f"{b.name}-0", marks=shipped)
+        yield pytest.param(b, 100, id=f"{b.name}-100", marks=shipped)
 
 
 @pytest.mark.parametrize("book,base", list(_seeded(BOOKS)))

@@ -65,10 +65,10 @@ def _fields(t):
 
 
 def _books():
-    """Every book; the shipped games but Yak (the one with other seats' secret choices) in the
-    slow suite."""
+    """Every book; the shipped games in the slow suite (the test rulebooks and the dice rulebooks
+    below are the default run's)."""
     for b in BOOKS:
-        slow = b.parent.name == "rules" and b.name != "yak"
+        slow = b.parent.name == "rules"
         yield pytest.param(b, id=b.name, marks=[pytest.mark.slow] if slow else [])
 
 
@@ -88,8 +88,8 @@ def test_a_replay_gone_on_from_a_paused_one_is_the_replay_from_the_start(book, n
             assert _fields(gone_on) == _fields(fresh), f"{book.name}, seat {seat}, {k} decisions"
 
 
-@pytest.mark.parametrize("book", [b for b in BOOKS if b.name in ("yak", "sealed_bids", "moonlight_market",
-                                                                 "hand_draft", "iquazu")], ids=lambda b: b.name)
+@pytest.mark.parametrize("book", [p for p in _books() if p.values[0].name in ("yak", "sealed_bids", "moonlight_market",
+                                                                              "hand_draft", "iquazu")])
 def test_a_paused_replay_gone_on_from_twice_is_not_changed_by_the_first(book, no_kept):
     """A branch (or a replay that failed on the way) leaves the paused replay as it was."""
     rb = Rulebook.load(book)
@@ -110,6 +110,7 @@ def test_a_paused_replay_gone_on_from_twice_is_not_changed_by_the_first(book, no
     assert _fields(gone_on) == _fields(trajectory(far, seat))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,players,seed", [("yak", 3, 5), ("yak", 2, 11)])
 def test_a_complete_window_gives_the_same_result_however_far_the_game_goes(game, players, seed, no_kept):
     rb = Rulebook.load(RULES / game)
@@ -125,6 +126,7 @@ def test_a_complete_window_gives_the_same_result_however_far_the_game_goes(game,
         assert then.choices[place] == far.choices[place], f"place {place}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,players,seed", [("yak", 3, 5)])
 def test_results_kept_along_the_way_give_the_same_trajectory(game, players, seed, no_kept, monkeypatch):
     rb = Rulebook.load(RULES / game)
@@ -189,6 +191,7 @@ LATE_DIE = _dice("Late die", '[{set: "pick[player] = v"}, {if: "v == 1", then: [
                  '{set: "extra = r"}]}]', '  extra: {init: 0, min: 0, max: 6, visible: "viewer == 0"}\n', (40, 41))
 
 
+@pytest.mark.slow
 def test_a_game_with_other_decisions_from_the_same_start_keeps_its_own_results(no_kept):
     rb = Rulebook.load(RULES / "yak")
     a = _game(rb, 3, 5, 2 * LOOKAHEAD + 30)
@@ -287,6 +290,7 @@ def test_a_paused_window_gone_on_from_twice_is_not_changed_by_the_first(tmp_path
         worlds._PAUSED = {}
 
 
+@pytest.mark.slow
 def test_an_edited_start_keeps_nothing(no_kept):
     rb = Rulebook.load(RULES / "yak")
     st = _at(rb, 3, 5, _game(rb, 3, 5, LOOKAHEAD + 20))
