@@ -33,8 +33,7 @@ difference, so that a world that cannot be the real one is dropped early).
 """
 from __future__ import annotations
 
-import operator
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from .observe import sees_zone, var_visible, visibility_reads, zone_visible
 from ..run.frames import option_id
@@ -218,7 +217,7 @@ class _ViewPlan:
         self.steady = all(j is not None or rule is False for _, rule, _, _, j in self.zones)
         self.place = {zid: k for k, zid in enumerate(self.open)}     # an always-seen zone's place in the view
         self.kept = kept
-        self.vis_get = operator.itemgetter(*sorted(reads)) if reads else None
+        self.vis_get = itemgetter(*sorted(reads)) if reads else None
         self.vis_cache = {}
         shown, asked = [], []           # slots always seen; (slot, variable, key, rule, L) for the rest
         slots = [(var.offset, var, None) for var in game.scalar_vars]

@@ -446,8 +446,8 @@ class _Replay:
         return self
 
     def copy(self) -> "_Replay":
-        """A copy that goes on on its own (the states before the secret choices are shared: they
-        are only ever cloned)."""
+        """A copy that goes on on its own (its windows are shared: a window never changes, going
+        on makes a new one and clones the states it goes on from)."""
         c = _Replay.__new__(_Replay)
         c.r = self.r.clone()
         c.rec = self.rec.copy()
