@@ -177,3 +177,25 @@ def test_one_viewer_for_two_states_reads_the_second_whole():
     assert viewer(a, set()) == view(a, 1)
     assert viewer(b, set()) == view(b, 1) != view(a, 1)
     assert viewer(a, set()) == view(a, 1)
+
+
+def test_the_values_part_is_each_seen_variable_as_it_is_now():
+    """The view's variables: every slot a seat always sees, in the layout's order, as it is —
+    read in one call (``_ViewPlan.shown_get``) — and a value that cannot be kept as it is (a
+    list: a later change in place would change the record) as the text it has now.  tiny_duel's
+    variables (the die, both scores) are seen by every seat."""
+    from interpreter.engine.run.values import format_value, plain
+    rb = Rulebook.load(ROOT / "tests" / "rulebooks" / "tiny_duel")
+    st = rb.new_game(2, 4, logging=True)
+    st.apply_index(0)
+    slots = [var.offset for var in st.game.scalar_vars] + \
+        [at for var in st.game.family_vars for at in st.lay.vkeys[var.family_id].values()]
+    assert len(slots) == 3
+    for seat in (0, 1):
+        assert view(st, seat)[2] == tuple(st.v[at] for at in slots)
+    held = [1, [2, 3]]
+    st.v[slots[0]] = held
+    before = view(st, 0)
+    assert before[2] == (format_value(plain(held, format_value)),) + tuple(st.v[at] for at in slots[1:])
+    held[1].append(4)                       # changed in place: the view written before stays as it was
+    assert view(st, 0) != before and before[2][0] == format_value(plain([1, [2, 3]], format_value))

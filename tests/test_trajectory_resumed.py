@@ -297,3 +297,24 @@ def test_an_edited_start_keeps_nothing(no_kept):
     assert worlds._start_key(st, 0, None) is not None
     st.origin = st.clone()
     assert worlds._start_key(st, 0, None) is None
+
+
+def test_a_fingerprint_tells_states_apart_but_not_the_order_of_the_zone_about_to_be_shuffled():
+    """``worlds.fingerprint`` (a world's replay is the real game again at a shuffle): the same
+    for a state and its clone and whatever the order of the zone to be shuffled, another when a
+    component lies elsewhere or a variable differs — also when a variable holds a list."""
+    rb = Rulebook.load(RULES / "moonlight_market")
+    st = rb.new_game(3, 5, logging=False)
+    zone = next(z for z in st.lay.zones if st.z[z.id] and len(st.z[z.id]) > 2)
+    other = next(z for z in st.lay.zones if z.id != zone.id and len(st.z[z.id]) > 1)
+    mark = worlds.fingerprint(st, zone)
+    twin = st.clone()
+    assert worlds.fingerprint(twin, zone) == mark
+    twin.z[zone.id].reverse()               # the order of the zone about to be shuffled does not count
+    assert worlds.fingerprint(twin, zone) == mark
+    twin.z[other.id].reverse()              # another zone's does
+    assert worlds.fingerprint(twin, zone) != mark
+    twin = st.clone()
+    twin.v[0] = [twin.v[0]]                 # a list in a variable: told apart, and no error
+    assert worlds.fingerprint(twin, zone) != mark
+    assert worlds.fingerprint(twin, zone) == worlds.fingerprint(twin.clone(), zone)

@@ -56,8 +56,8 @@ class Viewer:
     once per layout and seat (:class:`_ViewPlan`, kept in ``Layout.viewers``); a Viewer adds the
     last view it wrote of one state, for a Recorder that tells it which zones changed since."""
 
-    __slots__ = ("seat", "open", "zones", "shown", "asked", "grids", "place", "kept", "vis_get", "vis_cache",
-                 "other_place", "steady", "st", "out", "labels", "others", "others_flags")
+    __slots__ = ("seat", "open", "zones", "shown", "shown_get", "asked", "grids", "place", "kept", "vis_get",
+                 "vis_cache", "other_place", "steady", "st", "out", "labels", "others", "others_flags")
 
     def __init__(self, st, seat):
         lay = st.lay
@@ -67,7 +67,7 @@ class Viewer:
             plan = viewers[seat] = _ViewPlan(st, seat)
         self.seat = seat
         self.open, self.zones, self.place = plan.open, plan.zones, plan.place
-        self.shown, self.asked, self.grids = plan.shown, plan.asked, plan.grids
+        self.shown, self.shown_get, self.asked, self.grids = plan.shown, plan.shown_get, plan.asked, plan.grids
         self.kept, self.vis_get, self.vis_cache = plan.kept, plan.vis_get, plan.vis_cache
         self.other_place, self.steady = plan.other_place, plan.steady
         self.st = None                  # the state of the last view written for changes (``__call__``'s ``changed``)
@@ -151,14 +151,23 @@ class Viewer:
             else:
                 self.others = None
         v = st.v
-        values = [x if x.__class__ in _PLAIN else _frozen(x) for x in map(v.__getitem__, self.shown)]
-        for at, var, key, rule, L in self.asked:
-            if rule is None:
-                seen = var_visible(st, var, key, seat)
-            else:
-                seen = bool(rule(st, L))
-            if seen or (known and _knows(st, -1 - at, seat)):
-                values.append((at, _frozen(v[at])))
+        values = self.shown_get(v)      # the values always seen, read in one call
+        try:
+            hash(values)                # all hashable (the usual case): kept as they are
+        except TypeError:               # a list in a variable: frozen as it is now
+            values = tuple([x if x.__class__ in _PLAIN else _frozen(x) for x in values])
+        asked = self.asked
+        if asked:
+            more = []
+            for at, var, key, rule, L in asked:
+                if rule is None:
+                    seen = var_visible(st, var, key, seat)
+                else:
+                    seen = bool(rule(st, L))
+                if seen or (known and _knows(st, -1 - at, seat)):
+                    more.append((at, _frozen(v[at])))
+            if more:
+                values += tuple(more)
         dec = st.pending
         decision = None
         if dec is not None:
@@ -167,7 +176,7 @@ class Viewer:
         cells = ()
         if self.grids:
             cells = tuple(None if v[at] is None else (v[at][0].label, v[at][1]) for at in self.grids)
-        return (st.status, tuple(out), tuple(values), decision, cells)
+        return (st.status, tuple(out), values, decision, cells)
 
 
 #: the visibilities kept per plan (one per combination of the values its rules read)
@@ -183,7 +192,7 @@ class _ViewPlan:
     values of those variables, ``vis_get``, in ``vis_cache``) — the variable slots it always sees
     (``shown``) and the others with their rules (``asked``), and the cells of grids."""
 
-    __slots__ = ("open", "zones", "place", "shown", "asked", "grids", "kept", "vis_get", "vis_cache",
+    __slots__ = ("open", "zones", "place", "shown", "shown_get", "asked", "grids", "kept", "vis_get", "vis_cache",
                  "other_place", "steady")
 
     def __init__(self, st, seat):
@@ -228,8 +237,20 @@ class _ViewPlan:
             else:
                 asked.append((at, var, key) + _var_rule(seat, var, key))
         self.shown = shown
+        self.shown_get = _getter(shown)
         self.asked = asked
         self.grids = tuple(at for grid in lay.grids.values() for at in grid.values())
+
+
+def _getter(slots):
+    """A function of a list that returns the tuple of its elements at ``slots`` (an
+    ``itemgetter``, which returns a bare element for one slot and cannot be made for none)."""
+    if len(slots) > 1:
+        return itemgetter(*slots)
+    if slots:
+        at = slots[0]
+        return lambda v: (v[at],)
+    return lambda v: ()
 
 
 def _var_rule(seat, var, key):

@@ -40,6 +40,7 @@ decisions per resample, then RW921.
 from __future__ import annotations
 
 import copy
+from operator import attrgetter
 
 from dsl.diagnostics import RuleRuntimeError
 
@@ -299,6 +300,9 @@ class Trajectory:
         self.choices = choices
 
 
+_ID = attrgetter("id")
+
+
 def _hashable(x):
     try:
         hash(x)
@@ -310,9 +314,14 @@ def _hashable(x):
 def fingerprint(st, zone) -> int:
     """What a state is, for telling whether a world's replay is the real game again at a shuffle of
     ``zone`` (whose order does not count: it is about to be shuffled)."""
-    zones = tuple(tuple(sorted(c.id for c in z)) if i == zone.id else tuple(c.id for c in z)
-                  for i, z in enumerate(st.z))
-    return hash((zones, tuple(_hashable(x) for x in st.v), st.facts, tuple(sorted(st.known.items())),
+    zones = [tuple(map(_ID, z)) for z in st.z]
+    zones[zone.id] = tuple(sorted(zones[zone.id]))
+    values = tuple(st.v)
+    try:
+        hash(values)                    # all hashable (the usual case): as they are
+    except TypeError:
+        values = tuple(_hashable(x) for x in values)
+    return hash((tuple(zones), values, st.facts, tuple(sorted(st.known.items())),
                  tuple(sorted(st.drawn.items()))))
 
 
