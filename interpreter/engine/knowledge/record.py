@@ -416,6 +416,17 @@ class Recorder:
     def decided(self, st, who: int, action_id: str) -> None:
         self.add(("d", who, action_id if who == self.seat else st.told_id(action_id)))
 
+    def decided_as_recorded(self) -> None:
+        """``decided`` for the decision the record holds next, taken with the same id as in the
+        game the record is of: its event is the record's next one (how a decision is told is a
+        function of its id), so it is not written again — a replay's last stop matched, so the
+        record's next event is that decision's."""
+        at = self.at
+        expect = self.expect
+        if at >= len(expect) or expect[at][0] != "d":
+            raise Mismatch()
+        self.at = at + 1
+
     def placed(self, event: int, ids) -> None:
         """Chance event ``event`` placed the components ``ids`` at random (a shuffle, a bag draw)."""
         last = self.last_random

@@ -678,7 +678,7 @@ def replay_world(st, seat: int, real: Trajectory, fresh, budget: list, world=Non
                 secrets += 1
                 world.chosen = world.chosen + (action_id,)
             elif index < len(raw) and option_id(*raw[index]) == action_id:
-                rec.decided(r, who, action_id)      # the option where it was in the real game: no other id written
+                rec.decided_as_recorded()           # the option where it was in the real game: no other id written
                 world.decided.append((len(world.answers), who, action_id))
                 r.apply_index(index)
                 rec.stop(r)
