@@ -342,19 +342,24 @@ class Recorder:
             self.events.append(event)
             return
         at = self.at
-        if at >= len(expect) or expect[at] != event:
-            raise Mismatch()
+        try:
+            if expect[at] != event:
+                raise Mismatch()
+        except IndexError:              # past the record's end
+            raise Mismatch() from None
         self.at = at + 1
 
     # --- the engine's hooks (runtime.State calls them while ``State.rec`` is set) -----
     def moving(self, st, c, src: int, dst: int) -> None:
-        seat = self.seat
-        lay = st.lay
-        open_zones = lay.open_zones or _open_zones(st)
-        zones = lay.zones
-        seen = (open_zones[src] or open_zones[dst] or sees_zone(st, zones[src], seat)
-                or zone_visible(st, zones[dst], seat))
-        event = ("m", src, dst, c.label if seen else None)
+        open_zones = st.lay.open_zones or _open_zones(st)
+        if open_zones[src] or open_zones[dst]:
+            seen = True
+            event = ("m", src, dst, c.label)
+        else:
+            zones = st.lay.zones
+            seat = self.seat
+            seen = sees_zone(st, zones[src], seat) or zone_visible(st, zones[dst], seat)
+            event = ("m", src, dst, c.label if seen else None)
         changed = self.changed
         changed.add(src)
         changed.add(dst)
@@ -365,8 +370,11 @@ class Recorder:
                 self._saw(c.id)
             return
         at = self.at
-        if at >= len(expect) or expect[at] != event:
-            raise Mismatch()
+        try:
+            if expect[at] != event:
+                raise Mismatch()
+        except IndexError:              # past the record's end
+            raise Mismatch() from None
         self.at = at + 1
 
     def shuffled(self, st, zone) -> None:
