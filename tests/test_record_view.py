@@ -199,3 +199,20 @@ def test_the_values_part_is_each_seen_variable_as_it_is_now():
     assert before[2] == (format_value(plain(held, format_value)),) + tuple(st.v[at] for at in slots[1:])
     held[1].append(4)                       # changed in place: the view written before stays as it was
     assert view(st, 0) != before and before[2][0] == format_value(plain([1, [2, 3]], format_value))
+
+
+def test_a_decision_taken_as_recorded_is_the_records_next_event_or_a_mismatch():
+    """``Recorder.decided_as_recorded`` (a world's replay taking the real game's option): the
+    record's next event must be a decision, which it passes without writing the id again; any
+    other event there, or the record's end, is a mismatch."""
+    from interpreter.engine.knowledge.record import Mismatch
+    record = (("o", 1), ("d", 0, "play(card=1)"), ("o", 2))
+    rec = Recorder(0, expect=record)
+    with pytest.raises(Mismatch):
+        rec.decided_as_recorded()           # the record's next event is a view, not a decision
+    rec.at = 1
+    rec.decided_as_recorded()
+    assert rec.at == 2
+    rec.at = 3
+    with pytest.raises(Mismatch):
+        rec.decided_as_recorded()           # past the record's end
