@@ -608,10 +608,17 @@ class _Window:
                     r.apply(opt_id)
                     rec.stop(r)
                 for k in range(first, stop):
-                    w, a, _i = decisions[k]
-                    if r.pending is None or r.pending.who != w:
+                    w, a, i = decisions[k]
+                    dec = r.pending
+                    if dec is None or dec.who != w:
                         raise Mismatch()
-                    if a not in r.pending.by_id:
+                    raw = dec.raw
+                    if i < len(raw) and option_id(*raw[i]) == a:
+                        rec.decided_as_recorded()   # where it was in the real game: no other id written
+                        r.apply_index(i)
+                        rec.stop(r)
+                        continue
+                    if a not in dec.by_id:
                         if not secret_for(r, seat, w, a):
                             raise Mismatch()
                         t = r.told_id(a)
