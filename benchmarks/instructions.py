@@ -55,9 +55,14 @@ def instructions(checkout: Path, game: str, players: int, games: int, native: bo
         env.pop("REGELWERK_PURE", None)
     else:
         env["REGELWERK_PURE"] = "1"
+    return counted(checkout, child, [game, str(players), str(games), str(ismcts)], env)
+
+
+def counted(checkout: Path, child: str, args: list, env: dict) -> int:
+    """Machine instructions of ``python -c child *args`` run by ``checkout``'s ``.venv`` in it
+    (valgrind's cachegrind, its cache simulation off)."""
     run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          str(checkout / ".venv/bin/python"), "-c", child, game, str(players), str(games),
-                          str(ismcts)],
+                          str(checkout / ".venv/bin/python"), "-c", child, *args],
                          cwd=checkout, capture_output=True, text=True, env=env)
     found = IREFS.search(run.stderr)
     if run.returncode != 0 or found is None:
