@@ -14,11 +14,19 @@ its own CPU time (which moves less than the wall time when other work shares
 the cores).  Printed: every round's rates, the medians, and the engine's
 median as a fraction of the baseline's (the ratio; 1.0 = as fast as the
 hand-written code).
+
+``--cachegrind``: instead, what a game costs the processor, by valgrind's cachegrind with its
+cache and branch simulation (one run of ``--short`` games and one of ``--games``, the
+difference divided by the extra games; pure Python; slow: minutes): machine instructions,
+first-level data-cache misses (reads and writes) and mispredicted branches per game, the
+baseline's and the engine's side by side — why the ratio in time is lower than the ratio in
+instructions.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -53,13 +61,49 @@ def run(args: list, env: dict) -> tuple[float, str]:
     return float(rate), backend
 
 
+#: cachegrind's summary lines: (what is printed, the pattern of the line's total)
+_EVENTS = (("instructions", r"I\s+refs:\s+([\d,]+)"),
+           ("L1 data misses", r"D1\s+misses:\s+([\d,]+)"),
+           ("mispredicted branches", r"Mispredicts:\s+([\d,]+)"))
+
+
+def _cachegrind(args: list, env: dict) -> list:
+    run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes",
+                          "--cachegrind-out-file=/dev/null", sys.executable, *args],
+                         cwd=ROOT, capture_output=True, text=True, env=dict(env, PYTHONHASHSEED="0"))
+    found = [re.search(pattern, run.stderr) for _, pattern in _EVENTS]
+    if run.returncode != 0 or None in found:
+        raise SystemExit(f"the run failed:\n{run.stderr[-2000:]}")
+    return [int(m.group(1).replace(",", "")) for m in found]
+
+
+def cachegrind(players: int, short: int, games: int, env: dict) -> None:
+    pure_env = dict(env, REGELWERK_PURE="1")
+    per = {}
+    for name, make in (("baseline", lambda n: [str(ROOT / "benchmarks" / "baselines" / f"{GAME}.py"),
+                                               str(players), str(n)]),
+                       ("engine", lambda n: ["-c", ENGINE, str(players), str(n), str(ROOT / "rules" / GAME)])):
+        few, many = _cachegrind(make(short), pure_env), _cachegrind(make(games), pure_env)
+        per[name] = [(b - a) / (games - short) for a, b in zip(few, many)]
+    print(f"{GAME}, {players} players, per game ({games} games less {short}; pure Python):")
+    for k, (event, _) in enumerate(_EVENTS):
+        b, e = per["baseline"][k], per["engine"][k]
+        print(f"  {event:22} baseline {b / 1e6:8.3f} M   engine {e / 1e6:8.3f} M   engine / baseline {e / b:5.2f}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--cachegrind", action="store_true",
+                    help="instead: instructions, cache misses and mispredicted branches per game (valgrind)")
+    ap.add_argument("--short", type=int, default=5, help="with --cachegrind: games of the shorter run (default 5)")
     args = ap.parse_args(argv)
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if args.cachegrind:
+        cachegrind(args.players, args.short, args.games, env)
+        return 0
     pure_env = dict(env, REGELWERK_PURE="1")
     native_env = {k: v for k, v in env.items() if k != "REGELWERK_PURE"}
     engine = ["-c", ENGINE, str(args.players), str(args.games), str(ROOT / "rules" / GAME)]
