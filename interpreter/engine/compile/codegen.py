@@ -251,7 +251,35 @@ def option_taker(action, direct):
     return ns["take"]
 
 
-def option_function(action, id_part):
+def option_finder(action, id_part):
+    """``find(st, who, PL, key)``: the first option ``(action, values)`` of ``action`` for seat
+    ``who`` whose id parts (``find.key(values)``, the parts the listing keys its options by)
+    are ``key``, or None — the options ``option_function`` would list, in its order, but only
+    the one asked for: the same loops with each value whose id part is not the one asked for
+    skipped where it is bound, so the later domains are evaluated only under matching values.
+    Where the listing would keep that option (an option's id is a function of its id parts;
+    the listing keeps the first with each), it is the one found.  What a replay that knows the
+    decision to come uses (knowledge/worlds.py): nothing else of the listing is needed there.
+    Kept as ``ActionDecl.find`` (:func:`finder`).  A domain or ``where`` that would fail at a
+    run-time error under values it skips is not evaluated there."""
+    fn = option_function(action, id_part, find=True)
+    parts = "".join(f"{_id_part_text(spec.type, f'v[{i}]')}, " for i, spec in enumerate(action.params))
+    ns = {"__builtins__": BUILTINS, "_id": id_part}
+    exec(compile(f"def key(v):\n    return ({parts})\n", f"<id parts of {action.name}>", "exec"), ns)  # noqa: S102
+    fn.key = ns["key"]
+    return fn
+
+
+def finder(action):
+    """``action.find`` (:func:`option_finder`), made when first asked for."""
+    f = action.find
+    if f is None:
+        from ..run.frames import id_part
+        f = action.find = option_finder(action, id_part)
+    return f
+
+
+def option_function(action, id_part, find=False):
     """``options(st, who, PL, seen, out)``: append to ``out`` a pair ``(action, values)``
     for every legal option of ``action`` for seat ``who`` (``PL``: the locals of the frame
     that decides, whose first ``action.inherit`` an inline action sees): every combination
@@ -261,14 +289,15 @@ def option_function(action, id_part):
     repeat: ``ActionDecl.distinct_options``).  The domains and the filter are written in as
     the text the compiler wrote for them (``ParamSpec.text``, ``ActionDecl.where_text``),
     in one function with the action's other generated code; a ``where`` that is no longer
-    its own text (the coverage recorder counts it) is called."""
+    its own text (the coverage recorder counts it) is called.  With ``find``: the finder of
+    :func:`option_finder` instead, ``(st, who, PL, key)``."""
     params = action.params
     gen = action.proc.gen
     ns = dict(gen.ns)
     ns.update({"__builtins__": BUILTINS, "_id": id_part, "_action": action,
                "_name": action.name, "_where": action.where})
     nslots = max(int(action.proc.nslots), 1)
-    lines = ["def _rw_options(st, who, PL, seen, out):"]
+    lines = ["def _rw_options(st, who, PL, _want):" if find else "def _rw_options(st, who, PL, seen, out):"]
     own = action.where is None or isinstance(action.where, LazyExpr)
     if own:         # the action's locals as Python locals (nothing else sees them)
         locals_as = python_local
@@ -306,6 +335,9 @@ def option_function(action, id_part):
             lines.extend(indent + line for line in loop)
             indent += inner
         lines.append(f"{indent}{local(spec.slot)} = _x{i}")
+        if find:                          # only the value whose id part is the one asked for
+            lines.append(f"{indent}if {_id_part_text(spec.type, f'_x{i}')} != _want[{i}]:")
+            lines.append(f"{indent}    continue")
     if action.where is not None:
         if isinstance(action.where, LazyExpr):
             lines.extend(indent + line for line in action.where.pre)
@@ -315,7 +347,9 @@ def option_function(action, id_part):
         lines.append(f"{indent}if not {where}:")
         lines.append(f"{indent}    {'continue' if params else 'return'}")
     xs = "".join(f"_x{i}, " for i in range(len(params)))
-    if not params:                        # one option, the action's name its id
+    if find:
+        lines.append(f"{indent}return (_action, ({xs}))")
+    elif not params:                      # one option, the action's name its id
         lines.append(f"{indent}if _name not in seen:")
         lines.append(f"{indent}    seen.add(_name)")
         lines.append(f"{indent}    out.append((_action, ()))")
@@ -336,12 +370,14 @@ def option_function(action, id_part):
     lines = hoist_outer(lines)
     binds, lines = bind_state_reads(lines)
     lines[1:1] = ["    " + line for line in binds + here]
+    if find:
+        lines.append("    return None")
     text = "\n".join(lines) + "\n"
     if "st.memo[" in text:      # nothing changes the state while options are listed: its list of results once
         text = text.replace("st.memo[", "_M[").replace("\n", "\n    _M = st.memo\n", 1)
     text, spans = strip(text, gen.guards, locals_as=locals_as)
     _counter[0] += 1
-    filename = f"<options of {action.name} #{_counter[0]}>"
+    filename = f"<{'finding an option' if find else 'options'} of {action.name} #{_counter[0]}>"
     ns["_rw_info"] = Info(filename, spans)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)

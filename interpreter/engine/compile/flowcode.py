@@ -52,7 +52,7 @@ import re
 
 from dsl.diagnostics import RuleRuntimeError
 
-from .codegen import BUILTINS, Gen, Info, as_rule_error, in_frame, local, option_function, python_local, strip
+from .codegen import BUILTINS, Gen, Info, as_rule_error, finder, in_frame, local, option_function, python_local, strip
 
 # --- what an instruction is to the flow --------------------------------------------
 STMT = "stmt"              # statements; may start a frame when its `pushes` are live
@@ -122,7 +122,13 @@ class DecideSpec:
 def decide_lines(unit: "Unit", ins: Ins, d: int) -> None:
     """A decision: the seat, the options every action offers (each action's generated
     option function, codegen.option_function), then the pending decision and a stop — or,
-    with nothing legal, on into the otherwise steps (or the located error)."""
+    with nothing legal, on into the otherwise steps (or the located error).
+
+    A replay that knows the option this decision will take (``st.rec.want``: (seat, action
+    name, id parts), knowledge/worlds.replay_world; a seat that is not told the options)
+    looks for that one only (:func:`option_finder`); found, it is the decision's one option
+    listed (``want`` is then None: the replay takes it by index 0); else the options are
+    listed as always."""
     spec: DecideSpec = ins.call
     pc = ins.pc
     put = unit.put
@@ -130,6 +136,15 @@ def decide_lines(unit: "Unit", ins: Ins, d: int) -> None:
     put(d, f"_w_who = {spec.who if spec.who is not None else local(0)}", pc)
     put(d, "if _w_who is None or _w_who in st.lay.automata:", pc)
     put(d + 1, f"{spec.cannot}(st, _w_who, False)", pc)
+    if spec.together is None:       # a replay that knows this decision's option: that one only
+        put(d, "_w_e = st.rec", pc)
+        put(d, "if _w_e is not None and (_w_e := _w_e.want) is not None and _w_e[0] == _w_who:", pc)
+        put(d + 1, f"_w_f = _rw_f{pc}(st, _w_who, L, _w_e[1], _w_e[2])", pc)
+        put(d + 1, "if _w_f is not None:", pc)
+        put(d + 2, "st.rec.want = None", pc)
+        put(d + 2, f"st.pending = _rw_Decision(_w_who, [_w_f], {spec.as_slot}, {spec.pos}, {spec.group})", pc)
+        put(d + 2, f"fr.pc = {spec.after}", pc)
+        put(d + 2, "return True", pc)
     put(d, "_w_o = []", pc)
     seen = "None"
     plain = plain_offers(spec.actions)
@@ -155,6 +170,21 @@ def decide_lines(unit: "Unit", ins: Ins, d: int) -> None:
         put(d, f"{held} = {held} + ((_w_who, None, ()),)", pc)
     elif not spec.otherwise:
         put(d, f"{spec.cannot}(st, _w_who, True)", pc)
+
+
+def option_finder(actions: tuple):
+    """``find(st, who, L, name, key)`` for a decide step offering ``actions``: the option named
+    ``name`` with the id parts ``key`` that listing the step's options would give, or None —
+    each action of that name asked in the step's order (the listing keeps the first option of
+    each id), through its generated finder (codegen.option_finder, made when first asked)."""
+    def find(st, who, L, name, key):
+        for action in actions:
+            if action.name == name:
+                got = (action.find or finder(action))(st, who, L, key)
+                if got is not None:
+                    return got
+        return None
+    return find
 
 
 def plain_offers(actions) -> frozenset:
@@ -549,6 +579,7 @@ def _compile(unit: Unit, head: str, name: str, kind: str, locals_as=in_frame):
               _rw_pcs=[-1] * head.count("\n") + unit.pcs, _rw_info=Info(filename, spans))
     for ins in proc.ops:
         if ins.kind == DECIDE:
+            ns[f"_rw_f{ins.pc}"] = option_finder(tuple(ins.call.actions))
             plain = plain_offers(ins.call.actions)
             for i, action in enumerate(ins.call.actions):
                 if i in plain:

@@ -319,6 +319,9 @@ class ActionDecl:
     ends_turn: list = field(default_factory=list)
     #: generated code that lists the legal options (codegen.option_function; made when first needed)
     enumerate: Callable | None = None
+    #: ``find(st, who, PL, key)``: the option with the id parts ``key`` (``find.key(values)``), or None
+    #: (codegen.option_finder; made when first needed: a replay that knows the decision to come)
+    find: Callable | None = None
     #: ``make(who, values, PL)``: a new frame's locals (codegen.locals_maker; made when first needed)
     make_locals: Callable | None = None
     #: ``take(st, who, values, PL)``: what taking an option starts (codegen.option_taker; made when first needed)

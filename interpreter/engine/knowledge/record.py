@@ -306,7 +306,7 @@ class Recorder:
     bag draw that last placed them at random, and the drawn values it saw."""
 
     __slots__ = ("seat", "events", "expect", "at", "logged", "chance", "last_random", "pins", "drawn_seen",
-                 "drawn_all", "owner", "viewer", "changed", "seen_zones")
+                 "drawn_all", "owner", "viewer", "changed", "seen_zones", "want")
 
     def __init__(self, seat: int, expect=None, chance=None):
         self.seat = seat
@@ -323,6 +323,10 @@ class Recorder:
         self.viewer = None
         self.changed = set()              # the zones whose contents or order changed since the last stop
         self.seen_zones = set()           # the zones the seat saw at the last stop (building: for pins)
+        #: the option the next decision takes, when the replay knows it and the seat is not told that
+        #: decision's options: (seat, action name, id parts); a decide step that finds it offers only
+        #: it and sets this None (flowcode.decide_lines; worlds.replay_world)
+        self.want = None
 
     def copy(self) -> "Recorder":
         """A copy that goes on on its own from this stop (its view read whole at the next one)."""
@@ -334,6 +338,7 @@ class Recorder:
         c.owner = self.owner                # (made once per layout, never changed)
         c.viewer = None
         c.changed, c.seen_zones = set(self.changed), set(self.seen_zones)
+        c.want = None
         return c
 
     def add(self, event) -> None:

@@ -44,6 +44,7 @@ from operator import attrgetter
 
 from dsl.diagnostics import RuleRuntimeError
 
+from ..compile.codegen import finder
 from ..run import rng as rngmod
 from ..run.limits import LIMITS
 from ..run.frames import option_id
@@ -289,7 +290,7 @@ class Trajectory:
     """The real game replayed for one seat: its record, the chance events and what the seat
     saw of them, the decisions, and the state the replay gives (to compare with the real one)."""
 
-    __slots__ = ("record", "events", "pins", "kept", "decisions", "state", "answers", "choices")
+    __slots__ = ("record", "events", "pins", "kept", "decisions", "state", "answers", "choices", "_wants")
 
     def __init__(self, record, events, pins, kept, decisions, state, answers, choices):
         self.record, self.events, self.pins, self.kept = record, events, pins, kept
@@ -298,6 +299,20 @@ class Trajectory:
         #: seat's record rules out when the game goes on as it did, the share of the options told
         #: the same that it does not rule out)}
         self.choices = choices
+        self._wants = None
+
+    def wants(self, seat: int) -> tuple:
+        """Per decision, what a world's replay asks its decide step for (``Recorder.want``: (seat,
+        action name, id parts) of the option taken), or None where it lists every option: the
+        seat's own decisions (their options are in its record) and another seat's secret choices
+        (chosen anew).  Made when first asked for."""
+        made = self._wants
+        if made is None or made[0] != seat:
+            choices = self.choices
+            made = self._wants = (seat, tuple(
+                None if who == seat or k in choices else (who, opt.action.name, finder(opt.action).key(opt.values))
+                for k, (who, opt) in enumerate(self.state._history)))
+        return made[1]
 
 
 _ID = attrgetter("id")
@@ -656,16 +671,26 @@ def replay_world(st, seat: int, real: Trajectory, fresh, budget: list, world=Non
     if world is None:
         world = World(real.events, real.pins, real.kept, fresh)
     secrets = 0
+    wants = real.wants(seat)
+    rec.want = wants[0] if wants else None
     try:
         r = _start(st, lambda r: world, rec)
         rec.stop(r)
-        for who, action_id, index in real.decisions:
+        for k, (who, action_id, index) in enumerate(real.decisions):
             if budget[0] <= 0:
                 return None
             budget[0] -= 1
             dec = r.pending
             if dec is None or dec.who != who:
                 return None
+            want = rec.want
+            rec.want = wants[k + 1] if k + 1 < len(wants) else None     # what the decide step after this looks for
+            if want is None and wants[k] is not None:   # its decide step found it: its one option, that id
+                rec.decided_as_recorded()
+                world.decided.append((len(world.answers), who, action_id))
+                r.apply_index(0)
+                rec.stop(r)
+                continue
             raw = dec.raw
             secret = real.choices.get(len(world.decided))
             if secret is not None and secrets < len(world.chosen):     # as the checkpoint chose it
