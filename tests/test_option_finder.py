@@ -93,7 +93,9 @@ def _seen(st):
                                     for f in BOOKS], ids=lambda p: p.name)
 def test_a_world_replay_draws_the_same_worlds_whether_it_finds_or_lists(folder, monkeypatch):
     """The same resamples, seed for seed, with every decision of the replay listed (the
-    trajectory asking for nothing) — and the finder did the work in the first."""
+    trajectory asking for nothing) — and the finder did the work in the first (every replay
+    from the start: none goes on from a stop of the real game's, worlds.skip)."""
+    monkeypatch.setattr(worlds, "skip", lambda real, fresh: None)
     rb = Rulebook.load(folder)
     calls = _counting(rb)
     asks = worlds.Trajectory.wants
@@ -117,9 +119,10 @@ def test_a_world_replay_draws_the_same_worlds_whether_it_finds_or_lists(folder, 
         assert calls[0] > 0
 
 
-def test_a_found_decision_is_taken_as_recorded_and_its_state_lists_every_option_at_the_end():
+def test_a_found_decision_is_taken_as_recorded_and_its_state_lists_every_option_at_the_end(monkeypatch):
     """The world a resample returns stops at a decision whose options are all there: the last
     decision of the replay asks for nothing (there is none after it)."""
+    monkeypatch.setattr(worlds, "skip", lambda real, fresh: None)       # replayed from the start
     rb = Rulebook.load(ROOT / "rules" / "azul_summer_pavilion")
     calls = _counting(rb)
     st = next(st for st in _walk(rb, [0], 40) if len(st._history) == 30)

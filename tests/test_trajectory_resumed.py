@@ -5,7 +5,7 @@ gone on from a paused one is the replay from the start — its record, chance ev
 numbers, decisions, answers, secret choices and state — at stops of random games of every
 shipped game and test rulebook, for every seat.
 
-Another seat's secret choice and the options the seat's record rules out (``_Window``) are
+Another seat's secret choice and the options the seat's record rules out (``secret_choices.Window``) are
 worked out from the LOOKAHEAD decisions after the choice, the record and the numbers drawn up to
 the window's end.  So once the window is complete the result stays the same however far the game
 goes — which is what lets the paused replay keep it (``_Replay.done``).  The oracle: the result
@@ -20,8 +20,9 @@ import pytest
 
 from conftest import RULES, SHIPPED
 from interpreter.game import Rulebook
-from interpreter.engine.knowledge import worlds
-from interpreter.engine.knowledge.worlds import LOOKAHEAD, trajectory
+from interpreter.engine.knowledge import secret_choices, worlds
+from interpreter.engine.knowledge.secret_choices import LOOKAHEAD
+from interpreter.engine.knowledge.worlds import trajectory
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOKS = sorted(p for p in (ROOT / "tests" / "rulebooks").iterdir() if (p / "game.yaml").exists()) + \
@@ -60,8 +61,10 @@ def no_kept(monkeypatch):
 
 def _fields(t):
     st = t.state
+    stops = [(s.answers, s.events, s.recorded, s.logged, s.state.v, [[c.id for c in z] for z in s.state.z],
+              s.state.log, s.state.rng, s.state.pending.who if s.state.pending else None) for s in t.stops]
     return (t.record, t.events, t.pins, t.kept, t.decisions, t.answers, t.choices, list(t.choices),
-            st.v, st.status, st.facts, [[c.id for c in z] for z in st.z], st.log, st.rng)
+            st.v, st.status, st.facts, [[c.id for c in z] for z in st.z], st.log, st.rng, stops)
 
 
 def _books():
@@ -137,8 +140,8 @@ def test_results_kept_along_the_way_give_the_same_trajectory(game, players, seed
     for k in range(LOOKAHEAD, len(ids), 7):          # a bot's decisions along the way
         trajectory(_at(rb, players, seed, ids[:k]), seat)
     worked = []
-    real = worlds._Window.go_on
-    monkeypatch.setattr(worlds._Window, "go_on", lambda w, *a: worked.append(w.place) or real(w, *a))
+    real = secret_choices.Window.go_on
+    monkeypatch.setattr(secret_choices.Window, "go_on", lambda w, *a: worked.append(w.place) or real(w, *a))
     kept = trajectory(_at(rb, players, seed, ids), seat)
     assert kept.choices == fresh.choices
     assert list(kept.choices) == list(fresh.choices)
@@ -228,8 +231,8 @@ def test_a_window_whose_alternative_took_a_number_of_its_own_is_followed_again(t
     (tmp_path / "game.yaml").write_text(LATE_DIE)
     rb = Rulebook.load(tmp_path)
     started = []
-    real = worlds._Window.go_on
-    monkeypatch.setattr(worlds._Window, "go_on", lambda w, *a: started.append(not w.whole) or real(w, *a))
+    real = secret_choices.Window.go_on
+    monkeypatch.setattr(secret_choices.Window, "go_on", lambda w, *a: started.append(not w.whole) or real(w, *a))
     for seed in range(30):
         st = rb.new_game(2, seed, logging=False)
         st.apply("choose(v=0)")
@@ -254,8 +257,8 @@ def test_a_window_goes_on_with_the_real_numbers_from_where_it_stood(tmp_path, no
     (tmp_path / "game.yaml").write_text(QUIET_DICE)
     rb = Rulebook.load(tmp_path)
     went_on = []
-    real = worlds._Window.go_on
-    monkeypatch.setattr(worlds._Window, "go_on", lambda w, *a: went_on.append(w.whole) or real(w, *a))
+    real = secret_choices.Window.go_on
+    monkeypatch.setattr(secret_choices.Window, "go_on", lambda w, *a: went_on.append(w.whole) or real(w, *a))
     for seed in range(12):
         st = rb.new_game(2, seed, logging=False)
         st.apply("choose(v=0)")
@@ -267,7 +270,8 @@ def test_a_window_goes_on_with_the_real_numbers_from_where_it_stood(tmp_path, no
             saved, worlds._PAUSED = worlds._PAUSED, {}
             fresh = trajectory(st, 1)
             assert _fields(gone_on) == _fields(fresh), f"seed {seed}, {length} decisions"
-            assert fresh.choices[0] == (frozenset(), 1.0)       # the die tells nothing of the choice
+            # the die tells nothing of the choice: none ruled out of the two told the same (0 or 1)
+            assert fresh.choices[0] == (frozenset(), 1.0, 2)
             worlds._PAUSED = saved
     assert any(went_on)
 

@@ -34,12 +34,18 @@ answer, the legality of every recorded decision — and drops what contradicts i
 frequencies are checked against exact enumeration of every world on small games
 (tests/test_posterior.py).
 
+What is not replayed: up to the last stop where every outcome a world proposes is the real one
+whatever its fresh numbers (every random outcome there was seen later, every secret choice there
+is ruled out down to the real one), a world's replay would be the real game's replay, so a first
+try goes on from a copy of the real replay's state at that stop (:func:`skip`; the world drawn is
+the one the replay from the start draws, tests/test_world_skip.py); and a decision the seat is not
+shown the options of looks for the recorded option only (``Recorder.want``).
+
 The work is bounded: ``limits.resample_tries`` worlds and ``limits.resample_work`` replayed
-decisions per resample, then RW921.
+decisions per resample (those skipped counted as replayed), then RW921.
 """
 from __future__ import annotations
 
-import copy
 from operator import attrgetter
 
 from dsl.diagnostics import RuleRuntimeError
@@ -49,6 +55,7 @@ from ..run import rng as rngmod
 from ..run.limits import LIMITS
 from ..run.frames import option_id
 from .record import Mismatch, Recorder
+from .secret_choices import LOOKAHEAD, Window, secret_for
 
 
 class Trace:
@@ -290,15 +297,17 @@ class Trajectory:
     """The real game replayed for one seat: its record, the chance events and what the seat
     saw of them, the decisions, and the state the replay gives (to compare with the real one)."""
 
-    __slots__ = ("record", "events", "pins", "kept", "decisions", "state", "answers", "choices", "_wants")
+    __slots__ = ("record", "events", "pins", "kept", "decisions", "state", "answers", "choices", "stops", "_wants")
 
-    def __init__(self, record, events, pins, kept, decisions, state, answers, choices):
+    def __init__(self, record, events, pins, kept, decisions, state, answers, choices, stops=None):
         self.record, self.events, self.pins, self.kept = record, events, pins, kept
         self.decisions, self.state, self.answers = decisions, state, answers
         #: {place in the history of another seat's secret choice: (the options legal there that the
         #: seat's record rules out when the game goes on as it did, the share of the options told
-        #: the same that it does not rule out)}
+        #: the same that it does not rule out, how many options are told the same)}
         self.choices = choices
+        #: the replay at each stop (the start's, then one after each decision): a :class:`Stop`; or None
+        self.stops = stops
         self._wants = None
 
     def wants(self, seat: int) -> tuple:
@@ -313,6 +322,89 @@ class Trajectory:
                 None if who == seat or k in choices else (who, opt.action.name, finder(opt.action).key(opt.values))
                 for k, (who, opt) in enumerate(self.state._history)))
         return made[1]
+
+
+class Stop:
+    """The real game's replay at a stop: a copy of its state (never changed: a replay goes on from
+    a copy of it), how many numbers chance had given, chance events it had met, events the seat's
+    record held and log lines it had written there."""
+
+    __slots__ = ("state", "answers", "events", "recorded", "logged")
+
+    def __init__(self, r, trace, rec):
+        self.state = r.clone()
+        self.answers, self.events = len(trace.answers), len(trace.events)
+        self.recorded, self.logged = len(rec.events), rec.logged
+
+
+class Skip:
+    """Where a world's first try may begin instead of the start (:func:`skip`): the stop ``at`` (the
+    decisions before it are taken as in the real game) and the world's weight, checkpoint, secret
+    choices and fresh numbers as the replay from the start would have them there."""
+
+    __slots__ = ("at", "weight", "checkpoint", "chosen", "fresh")
+
+    def __init__(self, at, weight, checkpoint, chosen, fresh):
+        self.at, self.weight, self.checkpoint, self.chosen = at, weight, checkpoint, chosen
+        self.fresh = fresh              # the state of the world's fresh numbers there
+
+
+def skip(real: Trajectory, fresh):
+    """How far a world's first try is the real game's replay whatever its fresh numbers: the last
+    stop up to which every chance event gets the real outcome — a number the seat saw (``kept``)
+    or with one possible value, a shuffle that leaves at most one component the seat did not see
+    later to place at random, a draw from a bag of a component the seat saw later — and every
+    other seat's secret choice has one option left of those told the same; with ``fresh`` drawn
+    from exactly as :class:`World` and :func:`replay_world` draw from it on the way (a number of
+    one possible value, a checkpoint's test of the weight), so the world that goes on from there
+    is the one the replay from the start would make.  A :class:`Skip` past the start, or None;
+    ``fresh`` is left as it was."""
+    stops = real.stops
+    if not stops or len(stops) < 2:
+        return None
+    events, pins, kept, choices, answers = real.events, real.pins, real.kept, real.choices, real.answers
+    weight, checkpoint, chosen = 1.0, None, ()
+    got, initial = None, fresh.state
+    j = 0
+    for k in range(len(stops)):
+        if k > 0:                                   # decision k - 1, then its events up to stop k
+            secret = choices.get(k - 1)
+            if secret is not None:                  # replay_world: chosen anew among those left
+                ruled_out, share, same = secret
+                if same - len(ruled_out) != 1:
+                    break
+                fresh.below(1)
+                weight *= 1 / same / share
+                chosen = chosen + (real.decisions[k - 1][1],)
+        end = stops[k].events
+        while j < end:
+            event = events[j]
+            kind = event[0]
+            if kind == "v":                         # World.__call__
+                if event[3] not in kept:
+                    if event[1] != 1:
+                        break
+                    fresh.below(1)
+            elif kind == "s":                       # World.shuffle: the real game again, a checkpoint
+                if weight < 1.0 and fresh.below(1 << 30) >= weight * (1 << 30):
+                    break
+                weight = 1.0
+                checkpoint = (answers[:event[4]], chosen)
+                pinned = pins.get(j, ())
+                if sum(1 for cid in event[3] if cid not in pinned) > 1:
+                    break
+            elif kind == "b":                       # World.pick
+                if event[2] not in pins.get(j, ()):
+                    break
+            else:                                   # an edited start's deal
+                break
+            j += 1
+        if j < end:
+            break
+        if k > 0:
+            got = Skip(k, weight, checkpoint, chosen, fresh.state)
+    fresh.state = initial
+    return got
 
 
 _ID = attrgetter("id")
@@ -403,13 +495,14 @@ def trajectory(st, seat: int, given=None) -> Trajectory:
         if r.pending is None or r.pending.who != who or opt.id not in r.pending.by_id:
             raise Mismatch()
         if secret_for(r, seat, who, opt.id):      # followed on below
-            secret.append(_Window.open(len(decisions), opt.id, r.clone(), len(trace.answers), len(rec.events),
+            secret.append(Window.open(len(decisions), opt.id, r.clone(), len(trace.answers), len(rec.events),
                                        rec.logged))
         decisions.append((who, opt.id, next(i for i, o in enumerate(r.pending.options) if o.id == opt.id)))
         rec.decided(r, who, opt.id)
         r.apply(opt.id)
         rec.stop(r)
         told.append((len(trace.answers), len(rec.events)))
+        replay.stops.append(Stop(r, trace, rec))
     replay.ids = ids
     record, answers = tuple(rec.events), tuple(trace.answers)
     done = replay.done
@@ -437,17 +530,17 @@ def trajectory(st, seat: int, given=None) -> Trajectory:
     r.rec = None
     choices.update(done)
     return Trajectory(record, tuple(trace.events), pins, kept, tuple(decisions), r, answers,
-                      dict(sorted(choices.items())))
+                      dict(sorted(choices.items())), tuple(replay.stops))
 
 
 class _Replay:
     """The real game's replay for one seat, paused at a stop: the state, its record and its
     chance as they are there, the decisions replayed (``ids``), and another seat's secret choices
     met: those whose window of LOOKAHEAD decisions is complete with what the seat's record rules
-    out of them (``done``: it depends on nothing later, see :class:`_Window`), the others as
-    followed so far (``secret``: a :class:`_Window` each)."""
+    out of them (``done``: it depends on nothing later, see :class:`Window`), the others as
+    followed so far (``secret``: a :class:`Window` each)."""
 
-    __slots__ = ("r", "rec", "trace", "ids", "decisions", "secret", "told", "done")
+    __slots__ = ("r", "rec", "trace", "ids", "decisions", "secret", "told", "done", "stops")
 
     @classmethod
     def begin(cls, st, seat, given) -> "_Replay":
@@ -467,6 +560,7 @@ class _Replay:
         self = cls.__new__(cls)
         self.r, self.rec, self.trace, self.ids = r, rec, trace, ()
         self.decisions, self.secret, self.told, self.done = [], [], [], {}
+        self.stops = [Stop(r, trace, rec)]
         return self
 
     def copy(self) -> "_Replay":
@@ -481,6 +575,7 @@ class _Replay:
         c.ids = self.ids
         c.decisions, c.secret, c.told = list(self.decisions), list(self.secret), list(self.told)
         c.done = dict(self.done)
+        c.stops = list(self.stops)          # (a Stop is never changed)
         return c
 
 
@@ -517,166 +612,42 @@ def _pause(start, replay) -> None:
     _PAUSED[key] = (*rules, replay)
 
 
-#: how many decisions after another seat's secret choice an alternative is followed to see whether
-#: the seat's record rules it out (one that survives that long is kept among the candidates)
-LOOKAHEAD = 40
-
-
-class _Follow:
-    """``State.chance`` that gives the real game's numbers ``answers`` from ``start`` on (those
-    it drew up to the end of the window followed), then numbers of ``fresh`` (``fresh_taken``)."""
-
-    __slots__ = ("answers", "i", "fresh", "fresh_taken")
-
-    def __init__(self, answers, start, fresh):
-        self.answers, self.i, self.fresh = answers, start, fresh
-        self.fresh_taken = False
-
-    def key(self) -> int:
-        return -1 - self.i
-
-    def __call__(self, n: int) -> int:
-        i = self.i
-        self.i = i + 1
-        if i < len(self.answers) and self.answers[i] < n:
-            return self.answers[i]
-        self.fresh_taken = True
-        return self.fresh.below(n)
-
-
-class _Window:
-    """Another seat's secret choice at ``place`` and its alternatives — the options legal there,
-    told to the seat the same as the one taken — followed as the game went on (its chance and its
-    other decisions), up to decision ``upto``, for at most LOOKAHEAD decisions: those the seat's
-    record rules out (``out``: a sealed bid revealed later, say), the others as they stand there
-    (``alive``: (option id, state, record, numbers taken)).  A world does not choose the options
-    ruled out; what it chooses is weighted back to uniform among all the options told the same
-    (replay_world), by the largest share of options left that a world may offer (``result``).
-
-    The record and the numbers an alternative is followed with end where the window followed
-    ends, so the result of a complete window is the same however far the game has gone since; and
-    a window goes on from where it stood (``go_on``) as long as no alternative took a number of
-    its own (``fresh``: one the real game had not drawn there) or ran past the record's end — else
-    it is followed again from the choice, which gives the same as going on in every other case.
-    Never changed: going on makes a new window."""
-
-    __slots__ = ("place", "before", "given", "recorded", "logged", "same", "most", "alts", "upto", "alive", "out",
-                 "whole")
-
-    @classmethod
-    def open(cls, place, real, before, given, recorded, logged) -> "_Window":
-        """The choice ``real`` at ``place`` (``before``: the state there, ``given``, ``recorded``,
-        ``logged``: the numbers, events and log lines so far), not followed yet."""
-        self = cls.__new__(cls)
-        self.place, self.before, self.given, self.recorded, self.logged = place, before, given, recorded, logged
-        told = before.told_id(real)
-        told_same = [opt.id for opt in before.pending.options if before.told_id(opt.id) == told]
-        self.same = len(told_same)
-        self.alts = tuple(a for a in told_same if a != real)
-        # the most options told the same that any world can offer: those of the layout's fixed action
-        # space (the share of the options not ruled out is at most 1 - ruled out / that many, in a world
-        # where the ruled-out ones are open; the weights of replay_world divide by the largest share)
-        most = self.same
-        try:
-            from ..run.spaces import space_of
-            space = space_of(before.game, before.lay)
-            if not space.unbounded:
-                most = max(self.same, space.told_count(before.told_id, told))
-        except Exception:           # no fixed action space (RW240): the options of the real game
-            most = self.same
-        self.most = most
-        self.upto, self.alive, self.out, self.whole = None, None, (), False
-        return self
-
-    def result(self) -> tuple:
-        """(the options ruled out, the share of the options told the same they leave)."""
-        n = len(self.out)
-        return frozenset(self.out), max((self.same - n) / self.same, 1 - n / self.most)
-
-    def go_on(self, seat, record, answers, decisions, stop) -> "_Window":
-        """This window followed on to decision ``stop`` (not included), ``record`` and ``answers``
-        the seat's record and the real game's numbers up to there."""
-        who, _real, _i = decisions[self.place]
-        fresh = rngmod.Rng(self.place, 7000)
-        if self.whole:                  # as it stood at ``upto``: the same as following it again
-            todo, out, first = self.alive, list(self.out), self.upto
-        else:
-            todo, out, first = [(a, None, None, self.given) for a in self.alts], [], self.place + 1
-        alive = []
-        whole = True
-        for opt_id, state, was, taken in todo:
-            follow = _Follow(answers, taken, fresh)
-            if state is None:
-                r = self.before.clone()
-                rec = Recorder(seat, expect=record)
-                rec.at, rec.logged = self.recorded, self.logged
-            else:
-                r = state.clone()
-                rec = was.copy()
-                rec.expect = record
-            r.logging = True
-            r.chance = follow
-            r.rec = rec
-            try:
-                if state is None:
-                    rec.decided(r, who, opt_id)
-                    r.apply(opt_id)
-                    rec.stop(r)
-                for k in range(first, stop):
-                    w, a, i = decisions[k]
-                    dec = r.pending
-                    if dec is None or dec.who != w:
-                        raise Mismatch()
-                    raw = dec.raw
-                    if i < len(raw) and option_id(*raw[i]) == a:
-                        rec.decided_as_recorded()   # where it was in the real game: no other id written
-                        r.apply_index(i)
-                        rec.stop(r)
-                        continue
-                    if a not in dec.by_id:
-                        if not secret_for(r, seat, w, a):
-                            raise Mismatch()
-                        t = r.told_id(a)
-                        a = next((o.id for o in r.pending.options if r.told_id(o.id) == t), None)
-                        if a is None:
-                            raise Mismatch()
-                    rec.decided(r, w, a)
-                    r.apply(a)
-                    rec.stop(r)
-            except Mismatch:
-                out.append(opt_id)
-                if rec.at >= len(record):           # ran past the record's end: a longer one may differ
-                    whole = False
-            except RuleRuntimeError:
-                out.append(opt_id)
-            else:
-                alive.append((opt_id, r, rec, follow.i))
-            if follow.fresh_taken:
-                whole = False
-        w = copy.copy(self)
-        w.upto, w.alive, w.out, w.whole = stop, alive, tuple(out), whole
-        return w
-
-
-def secret_for(st, seat: int, who: int, action_id: str) -> bool:
-    """Whether ``seat`` is told another seat's decision ``action_id`` with something hidden."""
-    return who != seat and st.told_id(action_id) != action_id
-
-
-def replay_world(st, seat: int, real: Trajectory, fresh, budget: list, world=None):
+def replay_world(st, seat: int, real: Trajectory, fresh, budget: list, world=None, at: Skip | None = None):
     """One proposed world replayed against ``seat``'s record: (state, world) or None when the
     world gives the seat another record or a recorded decision is not legal in it (``world``,
-    when given, then holds the last checkpoint it passed).  ``budget``: [decisions left], spent here."""
+    when given, then holds the last checkpoint it passed).  ``budget``: [decisions left], spent here.
+    ``at`` (a new world's first try, :func:`skip`): the replay goes on from the real game's replay
+    at that stop, which the replay from the start would be there, when the budget covers the
+    decisions before it."""
     rec = Recorder(seat, expect=real.record)
     if world is None:
         world = World(real.events, real.pins, real.kept, fresh)
     secrets = 0
     wants = real.wants(seat)
-    rec.want = wants[0] if wants else None
+    first = 0
     try:
-        r = _start(st, lambda r: world, rec)
-        rec.stop(r)
-        for k, (who, action_id, index) in enumerate(real.decisions):
+        if at is not None and 0 < at.at <= budget[0]:
+            first = at.at
+            stop = real.stops[first]
+            budget[0] -= first
+            world.answers = list(real.answers[:stop.answers])
+            world.i = stop.events
+            world.decided = [(real.stops[k].answers, who, action_id)
+                             for k, (who, action_id, _i) in enumerate(real.decisions[:first])]
+            world.weight, world.checkpoint, world.chosen = at.weight, at.checkpoint, at.chosen
+            secrets = len(at.chosen)
+            fresh.state = at.fresh
+            rec.at, rec.logged = stop.recorded, stop.logged
+            rec.want = wants[first] if first < len(wants) else None
+            r = stop.state.clone()
+            r.chance = world
+            r.rec = rec
+        else:
+            rec.want = wants[0] if wants else None
+            r = _start(st, lambda r: world, rec)
+            rec.stop(r)
+        for k in range(first, len(real.decisions)):
+            who, action_id, index = real.decisions[k]
             if budget[0] <= 0:
                 return None
             budget[0] -= 1
@@ -699,7 +670,7 @@ def replay_world(st, seat: int, real: Trajectory, fresh, budget: list, world=Non
                 if action_id not in dec.by_id:
                     return None
             elif secret is not None:        # another seat's secret choice: chosen anew
-                ruled_out, share = secret
+                ruled_out, share, _same = secret
                 told = r.told_id(action_id)
                 same = [o.id for o in dec.options if r.told_id(o.id) == told]
                 left = [a for a in same if a not in ruled_out]
@@ -743,7 +714,7 @@ def sample(st, seat: int, seed: int, real: Trajectory):
     while tries < LIMITS.resample_tries and budget[0] > 0:
         tries += 1
         world = World(real.events, real.pins, real.kept, fresh, checkpoint)
-        got = replay_world(st, seat, real, fresh, budget, world)
+        got = replay_world(st, seat, real, fresh, budget, world, skip(real, fresh) if tries == 1 else None)
         if got is not None:
             return got
         checkpoint = world.checkpoint       # the next try goes on from the last place the game was the real one

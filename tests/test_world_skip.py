@@ -1,0 +1,109 @@
+"""A world's first try going on from a stop of the real game's replay (worlds.skip): up to the
+last stop where every chance outcome and every other seat's secret choice is the real one
+whatever the world's fresh numbers, the replay from the start would be the real game's replay,
+so it is not made again.
+
+The oracle is the replay from the start: a resample draws the same world, seed for seed — the
+same state, chance answers, log and random generator — with and without skipping, at points of
+seeded games of the shipped games and of the test books with hidden information; and it does
+skip where the seat has seen every outcome (Azul: Summer Pavilion, Yak)."""
+import random
+
+import pytest
+
+from dsl.diagnostics import RuleRuntimeError
+from interpreter.engine.knowledge import worlds
+from interpreter.engine.run.limits import LIMITS
+from interpreter.game import Rulebook
+
+from conftest import ROOT, game_folders
+
+HIDDEN = ("tricks52", "sealed_bids", "sealed_offers", "hand_draft", "passed_card", "hidden_die", "knowledge")
+BOOKS = [*game_folders(), *(ROOT / "tests" / "rulebooks" / name for name in HIDDEN)]
+
+
+def _state(s):
+    """Everything of a state a game goes on from."""
+    return (tuple(opt.id for _who, opt in s._history), tuple(tuple(c.id for c in z) for z in s.z),
+            tuple(map(repr, s.v)), s.status, repr(s.facts), repr(sorted(s.known.items(), key=repr)),
+            tuple(s.log), s.script, s.rng, tuple(s.forced), tuple(s.where), s.logging,
+            tuple((f.proc.name, f.pc, repr(f.L)) for f in s.frames), repr([(c.kind, c.name) for c in s.scopes]),
+            (s.pending.who, tuple(o.id for o in s.pending.options)) if s.pending else None)
+
+
+def _points(rb, seeds, every):
+    for seed in seeds:
+        players = rb.game.max_players if seed % 2 == 0 else rb.game.min_players
+        st = rb.new_game(players, seed, logging=seed % 2 == 0)
+        rng = random.Random(seed)
+        k = 0
+        while st.pending is not None and k < 90:
+            st.apply_index(rng.randrange(len(st.pending.raw)))
+            k += 1
+            if k % every == 1 and st.pending is not None:
+                yield st
+
+
+def _both(st, seat, seed, monkeypatch):
+    """The resample with skipping and the one replayed from the start, and the skip taken."""
+    taken = []
+    real_skip = worlds.skip
+
+    def noted(real, fresh):
+        got = real_skip(real, fresh)
+        taken.append((got.at if got is not None else 0, len(real.stops) - 1))
+        return got
+    monkeypatch.setattr(worlds, "skip", noted)
+    worlds._PAUSED.clear()
+    skipped = st.resample(seat, seed)
+    monkeypatch.setattr(worlds, "skip", lambda real, fresh: None)
+    worlds._PAUSED.clear()
+    replayed = st.resample(seat, seed)
+    monkeypatch.setattr(worlds, "skip", real_skip)
+    return skipped, replayed, taken[0] if taken else None
+
+
+@pytest.mark.parametrize("folder", [pytest.param(f, marks=pytest.mark.slow) if f.parent.name == "rules" else f
+                                    for f in BOOKS], ids=lambda p: p.name)
+def test_a_resample_draws_the_same_world_whether_it_skips_or_replays_from_the_start(folder, monkeypatch):
+    rb = Rulebook.load(folder)
+    compared, skipped_all, skipped_some = 0, 0, 0
+    for st in _points(rb, range(4), 11):
+        seat = st.pending.who
+        for seed in range(3):
+            skipped, replayed, taken = _both(st, seat, seed, monkeypatch)
+            assert _state(skipped) == _state(replayed), (folder.name, len(st._history), seed, taken)
+            compared += 1
+            if taken is not None and taken[0] > 0:
+                skipped_some += 1
+                skipped_all += taken[0] == taken[1]
+    assert compared > 0
+    if folder.name == "azul_summer_pavilion":       # the seat sees every tile drawn: nothing to replay
+        assert skipped_all == compared
+    if folder.name == "yak":                        # all but the secret choices not yet told
+        assert skipped_some > compared // 2
+
+
+def test_azul_every_world_goes_on_from_the_end_of_the_real_replay(monkeypatch):
+    """(In the default run: the slow one above covers every shipped game.)"""
+    rb = Rulebook.load(ROOT / "rules" / "azul_summer_pavilion")
+    st = next(st for st in _points(rb, [2], 25) if len(st._history) == 51)
+    seat = st.pending.who
+    for seed in range(3):
+        skipped, replayed, taken = _both(st, seat, seed, monkeypatch)
+        assert taken == (51, 51)
+        assert _state(skipped) == _state(replayed)
+
+
+def test_a_budget_smaller_than_the_skip_replays_from_the_start_as_before(monkeypatch):
+    """The decisions skipped count against ``resample_work`` as if replayed: with less work
+    allowed than the game has decisions, both ways give up alike (RW921)."""
+    rb = Rulebook.load(ROOT / "rules" / "azul_summer_pavilion")
+    st = next(st for st in _points(rb, [2], 25) if len(st._history) == 26)
+    monkeypatch.setattr(LIMITS, "resample_work", 20)
+    worlds._PAUSED.clear()
+    with pytest.raises(RuleRuntimeError, match="RW921|no game in"):
+        st.resample(st.pending.who, 1)
+    monkeypatch.setattr(LIMITS, "resample_work", 26)        # exactly the decisions to replay: found
+    skipped, replayed, taken = _both(st, st.pending.who, 1, monkeypatch)
+    assert taken == (26, 26) and _state(skipped) == _state(replayed)
