@@ -61,8 +61,9 @@ def no_kept(monkeypatch):
 
 def _fields(t):
     st = t.state
-    stops = [(s.answers, s.events, s.recorded, s.logged, s.state.v, [[c.id for c in z] for z in s.state.z],
-              s.state.log, s.state.rng, s.state.pending.who if s.state.pending else None) for s in t.stops]
+    stops = [(s.answers, s.events, s.recorded, s.logged) + (
+        () if s.state is None else (s.state.v, [[c.id for c in z] for z in s.state.z], s.state.log, s.state.rng,
+                                    s.state.pending.who if s.state.pending else None)) for s in t.stops]
     return (t.record, t.events, t.pins, t.kept, t.decisions, t.answers, t.choices, list(t.choices),
             st.v, st.status, st.facts, [[c.id for c in z] for z in st.z], st.log, st.rng, stops)
 

@@ -336,6 +336,25 @@ class Stop:
         self.answers, self.events = len(trace.answers), len(trace.events)
         self.recorded, self.logged = len(rec.events), rec.logged
 
+    def counts_only(self) -> "Stop":
+        """This stop without its state (no replay goes on from it)."""
+        c = Stop.__new__(Stop)
+        c.state, c.answers, c.events, c.recorded, c.logged = None, self.answers, self.events, self.recorded, self.logged
+        return c
+
+
+#: the stops of the real game's replay whose state is kept: the last RECENT, and every SPARSE-th before
+#: (a world goes on from the last kept one before the first outcome it draws anew: a few decisions
+#: more replayed in a long game, for a tenth of the copies kept)
+RECENT, SPARSE = 48, 8
+
+
+def _keep(stops: list) -> None:
+    """Drop the state of the stop that has just become older than the RECENT last (unless SPARSE keeps it)."""
+    m = len(stops) - 1 - RECENT
+    if m > 0 and m % SPARSE and stops[m].state is not None:
+        stops[m] = stops[m].counts_only()
+
 
 class Skip:
     """Where a world's first try may begin instead of the start (:func:`skip`): the stop ``at`` (the
@@ -401,7 +420,7 @@ def skip(real: Trajectory, fresh):
             j += 1
         if j < end:
             break
-        if k > 0:
+        if k > 0 and stops[k].state is not None:
             got = Skip(k, weight, checkpoint, chosen, fresh.state)
     fresh.state = initial
     return got
@@ -503,6 +522,7 @@ def trajectory(st, seat: int, given=None) -> Trajectory:
         rec.stop(r)
         told.append((len(trace.answers), len(rec.events)))
         replay.stops.append(Stop(r, trace, rec))
+        _keep(replay.stops)
     replay.ids = ids
     record, answers = tuple(rec.events), tuple(trace.answers)
     done = replay.done
