@@ -331,8 +331,8 @@ class Stop:
 
     __slots__ = ("state", "answers", "events", "recorded", "logged")
 
-    def __init__(self, r, trace, rec):
-        self.state = r.clone()
+    def __init__(self, r, trace, rec, keep=True):
+        self.state = r.clone() if keep else None
         self.answers, self.events = len(trace.answers), len(trace.events)
         self.recorded, self.logged = len(rec.events), rec.logged
 
@@ -345,14 +345,19 @@ class Stop:
 
 #: the stops of the real game's replay whose state is kept: the last RECENT, and every SPARSE-th before
 #: (a world goes on from the last kept one before the first outcome it draws anew: a few decisions
-#: more replayed in a long game, for a tenth of the copies kept)
-RECENT, SPARSE = 48, 8
+#: more replayed, for far fewer copies made and kept)
+RECENT, SPARSE = 24, 8
+
+
+def _kept(k: int, last: int) -> bool:
+    """Whether stop ``k`` keeps its state in a replay whose last stop is ``last``."""
+    return k == 0 or k % SPARSE == 0 or k > last - RECENT
 
 
 def _keep(stops: list) -> None:
     """Drop the state of the stop that has just become older than the RECENT last (unless SPARSE keeps it)."""
     m = len(stops) - 1 - RECENT
-    if m > 0 and m % SPARSE and stops[m].state is not None:
+    if m > 0 and not _kept(m, len(stops) - 1) and stops[m].state is not None:
         stops[m] = stops[m].counts_only()
 
 
@@ -521,7 +526,7 @@ def trajectory(st, seat: int, given=None) -> Trajectory:
         r.apply(opt.id)
         rec.stop(r)
         told.append((len(trace.answers), len(rec.events)))
-        replay.stops.append(Stop(r, trace, rec))
+        replay.stops.append(Stop(r, trace, rec, _kept(len(decisions), len(st._history))))   # (no copy to drop)
         _keep(replay.stops)
     replay.ids = ids
     record, answers = tuple(rec.events), tuple(trace.answers)
