@@ -22,7 +22,7 @@ from dsl.diagnostics import RuleRuntimeError
 
 from ..run import rng as rngmod
 from ..run.limits import LIMITS
-from .worlds import Trajectory, replay_world
+from .worlds import Trajectory, replay_world, skip
 
 
 class _Any:
@@ -49,7 +49,7 @@ def _without(real: Trajectory, at: int, event) -> Trajectory:
     record = list(real.record)
     record[at] = event
     return Trajectory(tuple(record), real.events, real.pins, real.kept, real.decisions, real.state,
-                      real.answers, real.choices)
+                      real.answers, real.choices, real.stops)
 
 
 def _worlds(st, seat, real, samples, seed, blank=None, same=None) -> int:
@@ -58,8 +58,8 @@ def _worlds(st, seat, real, samples, seed, blank=None, same=None) -> int:
     fresh = rngmod.Rng(seed, 9000)
     budget = [LIMITS.resample_work]
     found = 0
-    for _ in range(samples * 20):
-        if replay_world(st, seat, real, fresh, budget) is not None:
+    for _ in range(samples * 20):       # each a new world: its first try (worlds.skip)
+        if replay_world(st, seat, real, fresh, budget, None, skip(real, fresh)) is not None:
             found += 1
             if found >= samples:
                 break
