@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import random
 import textwrap
 from pathlib import Path
 
@@ -44,3 +45,31 @@ def rulebook(tmp_path):
 
 def game_folders():
     return [RULES / name for name in SHIPPED]
+
+
+#: test rulebooks with hidden information: secret choices, hands, sealed bids, a bag, a die under a cup
+HIDDEN_BOOKS = ("tricks52", "sealed_bids", "sealed_offers", "hand_draft", "passed_card", "hidden_die", "knowledge")
+
+
+def hidden_book_folders():
+    return [ROOT / "tests" / "rulebooks" / name for name in HIDDEN_BOOKS]
+
+
+def shipped_in_slow(folders):
+    """``folders`` as test parameters, the shipped games' ones in the slow suite only."""
+    return [pytest.param(f, marks=pytest.mark.slow) if f.parent == RULES else f for f in folders]
+
+
+def seeded_random_games(rb, seeds, most, logging=lambda seed: False):
+    """``(decisions taken, state)`` at every decision of seeded random games of ``rb``, up to
+    ``most`` decisions a game: an even seed plays with the rulebook's largest player count, an
+    odd one with its smallest, and the one state is moved on after each yield."""
+    for seed in seeds:
+        players = rb.game.max_players if seed % 2 == 0 else rb.game.min_players
+        st = rb.new_game(players, seed, logging=logging(seed))
+        rng = random.Random(seed)
+        k = 0
+        while st.pending is not None and k < most:
+            yield k, st
+            st.apply_index(rng.randrange(len(st.pending.raw)))
+            k += 1

@@ -6,7 +6,6 @@ The oracle is the listing itself: wherever a game stops, every option the listin
 one the finder gives for its id parts, and a combination of id parts the listing does not give
 is found nowhere; and a world's replay draws the same worlds whether it finds or lists."""
 import itertools
-import random
 
 import pytest
 
@@ -14,13 +13,11 @@ from interpreter.engine.compile.codegen import finder
 from interpreter.engine.knowledge import worlds
 from interpreter.game import Rulebook
 
-from conftest import ROOT, game_folders
+from conftest import ROOT, game_folders, hidden_book_folders, seeded_random_games, shipped_in_slow
 
-#: test rulebooks with hidden information (secret choices, hands, sealed bids, bags)
-HIDDEN = ("tricks52", "sealed_bids", "sealed_offers", "hand_draft", "passed_card", "hidden_die", "knowledge")
 #: those whose seats see each other's choices (not a secret bid or pass): a replay finds them
 OPEN_CHOICES = ("azul_summer_pavilion", "iquazu", "moonlight_market", "yak", "tricks52")
-BOOKS = [*game_folders(), *(ROOT / "tests" / "rulebooks" / name for name in HIDDEN)]
+BOOKS = [*game_folders(), *hidden_book_folders()]
 
 
 def _books():
@@ -28,17 +25,7 @@ def _books():
 
 
 def _walk(rb, seeds, most):
-    """States of seeded random games of ``rb`` (alternating its largest and smallest player
-    counts), at every decision up to ``most`` per game."""
-    for seed in seeds:
-        players = rb.game.max_players if seed % 2 == 0 else rb.game.min_players
-        st = rb.new_game(players, seed, logging=False)
-        rng = random.Random(seed)
-        k = 0
-        while st.pending is not None and k < most:
-            yield st
-            st.apply_index(rng.randrange(len(st.pending.raw)))
-            k += 1
+    return (st for _k, st in seeded_random_games(rb, seeds, most))
 
 
 @_books()
@@ -89,8 +76,7 @@ def _seen(st):
             tuple(st.legal_actions()))
 
 
-@pytest.mark.parametrize("folder", [pytest.param(f, marks=pytest.mark.slow) if f.parent.name == "rules" else f
-                                    for f in BOOKS], ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", shipped_in_slow(BOOKS), ids=lambda p: p.name)
 def test_a_world_replay_draws_the_same_worlds_whether_it_finds_or_lists(folder, monkeypatch):
     """The same resamples, seed for seed, with every decision of the replay listed (the
     trajectory asking for nothing) — and the finder did the work in the first (every replay

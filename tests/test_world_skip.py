@@ -7,8 +7,6 @@ The oracle is the replay from the start: a resample draws the same world, seed f
 same state, chance answers, log and random generator — with and without skipping, at points of
 seeded games of the shipped games and of the test books with hidden information; and it does
 skip where the seat has seen every outcome (Azul: Summer Pavilion, Yak)."""
-import random
-
 import pytest
 
 from dsl.diagnostics import RuleRuntimeError
@@ -16,10 +14,9 @@ from interpreter.engine.knowledge import worlds
 from interpreter.engine.run.limits import LIMITS
 from interpreter.game import Rulebook
 
-from conftest import ROOT, game_folders
+from conftest import ROOT, game_folders, hidden_book_folders, seeded_random_games, shipped_in_slow
 
-HIDDEN = ("tricks52", "sealed_bids", "sealed_offers", "hand_draft", "passed_card", "hidden_die", "knowledge")
-BOOKS = [*game_folders(), *(ROOT / "tests" / "rulebooks" / name for name in HIDDEN)]
+BOOKS = [*game_folders(), *hidden_book_folders()]
 
 
 def _state(s):
@@ -32,16 +29,10 @@ def _state(s):
 
 
 def _points(rb, seeds, every):
-    for seed in seeds:
-        players = rb.game.max_players if seed % 2 == 0 else rb.game.min_players
-        st = rb.new_game(players, seed, logging=seed % 2 == 0)
-        rng = random.Random(seed)
-        k = 0
-        while st.pending is not None and k < 90:
-            st.apply_index(rng.randrange(len(st.pending.raw)))
-            k += 1
-            if k % every == 1 and st.pending is not None:
-                yield st
+    """States after every ``every``-th decision (the 1st, the ``every+1``-th…) of seeded random
+    games of up to 90 decisions, half of them logged."""
+    return (st for k, st in seeded_random_games(rb, seeds, 91, logging=lambda seed: seed % 2 == 0)
+            if k % every == 1)
 
 
 def _both(st, seat, seed, monkeypatch):
@@ -63,8 +54,7 @@ def _both(st, seat, seed, monkeypatch):
     return skipped, replayed, taken[0] if taken else None
 
 
-@pytest.mark.parametrize("folder", [pytest.param(f, marks=pytest.mark.slow) if f.parent.name == "rules" else f
-                                    for f in BOOKS], ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", shipped_in_slow(BOOKS), ids=lambda p: p.name)
 def test_a_resample_draws_the_same_world_whether_it_skips_or_replays_from_the_start(folder, monkeypatch):
     rb = Rulebook.load(folder)
     compared, skipped_all, skipped_some = 0, 0, 0
@@ -109,8 +99,7 @@ def test_a_budget_smaller_than_the_skip_replays_from_the_start_as_before(monkeyp
     assert taken == (26, 26) and _state(skipped) == _state(replayed)
 
 
-@pytest.mark.parametrize("folder", [pytest.param(f, marks=pytest.mark.slow) if f.parent.name == "rules" else f
-                                    for f in [*BOOKS, ROOT / "tests" / "rulebooks" / "leaky_param"]],
+@pytest.mark.parametrize("folder", shipped_in_slow([*BOOKS, ROOT / "tests" / "rulebooks" / "leaky_param"]),
                          ids=lambda p: p.name)
 def test_the_leak_check_finds_the_same_texts_whether_its_worlds_skip_or_replay_from_the_start(folder, monkeypatch):
     """knowledge.shown_leaks samples worlds with one text left out of the record; a world that goes
