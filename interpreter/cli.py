@@ -372,11 +372,20 @@ def cmd_report(args) -> int:
 def cmd_ladder(args) -> int:
     """Every pair of bots plays seeded games; their Elo with 95 % intervals (interpreter/tools/ladder.py)."""
     from .tools.backends import BackendError, make_backend
-    from .tools.ladder import elo_table, parse_bots, run_ladder
+    from .tools.ladder import deciding_seats, default_players, elo_table, parse_bots, run_ladder
     from .progress import progress
     rb = Rulebook.load(args.rulebook)
-    players = args.players if args.players is not None else rb.game.min_players
+    players = args.players if args.players is not None else default_players(rb)
+    if players is None:
+        raise UsageError(f"{rb.name}: at no player count do two seats decide (the others are automata), "
+                         f"so no two bots can play each other")
     _counts(str(players), rb.game)
+    deciding = len(deciding_seats(rb.new_game(players, args.seed, logging=False)))
+    if deciding < 2:
+        fewest = default_players(rb)
+        raise UsageError(f"{rb.name} with {players} player(s) has {deciding} seat(s) that decide (the others "
+                         f"are automata): a ladder sets two bots against each other"
+                         + (f"; try --players {fewest}" if fewest is not None else ""))
     try:
         bots = parse_bots(args.bots)
         from .ai.bots import make_bots as _check_bots
@@ -385,6 +394,8 @@ def cmd_ladder(args) -> int:
         raise UsageError(str(exc)) from None
     if len(bots) < 2:
         raise UsageError("a ladder needs at least two bots")
+    if len(set(bots)) < len(bots):
+        raise UsageError(f"a bot is named twice in '{','.join(bots)}': each plays every other once")
     try:
         backend = make_backend("processes", args.jobs or None, None)
     except BackendError as exc:
@@ -401,7 +412,7 @@ def cmd_ladder(args) -> int:
                           "pairs": [{"bots": list(k), "points": sum(v), "games": len(v)}
                                     for k, v in ladder.results.items()]}, indent=2))
         return 0
-    print(f"{rb.name}, {players} players: {args.games} games per pair (seeds {args.seed}–{args.seed + args.games - 1}, "
+    print(f"{rb.name}, {players} player{'s' if players != 1 else ''}: {args.games} games per pair (seeds {args.seed}–{args.seed + args.games - 1}, "
           f"seats alternating), ISMCTS at most {args.seconds:g} s a decision")
     print(f"  {'bot':<12} {'Elo':>6}  {'95% CI':>14}  points")
     for r in sorted(rows, key=lambda r: -r["elo"]):
@@ -547,7 +558,8 @@ def build_parser() -> argparse.ArgumentParser:
     ld.add_argument("rulebook", metavar="RULEBOOK")
     ld.add_argument("--bots", help="comma-separated (default: random,greedy,ismcts:20,ismcts:200)")
     ld.add_argument("--games", type=_whole(1), default=10, help="games per pair of bots (default 10)")
-    ld.add_argument("--players", type=_whole(1), help="how many play (default: the fewest the game allows)")
+    ld.add_argument("--players", type=_whole(1),
+                    help="how many play (default: the fewest the game allows with two seats that decide)")
     ld.add_argument("--seed", type=_SEED, default=1, help="the first seed")
     ld.add_argument("--seconds", type=float, default=1.0, help="ISMCTS's time per decision (default 1)")
     ld.add_argument("--jobs", type=_whole(0, 256), default=0, help="worker processes (default: the CPU count, at most 4)")

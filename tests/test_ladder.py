@@ -62,3 +62,54 @@ def test_greedy_judges_by_the_scores_the_game_would_give_if_it_ended_now():
         play_out(game, make_bots(spec, 2, seed))
         won += seat in game.winners()
     assert won >= 5                                        # (it won 5 of 6; blind to Yak's scores it played at random)
+
+
+#: Each person picks 1, 2 or 3 once and scores it; the automaton (a seat that never decides)
+#: scores 10, so it always comes first.
+AUTOMATON_FIRST = """\
+regelwerk: 1
+game: {name: Automaton first, players: {min: 1, max: 2}, max_decisions: 2}
+seats:
+  automata: "1"
+variables:
+  score: {index: {p: players}, init: 0, min: 0, max: 10}
+actions:
+  pick:
+    params: {n: "1..3"}
+    do:
+      - set: "score[player] += n"
+flow:
+  - for: "p in players"
+    do:
+      - if: "automaton(p)"
+        then: [{set: "score[p] = 10"}]
+  - turns: 0
+    once: true
+    skip: "automaton(player)"
+    do:
+      - decide: [pick]
+        otherwise: [{fail: "a pick is always there"}]
+end: {score: "score[p]"}
+"""
+
+
+def test_an_automaton_s_first_place_is_no_bot_s_win_the_bots_places_decide(rulebook):
+    """2 players and the automaton: greedy picks 3 (its score if the game ended now), random 1,
+    2 or 3, so greedy's place is never the worse one: it wins or, when random picks 3 too, the
+    two share their place (½). Crediting the automaton's first place to the bot at its seat
+    would give greedy 0 in every other game."""
+    from interpreter.tools.ladder import run_ladder
+    folder = rulebook(AUTOMATON_FIRST)
+    ladder = run_ladder(folder, 2, ["greedy", "random"], games=12)
+    got = ladder.results[("greedy", "random")]
+    assert len(got) == 12 and all(p in (1.0, 0.5) for p in got) and 1.0 in got
+
+
+def test_a_ladder_needs_two_seats_that_decide(rulebook, capsys):
+    folder = rulebook(AUTOMATON_FIRST)
+    # 1 player: the person and the automaton, one seat decides; the default is the fewest with two
+    assert main(["ladder", str(folder), "--players", "1", "--bots", "random,greedy", "--games", "1"]) == 2
+    assert "1 seat(s) that decide" in capsys.readouterr().err
+    assert main(["ladder", str(folder), "--bots", "random,greedy", "--games", "2", "--jobs", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"] == 2
+    assert main(["ladder", str(folder), "--bots", "random,random"]) == 2

@@ -2,11 +2,14 @@
 
 Every pair of bots (default: ``random``, ``greedy``, ``ismcts:20``, ``ismcts:200`` —
 ISMCTS capped at 20 and 200 iterations a decision, and at ``seconds`` each) plays
-``games`` seeded games (seeds S, S+1, …), the two bots taking the seats in turn
-(in game k the first bot sits at the even seats when k is even, at the odd ones
-when k is odd; a game of more seats than two is shared out the same way).  A
-game is won by the bot of the first place; a first place both bots share is half
-a win each; a cooperative game (``end: together:``) counts as a draw.
+``games`` seeded games (seeds S, S+1, …), the two bots taking the seats that
+decide in turn (automata, which never decide, take no bot: in game k the first
+bot plays the 1st, 3rd… of those seats when k is even, the 2nd, 4th… when k is
+odd).  A game is won by the bot whose best place is the better one — the bot of
+the first place, or, when an automaton came first, the bot that came nearer to
+it; the same best place is half a win each, as is a cooperative game
+(``end: together:``).  A player count at which fewer than two seats decide
+(a solo game against automata) cannot set two bots against each other.
 
 Elo: the Bradley–Terry ratings that fit the pairs' results best (maximum
 likelihood, each pair given one draw beforehand so that a pair one bot always wins
@@ -56,14 +59,29 @@ def _bot(spec, seed, seat, seconds):
     return bot
 
 
+def deciding_seats(st) -> list:
+    """The seats of ``st`` that decide: every seat but the automata."""
+    return [s for s in st.lay.seats if s not in st.lay.automata]
+
+
+def default_players(rb: Rulebook) -> int | None:
+    """The fewest players the game allows with at least two seats that decide, or None."""
+    for n in range(rb.game.min_players, rb.game.max_players + 1):
+        if len(deciding_seats(rb.new_game(n, 1, logging=False))) >= 2:
+            return n
+    return None
+
+
 def play_pair_game(task) -> float:
     """One game of bots ``a`` and ``b``: the points of ``a`` (1, ½ or 0)."""
     path, players, a, b, seed, k, seconds = task
     rb = _book(path)
     st = rb.new_game(players, seed, logging=False)
-    seats = st.lay.num_seats
-    of = [(a if (s + k) % 2 == 0 else b) for s in range(seats)]
-    bots = [_bot(of[s], seed, s, seconds) for s in range(seats)]
+    deciding = deciding_seats(st)
+    if len(deciding) < 2:
+        raise ValueError(f"{players} player(s): {len(deciding)} seat(s) decide; a ladder game needs two")
+    of = {s: (a if (i + k) % 2 == 0 else b) for i, s in enumerate(deciding)}
+    bots = {s: _bot(of[s], seed, s, seconds) for s in deciding}
     bound = st.lay.decision_bound
     n = 0
     while not st.is_terminal():
@@ -79,13 +97,10 @@ def play_pair_game(task) -> float:
         n += 1
     if st.won_together() is not None:
         return 0.5
-    winners = set(st.winners())
-    mine = {s for s in range(seats) if of[s] == a}
-    if winners <= mine:
-        return 1.0
-    if winners.isdisjoint(mine):
-        return 0.0
-    return 0.5
+    places = st.ranking()                    # 1 = first; an automaton's seat counts for neither bot
+    best_a = min(places[s] for s in deciding if of[s] == a)
+    best_b = min(places[s] for s in deciding if of[s] == b)
+    return 1.0 if best_a < best_b else 0.0 if best_a > best_b else 0.5
 
 
 def fit_elo(bots, results) -> dict:
