@@ -412,8 +412,9 @@ def cmd_ladder(args) -> int:
                           "pairs": [{"bots": list(k), "points": sum(v), "games": len(v)}
                                     for k, v in ladder.results.items()]}, indent=2))
         return 0
-    print(f"{rb.name}, {players} player{'s' if players != 1 else ''}: {args.games} games per pair (seeds {args.seed}–{args.seed + args.games - 1}, "
-          f"seats alternating), ISMCTS at most {args.seconds:g} s a decision")
+    print(f"{rb.name}, {players} player{'s' if players != 1 else ''}: {args.games} games per pair "
+          f"(seeds {args.seed}–{args.seed + args.games - 1}, seats alternating), "
+          f"ISMCTS at most {args.seconds:g} s a decision")
     print(f"  {'bot':<12} {'Elo':>6}  {'95% CI':>14}  points")
     for r in sorted(rows, key=lambda r: -r["elo"]):
         print(f"  {r['bot']:<12} {r['elo']:6.0f}  {r['ci95'][0]:6.0f}–{r['ci95'][1]:<6.0f}  "
