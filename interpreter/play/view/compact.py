@@ -239,24 +239,7 @@ def choice_lines(view, width: int) -> list:
             items.append((str(n), o.get("say") or o["id"]))
         if len(view["actions"]) > 1:
             lines.append(Text(group.get("title") or group["action"], style="bold underline"))
-        num_w = max(len(k) for k, _ in items)
-        cell = max(num_w + 1 + len(s) for _, s in items) + 2
-        ncols = max(1, min(len(items), (width + 2) // cell))
-        nrows = -(-len(items) // ncols)
-        for r in range(nrows):
-            line = Text()
-            for c in range(ncols):
-                i = c * nrows + r
-                if i >= len(items):
-                    break
-                k, s = items[i]
-                piece = Text.assemble(Text(k.rjust(num_w), style="bold yellow"), " ", s)
-                last = c == ncols - 1
-                piece.truncate(width - c * cell if last else cell - 2, overflow="ellipsis")
-                if not last:
-                    piece.pad_right(cell - piece.cell_len)
-                line.append_text(piece)
-            lines.append(line)
+        lines += _columns(items, width)
     return lines
 
 
