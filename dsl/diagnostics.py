@@ -165,10 +165,6 @@ class Report:
                 out.append(d)
         return out
 
-    def raise_if_errors(self) -> None:
-        if self.has_errors:
-            raise RulebookError(self.sorted())
-
     def __iter__(self) -> Iterator[Diagnostic]:
         return iter(self.sorted())
 

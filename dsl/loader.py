@@ -21,7 +21,6 @@ MAPPING_SECTIONS = (
     "enums constants tables functions components zones variables options variants "
     "actions procedures triggers invariants"
 ).split()
-SINGLE_SECTIONS = ("regelwerk", "game", "seats", "setup", "flow", "end")
 
 
 def display_path(path: Path) -> str:

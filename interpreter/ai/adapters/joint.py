@@ -6,8 +6,8 @@ nothing of the others' choices (``State.pending_seats()`` names the seats still 
 choose; docs/language.md, "Decisions taken together").  A seat's options never depend on
 the choices before it (those take effect only when all have chosen), so every seat's
 options can be listed at once: ``pending_decisions`` (the engine's, in
-``interpreter.game``) lists each seat's on a copy, choosing for the seats before it.  :func:`apply_joint` then applies one option per seat,
-in seat order.
+``interpreter.game``) lists each seat's on a copy, choosing for the seats before it.  The
+adapters then apply one option per seat, in seat order.
 """
 from __future__ import annotations
 
@@ -18,16 +18,3 @@ def all_together(game) -> bool:
     """Whether every decision of the rulebook is taken together (a game of joint actions),
     not one seat's (then the adapters play it turn by turn)."""
     return bool(game.sealed) and not game.single_decides
-
-
-def apply_joint(apply_index, st, choices: dict) -> None:
-    """Apply ``choices`` (``{seat: index of its option}``, as :func:`pending_decisions`
-    lists them) in seat order through ``apply_index(i)`` — ``State.apply_index`` or a
-    ``ChanceState``'s; ``st`` is the state it plays.  A seat still to choose without a
-    choice is a KeyError, before anything is applied."""
-    seats = list(pending_decisions(st))
-    missing = [s for s in seats if s not in choices]
-    if missing:
-        raise KeyError(f"no choice for seat{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}")
-    for seat in seats:
-        apply_index(choices[seat])
