@@ -151,10 +151,10 @@ def write_report(plan: Plan, backend, out: Path, title: str, done=None, timing: 
 STRENGTH = {
     "random": "random: a uniformly random legal action (no skill at all: the floor of the ladder, Elo 0)",
     "first": "first: always the first legal action (no skill; for tests)",
-    "greedy": "greedy: one ply, the largest score lead after its own move (beats random in most games, "
-              "blind to anything the score does not show yet)",
-    "ismcts": "ismcts: information-set MCTS, 1 s a decision (beat greedy in 80-99 % of 100-game matches "
-              "on the four shipped games: docs/bots.md)",
+    "greedy": "greedy: one ply, the largest score lead after its own move (blind to anything the score "
+              "does not show yet: in three of the four shipped games no better than random by the ladder)",
+    "ismcts": "ismcts: information-set MCTS, 1 s a decision (beat greedy in every one of 20 games on each "
+              "of the four shipped games: docs/bots.md)",
 }
 
 
@@ -178,5 +178,5 @@ def random_play_warning(spec: str) -> str | None:
     if bases & {"random", "first"}:
         return ("balance measured with random play: a seat's win rate here says how the rules treat it when "
                 "every choice is random, not when it plays well; for balance between players who play, "
-                "use --bots ismcts (or greedy), and see `regelwerk ladder` for how strong the bots are")
+                "use --bots ismcts, and see `regelwerk ladder` for how strong the bots are")
     return None
